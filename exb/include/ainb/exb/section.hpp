@@ -1,0 +1,151 @@
+#pragma once
+
+// The decoded EXB ("expression binary") section: the functions, instructions, signatures,
+// parameter region and string pool of one AINB file's expressions, checked for every bound the
+// bytes alone allow (see docs/exb.md). Executing them is the VM's job (issue 4).
+//
+// Instruction format (8 bytes, little endian):
+//
+//   byte 0   opcode                      (Opcode, 1..29)
+//   byte 1   data type                   (DataType, version-specific encoding)
+//   byte 2   destination / left source   (Source)
+//   byte 3   right source                (Source)
+//   u16 @4   destination / left value    (meaning depends on the source)
+//   u16 @6   right value
+//
+// UserFunction reuses bytes 2-7: u16 @2 static-memory offset of the argument block, u32 @4
+// signature index. JumpIfLHSZero: condition in (byte 2, u16 @4), target in u16 @6.
+// Jump: target in u16 @6. Jump targets are instruction indices relative to the block start.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "ainb/byte_reader.hpp"
+
+namespace ainb::exb {
+
+// Opcodes: one X-macro list builds the enum and the mnemonic table.
+#define AINB_EXB_OPCODES(X)                 \
+  X(Terminator, 1, "END")                   \
+  X(Store, 2, "STR")                        \
+  X(Negate, 3, "NEG")                       \
+  X(NegateBool, 4, "NOT")                   \
+  X(Add, 5, "ADD")                          \
+  X(Subtract, 6, "SUB")                     \
+  X(Multiply, 7, "MUL")                     \
+  X(Divide, 8, "DIV")                       \
+  X(Modulus, 9, "MOD")                      \
+  X(Increment, 10, "INC")                   \
+  X(Decrement, 11, "DEC")                   \
+  X(ScalarMultiplyVec3f, 12, "VMS")         \
+  X(ScalarDivideVec3f, 13, "VDS")           \
+  X(LeftShift, 14, "LSH")                   \
+  X(RightShift, 15, "RSH")                  \
+  X(LessThan, 16, "LST")                    \
+  X(LessThanEqual, 17, "LTE")               \
+  X(GreaterThan, 18, "GRT")                 \
+  X(GreaterThanEqual, 19, "GTE")            \
+  X(Equal, 20, "EQL")                       \
+  X(NotEqual, 21, "NEQ")                    \
+  X(BitAnd, 22, "AND")                      \
+  X(BitXor, 23, "XOR")                      \
+  X(BitOr, 24, "ORR")                       \
+  X(LogicalAnd, 25, "LAN")                  \
+  X(LogicalOr, 26, "LOR")                   \
+  X(UserFunction, 27, "CFN")                \
+  X(JumpIfLHSZero, 28, "JZE")               \
+  X(Jump, 29, "JMP")
+
+enum class Opcode : std::uint8_t {
+#define AINB_EXB_OPCODE_ENUM(name, value, mnemonic) name = value,
+  AINB_EXB_OPCODES(AINB_EXB_OPCODE_ENUM)
+#undef AINB_EXB_OPCODE_ENUM
+};
+inline constexpr std::uint8_t kMaxOpcode = 29;
+std::string_view mnemonic(Opcode op);
+
+// Data types, normalised across EXB versions (v1/v2 have no UInt; v3 inserts it at 4).
+enum class DataType : std::uint8_t { None, Immediate, Bool, Int, UInt, Float, String, Vec3f };
+std::string_view data_type_name(DataType type);  // "NONE", "IMM", "BOOL", "INT", ...
+
+enum class Source : std::uint8_t {
+  Immediate = 0,
+  ImmediateString = 1,
+  Static = 2,
+  ParamTable = 3,
+  ParamTableString = 4,
+  Output = 5,
+  Input = 6,
+  Scratch32 = 7,
+  Scratch64 = 8,
+  UserOut = 9,
+  UserIn = 10,
+};
+inline constexpr std::uint8_t kMaxSource = 10;
+std::string_view source_name(Source source);
+
+struct Operand {
+  Source source = Source::Immediate;
+  std::uint16_t value = 0;
+};
+
+struct Instruction {
+  Opcode opcode = Opcode::Terminator;
+  DataType type = DataType::None;
+  Operand lhs;  // destination for stores and arithmetic; condition for JumpIfLHSZero
+  Operand rhs;
+  std::uint16_t static_offset = 0;     // UserFunction: argument block in static memory
+  std::uint32_t signature_index = 0;   // UserFunction
+  std::uint16_t jump_target = 0;       // Jump, JumpIfLHSZero: index relative to the block
+
+  bool is_unary() const {
+    return opcode == Opcode::Negate || opcode == Opcode::NegateBool ||
+           opcode == Opcode::Increment || opcode == Opcode::Decrement;
+  }
+};
+
+// A contiguous run of instructions in the section's instruction table.
+struct Block {
+  std::uint32_t base = 0;
+  std::uint32_t count = 0;
+};
+
+// One "command info" entry: a function with an optional setup block and a main block.
+struct Function {
+  bool has_setup = false;
+  Block setup;
+  Block main;
+  std::uint32_t static_size = 0;
+  std::uint16_t scratch32_size = 0;
+  std::uint16_t scratch64_size = 0;
+  DataType output_type = DataType::None;
+  DataType input_type = DataType::None;
+};
+
+struct Section {
+  std::uint32_t version = 0;
+  std::uint32_t static_size = 0;
+  std::uint32_t instance_count = 0;  // parameter slots of the file that use an expression
+  std::uint32_t scratch32_size = 0;
+  std::uint32_t scratch64_size = 0;
+  std::vector<Function> functions;
+  std::vector<Instruction> instructions;
+  std::vector<std::string_view> signatures;
+  std::span<const std::uint8_t> param_region;
+  std::span<const std::uint8_t> string_pool;
+  std::uint32_t file_offset = 0;  // where the section starts in its AINB file
+
+  std::span<const Instruction> block(const Block& b) const {
+    return std::span(instructions).subspan(b.base, b.count);
+  }
+  // A string of the EXB string pool; the offset was checked by decode().
+  std::string_view string_at(std::uint32_t offset) const;
+};
+
+// Decodes and bounds-checks an EXB section. `reader` covers exactly the section's bytes (its
+// base() is the section's file offset, so error offsets stay file offsets). Throws LoadError.
+Section decode(const ByteReader& reader);
+
+}  // namespace ainb::exb

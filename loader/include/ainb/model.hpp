@@ -1,0 +1,484 @@
+#pragma once
+
+// The validated, immutable model of one AINB file. Produced only by ainb::load (loader.hpp).
+//
+// The model owns the file's bytes; every string in it is a view into them. Records are kept in
+// flat arrays in file order and refer to each other by index, exactly as the file does, and every
+// such index has been checked by the loader: a Node's parameter ranges lie inside the parameter
+// arrays, a plug's node index names a node, a blackboard index names an entry of the right type,
+// and so on. Code that walks a model never needs to bounds-check it again.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "ainb/exb/section.hpp"
+
+namespace ainb {
+
+inline constexpr std::uint32_t kVersion404 = 0x404;  // Splatoon 3, Switch Sports
+inline constexpr std::uint32_t kVersion407 = 0x407;  // Tears of the Kingdom, Wonder
+inline constexpr std::uint32_t kVersion408 = 0x408;  // later titles: adds the U32 blackboard type
+
+// A 16-byte GUID as stored: u32, u16, u16 little endian, then 8 bytes in stored order.
+struct Guid {
+  std::array<std::uint8_t, 16> bytes{};
+  // Canonical lowercase 8-4-4-4-12 form, zero-padded.
+  std::string to_string() const;
+  friend bool operator==(const Guid&, const Guid&) = default;
+};
+
+enum class NodeType : std::uint16_t {
+  UserDefined = 0,
+  S32Selector = 1,
+  Sequential = 2,
+  Simultaneous = 3,
+  F32Selector = 4,
+  StringSelector = 5,
+  RandomSelector = 6,
+  BoolSelector = 7,
+  Fork = 8,
+  Join = 9,
+  Alert = 10,
+  Expression = 20,
+  ModuleIFInputS32 = 100,
+  ModuleIFInputF32 = 101,
+  ModuleIFInputVec3f = 102,
+  ModuleIFInputString = 103,
+  ModuleIFInputBool = 104,
+  ModuleIFInputPtr = 105,
+  ModuleIFOutputS32 = 200,
+  ModuleIFOutputF32 = 201,
+  ModuleIFOutputVec3f = 202,
+  ModuleIFOutputString = 203,
+  ModuleIFOutputBool = 204,
+  ModuleIFOutputPtr = 205,
+  ModuleIFChild = 300,
+  StateEnd = 400,
+  SplitTiming = 500,
+};
+// The official name ("UserDefined", "Element_S32Selector", ...); empty for an unknown value.
+std::string_view node_type_name(NodeType type);
+bool is_known_node_type(std::uint16_t raw);
+
+// Node flag bits (byte 0x06 of a node entry).
+namespace node_flags {
+inline constexpr std::uint8_t kIsQuery = 0x01;
+inline constexpr std::uint8_t kIsModule = 0x02;
+inline constexpr std::uint8_t kIsRoot = 0x04;  // "Is Resident Node" in older documents
+inline constexpr std::uint8_t kMultiParamType2 = 0x08;
+}  // namespace node_flags
+
+// The six value types of properties, inputs and outputs, in the order the file groups them.
+enum class ParamType : std::uint8_t { Int, Bool, Float, String, Vec3f, Pointer };
+inline constexpr std::size_t kParamTypeCount = 6;
+std::string_view param_type_name(ParamType type);  // "int", "bool", "float", "string", ...
+
+// Blackboard value types in file order. U32 exists only from version 0x408 on.
+enum class BlackboardType : std::uint8_t { String, S32, U32, F32, Bool, Vec3f, Pointer };
+inline constexpr std::size_t kBlackboardTypeCount = 7;
+std::string_view blackboard_type_name(BlackboardType type);
+
+struct Vec3f {
+  float x = 0, y = 0, z = 0;
+  friend bool operator==(const Vec3f&, const Vec3f&) = default;
+};
+
+// A pointer slot stores no object; `raw` is the u32 the file holds there (0 in valid files).
+struct PointerValue {
+  std::uint32_t raw = 0;
+  friend bool operator==(const PointerValue&, const PointerValue&) = default;
+};
+
+// A stored parameter or blackboard value. The alternative matches the declared type: Int -> int32,
+// Bool -> bool, Float -> float, String -> string_view, Vec3f -> Vec3f, Pointer -> PointerValue,
+// blackboard U32 -> uint32.
+using Value =
+    std::variant<std::int32_t, bool, float, std::string_view, Vec3f, PointerValue, std::uint32_t>;
+
+enum class VectorComponent : std::uint8_t { X, Y, Z };
+
+// The flags word of a property, an input or a multi-source entry: where the value really comes
+// from. Bits 0-15 index; all of 0xC2000000 set -> EXB function; any of them -> blackboard;
+// bits 26-27 choose a vec3f component; bits 23 and 24 are flags of unknown meaning.
+struct ParamFlags {
+  enum class Source : std::uint8_t { Constant, Blackboard, Expression };
+  static constexpr std::uint32_t kSourceMask = 0xC2000000;
+
+  std::uint32_t raw = 0;
+
+  Source source() const {
+    if ((raw & kSourceMask) == kSourceMask) return Source::Expression;
+    return (raw & kSourceMask) != 0 ? Source::Blackboard : Source::Constant;
+  }
+  std::uint16_t index() const { return static_cast<std::uint16_t>(raw & 0xFFFF); }
+  // The vec3f component a float parameter reads from a vec3f blackboard entry, if any.
+  std::optional<VectorComponent> component() const {
+    const auto bits = (raw >> 26) & 3;
+    if (source() != Source::Blackboard || bits == 0) return std::nullopt;
+    return static_cast<VectorComponent>(bits - 1);
+  }
+  bool bit23() const { return (raw & 0x00800000) != 0; }  // "Pulse TLS" / "Uses Default"
+  bool bit24() const { return (raw & 0x01000000) != 0; }  // "Is Output" / "Set Pointer Flag"
+};
+
+// [base, base + count) in one of the model's arrays; checked by the loader.
+struct Range {
+  std::uint32_t base = 0;
+  std::uint32_t count = 0;
+  std::uint32_t end() const { return base + count; }
+};
+
+// A property: a per-node constant (or a blackboard / expression reference).
+struct Property {
+  std::string_view name;
+  ParamType type = ParamType::Int;
+  std::string_view class_name;  // pointer properties only
+  ParamFlags flags;
+  Value value;
+  std::uint32_t offset = 0;  // file offset of the entry
+};
+
+// One source of a multi-source input.
+struct MultiSource {
+  std::int16_t node_index = -1;
+  std::int16_t output_index = 0;
+  ParamFlags flags;
+};
+
+// An input parameter: a default value, optionally fed by another node's output, a list of such
+// sources, the blackboard or an expression.
+struct Input {
+  std::string_view name;
+  ParamType type = ParamType::Int;
+  std::string_view class_name;  // pointer inputs only
+  // As stored: node index (-1 none, <= -100 multi-source marker) and output index (or count).
+  std::int16_t raw_node_index = -1;
+  std::int16_t raw_output_index = 0;
+  ParamFlags flags;  // unused when the input is multi-source
+  Value default_value;
+  std::uint32_t offset = 0;
+
+  bool is_multi_source() const { return raw_node_index <= -100; }
+  // The sources in Model::multi_sources (multi-source inputs only).
+  Range multi_sources() const {
+    if (!is_multi_source()) return {};
+    return {static_cast<std::uint32_t>(-100 - raw_node_index),
+            static_cast<std::uint16_t>(raw_output_index)};
+  }
+  bool has_node_source() const { return raw_node_index >= 0; }
+  // Bit 15 of the output index: "set blackboard", meaning unknown.
+  bool set_blackboard() const { return !is_multi_source() && raw_output_index < 0; }
+  std::int16_t source_output() const {
+    return static_cast<std::int16_t>(raw_output_index & 0x7FFF);
+  }
+};
+
+struct Output {
+  std::string_view name;
+  ParamType type = ParamType::Int;
+  std::string_view class_name;  // pointer outputs only
+  bool is_output = false;       // bit 31: the value is consumed elsewhere
+  std::uint32_t offset = 0;
+};
+
+// Plug (link) kinds, by their slot in a node body's plug header.
+enum class PlugKind : std::uint8_t {
+  Generic = 0,  // input/output links (bool, float, vec3f, pointer parameters)
+  Unknown1 = 1,
+  Child = 2,       // control flow: children, selector branches
+  Transition = 3,  // active node update
+  String = 4,      // string input links
+  Int = 5,         // int input links
+  Unknown6 = 6,
+  Unknown7 = 7,
+  Unknown8 = 8,
+  Unknown9 = 9,
+};
+inline constexpr std::size_t kPlugKindCount = 10;
+std::string_view plug_kind_name(PlugKind kind);
+
+// A blackboard reference inside a selector plug (bit 15 of its flag half-word).
+struct PlugBlackboard {
+  bool used = false;
+  std::uint16_t index = 0;  // per-type blackboard index when used
+};
+
+// Selector and input-plug extras. Which alternative a plug carries follows from its kind and its
+// node's type (see docs/loader.md).
+struct S32Condition {
+  PlugBlackboard blackboard;
+  std::int32_t value = 0;
+  bool is_default = false;  // the last child plug
+};
+struct StringCondition {
+  PlugBlackboard blackboard;
+  std::string_view value;  // for the default plug: "その他" ("other")
+  bool is_default = false;
+};
+struct F32Bound {
+  PlugBlackboard blackboard;
+  float value = 0;
+};
+struct F32Condition {
+  F32Bound min, max;
+  bool is_default = false;
+  std::string_view default_name;  // the default plug stores the string "その他"
+};
+struct RandomWeight {
+  PlugBlackboard blackboard;
+  float weight = 0;
+};
+struct EnumCondition {  // SelectorBSA*Updater user nodes
+  PlugBlackboard blackboard;
+  std::uint32_t value = 0;
+};
+// Two extra words of some input plugs (selector inputs, Element_Expression links, 0x407+).
+struct InputPlugExtra {
+  std::uint32_t unknown = 0;
+  std::uint32_t default_raw = 0;
+};
+using PlugData = std::variant<std::monostate, S32Condition, StringCondition, F32Condition,
+                              RandomWeight, EnumCondition, InputPlugExtra>;
+
+struct Plug {
+  PlugKind kind = PlugKind::Generic;
+  std::uint32_t node_index = 0;  // the node the plug leads to (or reads from)
+  std::string_view name;         // empty for transitions
+  std::uint32_t transition_index = 0;  // Transition plugs: index into Model::transitions
+  PlugData data;
+  std::uint32_t offset = 0;  // file offset of the entry
+};
+
+// An entry of the active node update (transition) array.
+struct Transition {
+  std::uint32_t word = 0;
+  std::string_view command;  // type 0 (state end) only: the command to continue with
+  std::uint32_t offset = 0;
+
+  std::uint8_t type() const { return static_cast<std::uint8_t>(word & 0xFF); }
+  bool post_calc() const { return (word & 0x80000000u) != 0; }
+};
+
+struct Attachment {
+  std::string_view name;
+  std::uint32_t name_hash = 0;  // 0x407+ only
+  std::uint16_t exb_function_count = 0;
+  std::uint16_t exb_io_size = 0;
+  std::uint32_t debug = 0;  // first word of the parameter block
+  std::array<Range, kParamTypeCount> properties{};
+  std::uint32_t offset = 0;
+};
+
+// 0x404 only: the record a node's state-info offset points to.
+struct NodeStateInfo {
+  std::string_view desired_state;
+  std::array<std::uint32_t, 4> unknown{};
+};
+
+struct Node {
+  NodeType type = NodeType::UserDefined;
+  std::uint16_t index = 0;
+  std::uint8_t flags = 0;
+  std::string_view name;  // user class name, or the module path for module nodes
+  std::uint32_t name_hash = 0;  // 0x407+ only
+  Guid guid;
+  std::uint16_t exb_function_count = 0;
+  std::uint16_t exb_io_size = 0;
+  std::uint16_t multi_param_count = 0;
+  Range attachments;  // window of Model::attachment_indices
+  Range queries;      // window of Model::query_nodes
+  std::uint32_t state_info_offset = 0;
+  std::optional<NodeStateInfo> state_info;  // 0x404 files whose node points to one
+  std::array<Range, kParamTypeCount> properties{};
+  std::array<Range, kParamTypeCount> inputs{};
+  std::array<Range, kParamTypeCount> outputs{};
+  std::array<Range, kPlugKindCount> plugs{};  // windows of Model::plugs, by kind
+  std::uint32_t entry_offset = 0;
+  std::uint32_t body_offset = 0;
+
+  bool has_flag(std::uint8_t flag) const { return (flags & flag) != 0; }
+  bool is_query() const { return has_flag(node_flags::kIsQuery); }
+  bool is_module() const { return has_flag(node_flags::kIsModule); }
+};
+
+struct Command {
+  std::string_view name;
+  Guid guid;
+  std::uint16_t root = 0;
+  std::optional<std::uint16_t> secondary_root;  // stored + 1, 0 meaning none
+};
+
+enum class InheritMode : std::uint8_t { FromRoot = 0, FromParent = 1, DontInherit = 2, Unknown3 = 3 };
+
+struct BlackboardEntry {
+  std::string_view name;
+  std::string_view notes;
+  BlackboardType type = BlackboardType::String;
+  std::uint32_t raw_word = 0;  // name offset and flags as stored
+  InheritMode inherit = InheritMode::FromRoot;
+  std::optional<std::uint8_t> file_reference;  // index into Blackboard::file_references
+  Value default_value;                         // PointerValue{} for pointers (nothing stored)
+};
+
+struct FileReference {
+  std::string_view path;
+  std::uint32_t path_hash = 0;
+  std::uint32_t name_hash = 0;
+  std::uint32_t extension_hash = 0;
+};
+
+struct Blackboard {
+  // Entries grouped by type in file order; `first[t]` / `count[t]` give each type's slice.
+  std::vector<BlackboardEntry> entries;
+  std::array<std::uint16_t, kBlackboardTypeCount> first{};
+  std::array<std::uint16_t, kBlackboardTypeCount> count{};
+  std::vector<FileReference> file_references;
+
+  std::span<const BlackboardEntry> of_type(BlackboardType type) const {
+    const auto t = static_cast<std::size_t>(type);
+    return std::span(entries).subspan(first[t], count[t]);
+  }
+};
+
+struct Module {
+  std::string_view path;  // e.g. "Common.action.smash.module.ainb"
+  std::string_view category;
+  std::uint32_t instance_count = 0;
+};
+
+struct XLinkAction {
+  std::uint32_t node_index = 0;
+  std::string_view slot;
+  std::string_view action;
+};
+
+enum class ReplacementType : std::uint8_t { RemoveChild = 0, ReplaceChild = 1, RemoveAttachment = 2 };
+
+struct Replacement {
+  ReplacementType type = ReplacementType::RemoveChild;
+  std::uint16_t node_index = 0;
+  std::uint16_t target = 0;  // child plug index (among Child plugs) or attachment index
+  std::uint16_t replacement_node = 0;  // ReplaceChild only
+};
+
+struct ReplacementTable {
+  bool applied = false;
+  std::int16_t node_count_after = -1;
+  std::int16_t attachment_count_after = -1;
+  std::vector<Replacement> entries;
+};
+
+// 0x404: a value the game patches at load time from its own enum tables.
+struct EnumResolve {
+  std::uint32_t patch_offset = 0;
+  std::string_view class_name;
+  std::string_view value_name;
+};
+
+struct Section0x58 {
+  std::string_view description;
+  std::array<std::uint32_t, 3> unknown{};
+};
+
+struct Header {
+  std::uint32_t version = 0;
+  std::string_view file_name;
+  std::string_view category_name;
+  std::uint32_t category = 0;
+  std::uint32_t query_count = 0;
+  std::uint32_t output_node_count = 0;
+  // Raw section offsets, in header order from 0x20 to 0x70.
+  std::array<std::uint32_t, 21> offsets{};
+};
+
+// Header offset slots (index into Header::offsets).
+namespace header_slot {
+inline constexpr std::size_t kBlackboard = 0, kStringPool = 1, kEnumResolve = 2, kProperties = 3,
+                             kTransitions = 4, kInputsOutputs = 5, kMultiParams = 6,
+                             kAttachments = 7, kAttachmentIndices = 8, kExpressions = 9,
+                             kReplacements = 10, kQueries = 11, kUnknown50 = 12, kUnknown54 = 13,
+                             kSection58 = 14, kModules = 15, kCategoryName = 16, kCategory = 17,
+                             kXLinkActions = 18, kUnknown6C = 19, kBlackboardIds = 20;
+}
+
+class Model {
+ public:
+  Model() = default;
+  Model(const Model&) = delete;  // strings are views into `bytes`
+  Model& operator=(const Model&) = delete;
+  Model(Model&&) = default;
+  Model& operator=(Model&&) = default;
+
+  std::string name;  // what the file was loaded as (used in messages)
+  std::vector<std::uint8_t> bytes;
+
+  Header header;
+  std::vector<Command> commands;
+  std::vector<Node> nodes;
+  Blackboard blackboard;
+  std::array<std::vector<Property>, kParamTypeCount> properties;
+  std::array<std::vector<Input>, kParamTypeCount> inputs;
+  std::array<std::vector<Output>, kParamTypeCount> outputs;
+  std::vector<MultiSource> multi_sources;
+  std::vector<Plug> plugs;
+  std::vector<Transition> transitions;
+  std::vector<Attachment> attachments;
+  std::vector<std::uint32_t> attachment_indices;
+  std::vector<std::uint16_t> query_indices;  // as stored: index among query nodes
+  std::vector<std::uint16_t> query_nodes;    // the same, resolved to node indices
+  std::optional<exb::Section> expressions;
+  std::vector<Module> modules;
+  std::vector<XLinkAction> xlink_actions;
+  std::uint32_t blackboard_id = 0;
+  std::uint32_t parent_blackboard_id = 0;
+  std::optional<ReplacementTable> replacements;  // 0x407+
+  std::vector<EnumResolve> enum_resolves;
+  std::optional<Section0x58> section_0x58;
+
+  std::uint32_t version() const { return header.version; }
+
+  std::span<const Property> properties_of(const Node& node, ParamType type) const {
+    return slice(properties, node.properties, type);
+  }
+  std::span<const Property> properties_of(const Attachment& attachment, ParamType type) const {
+    return slice(properties, attachment.properties, type);
+  }
+  std::span<const Input> inputs_of(const Node& node, ParamType type) const {
+    return slice(inputs, node.inputs, type);
+  }
+  std::span<const Output> outputs_of(const Node& node, ParamType type) const {
+    return slice(outputs, node.outputs, type);
+  }
+  std::span<const Plug> plugs_of(const Node& node, PlugKind kind) const {
+    const auto range = node.plugs[static_cast<std::size_t>(kind)];
+    return std::span(plugs).subspan(range.base, range.count);
+  }
+  std::span<const MultiSource> sources_of(const Input& input) const {
+    const auto range = input.multi_sources();
+    return std::span(multi_sources).subspan(range.base, range.count);
+  }
+  std::span<const std::uint16_t> queries_of(const Node& node) const {
+    return std::span(query_nodes).subspan(node.queries.base, node.queries.count);
+  }
+  std::span<const std::uint32_t> attachments_of(const Node& node) const {
+    return std::span(attachment_indices).subspan(node.attachments.base, node.attachments.count);
+  }
+
+ private:
+  template <typename T>
+  static std::span<const T> slice(const std::array<std::vector<T>, kParamTypeCount>& arrays,
+                                  const std::array<Range, kParamTypeCount>& ranges,
+                                  ParamType type) {
+    const auto t = static_cast<std::size_t>(type);
+    return std::span(arrays[t]).subspan(ranges[t].base, ranges[t].count);
+  }
+};
+
+}  // namespace ainb

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the build needs, but only those that are missing, so the
+# set-up commands of the README can run this every time at no cost.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libboost-container-dev   # Boost.Container
+  libspdlog-dev libfmt-dev # logging and formatting
+  doctest-dev              # tests
+  libzstd-dev zlib1g-dev   # compressed game data
+  nlohmann-json3-dev       # JSON dump / text form
+  libcli11-dev             # the `ainb` command line
+  libbenchmark-dev         # benchmarks/
+  clang-format             # scripts/check-format.sh
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

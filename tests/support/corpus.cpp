@@ -1,0 +1,42 @@
+#include "corpus.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+
+#include <doctest/doctest.h>
+
+namespace ainb::test {
+
+std::filesystem::path corpus_dir() {
+  std::filesystem::path dir = AINB_CORPUS_DIR;
+  if (const char* env = std::getenv("AINB_CORPUS")) dir = env;
+  if (std::filesystem::is_directory(dir / "ainb")) return dir;
+  if (std::getenv("CI") != nullptr) {
+    FAIL("the real-data corpus is missing at " << dir.string()
+                                               << " (CI is set: corpus tests must run)");
+  }
+  MESSAGE("corpus missing at " << dir.string() << "; corpus tests skipped outside CI");
+  return {};
+}
+
+std::vector<std::filesystem::path> corpus_ainb_files() {
+  std::vector<std::filesystem::path> files;
+  auto dir = corpus_dir();
+  if (dir.empty()) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "ainb")) {
+    if (entry.path().extension() == ".ainb") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  if (std::getenv("CI") != nullptr) REQUIRE_FALSE(files.empty());
+  return files;
+}
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace ainb::test
