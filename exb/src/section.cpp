@@ -1,5 +1,6 @@
 #include "ainb/exb/section.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -180,6 +181,7 @@ class Decoder {
         r_.fail(at, "instruction {}: unknown opcode {:#x}", i, raw_op);
       }
       Instruction ins;
+      std::copy_n(r_.bytes(at, kInstructionSize).begin(), kInstructionSize, ins.raw.begin());
       ins.opcode = static_cast<Opcode>(raw_op);
       if (!decode_data_type(version_, raw_type, ins.type)) {
         r_.fail(at + 1, "instruction {}: unknown data type {} for EXB version {}", i, raw_type,

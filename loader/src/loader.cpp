@@ -722,7 +722,7 @@ class Loader {
         p.name = string_ref(c, "plug name");
         if (n.type == NodeType::BoolSelector || n.type == NodeType::F32Selector ||
             (n.type == NodeType::Expression && v407)) {
-          p.data = InputPlugExtra{c.u32("unknown"), c.u32("default")};
+          p.data = InputPlugExtra{c.u32("unknown"), c.u32("default"), {}};
         }
         return p;
       case PlugKind::Child:
@@ -735,7 +735,9 @@ class Loader {
         const auto selector =
             kind == PlugKind::String ? NodeType::StringSelector : NodeType::S32Selector;
         if (v407 && (n.type == selector || n.type == NodeType::Expression)) {
-          p.data = InputPlugExtra{c.u32("unknown"), c.u32("default")};
+          InputPlugExtra extra{c.u32("unknown"), c.u32("default"), {}};
+          if (kind == PlugKind::String) extra.default_string = string(at + 0xC, extra.default_raw, "default");
+          p.data = extra;
         }
         return p;
       }

@@ -243,6 +243,7 @@ struct EnumCondition {  // SelectorBSA*Updater user nodes
 struct InputPlugExtra {
   std::uint32_t unknown = 0;
   std::uint32_t default_raw = 0;
+  std::string_view default_string;  // String plugs: default_raw resolved in the string pool
 };
 using PlugData = std::variant<std::monostate, S32Condition, StringCondition, F32Condition,
                               RandomWeight, EnumCondition, InputPlugExtra>;

@@ -17,6 +17,7 @@
 // signature index. JumpIfLHSZero: condition in (byte 2, u16 @4), target in u16 @6.
 // Jump: target in u16 @6. Jump targets are instruction indices relative to the block start.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -99,6 +100,7 @@ struct Instruction {
   std::uint16_t static_offset = 0;     // UserFunction: argument block in static memory
   std::uint32_t signature_index = 0;   // UserFunction
   std::uint16_t jump_target = 0;       // Jump, JumpIfLHSZero: index relative to the block
+  std::array<std::uint8_t, 8> raw{};   // the bytes as stored (for dumps of unused fields)
 
   bool is_unary() const {
     return opcode == Opcode::Negate || opcode == Opcode::NegateBool ||

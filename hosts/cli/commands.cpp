@@ -1,0 +1,88 @@
+#include "commands.hpp"
+
+#include <fstream>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+
+#include "ainb/json_dump.hpp"
+#include "ainb/loader.hpp"
+
+namespace ainb::cli {
+
+namespace {
+
+int load_or_report(const std::string& path, std::ostream& err,
+                   std::shared_ptr<const Model>& model) {
+  try {
+    model = load_file(path);
+    return kExitOk;
+  } catch (const LoadError& e) {
+    err << "error: " << e.what() << '\n';
+    return kExitLoadError;
+  }
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"ainb: inspect and run AINB behavior-tree files"};
+  app.name("ainb");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ainb 0.1.0");
+
+  std::string file;
+  auto* info = app.add_subcommand("info", "Print a readable summary of a file");
+  info->add_option("FILE", file, "AINB file")->required();
+
+  std::string format = "model";
+  std::string output;
+  int indent = 2;
+  auto* dump = app.add_subcommand("dump", "Print the complete model as JSON");
+  dump->add_option("FILE", file, "AINB file")->required();
+  dump->add_option("--format", format,
+                   "model: the project's schema (docs/dump-json.md); "
+                   "peer: the layout of the reference Python tool")
+      ->check(CLI::IsMember({"model", "peer"}))
+      ->capture_default_str();
+  dump->add_option("-o,--output", output, "Write to this file instead of standard output");
+  dump->add_option("--indent", indent, "Spaces per indentation level")->capture_default_str();
+
+  // CLI11 parses in reverse order; its argv convention wants the program name at the back.
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();  // the selected subcommand's help when there is one
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << "ainb 0.1.0\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "error: " << e.what() << "\nrun `ainb --help` for usage\n";
+    return kExitUsage;
+  }
+
+  std::shared_ptr<const Model> model;
+  if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;
+
+  if (info->parsed()) {
+    out << format_info(*model);
+    return kExitOk;
+  }
+  const auto json = format == "peer" ? dump_peer_json(*model) : dump_json(*model);
+  const auto text = json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  if (output.empty()) {
+    out << text << '\n';
+  } else {
+    std::ofstream file_out(output, std::ios::binary);
+    file_out << text << '\n';
+    if (!file_out) {
+      err << "error: cannot write " << output << '\n';
+      return kExitLoadError;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace ainb::cli

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "ainb/model.hpp"
+
+namespace ainb::cli {
+
+// Exit codes of every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitLoadError = 1;  // a file failed to load (the error is on stderr)
+inline constexpr int kExitUsage = 2;      // bad command line
+
+// Runs the `ainb` command line; `out` and `err` stand for stdout and stderr.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// The readable summary `ainb info` prints.
+std::string format_info(const Model& model);
+
+}  // namespace ainb::cli

@@ -1,0 +1,97 @@
+// `ainb info`: what a person wants to know about a file at a glance.
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace ainb::cli {
+
+namespace {
+
+struct Lines {
+  std::string text;
+  template <typename... Args>
+  void operator()(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(text), format, std::forward<Args>(args)...);
+    text += '\n';
+  }
+};
+
+}  // namespace
+
+std::string format_info(const Model& m) {
+  Lines line;
+  line("file:        {}", m.name);
+  line("name:        {}", m.header.file_name);
+  line("version:     {:#x}", m.version());
+  line("category:    {}", m.header.category_name);
+  line("size:        {} bytes", m.bytes.size());
+  line("{}", "");
+
+  std::size_t properties = 0, inputs = 0, outputs = 0;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    properties += m.properties[t].size();
+    inputs += m.inputs[t].size();
+    outputs += m.outputs[t].size();
+  }
+  line("sections:");
+  line("  commands            {}", m.commands.size());
+  line("  nodes               {}", m.nodes.size());
+  line("  query nodes         {}", m.header.query_count);
+  line("  blackboard entries  {}", m.blackboard.entries.size());
+  line("  properties          {}", properties);
+  line("  inputs              {}", inputs);
+  line("  outputs             {}", outputs);
+  line("  multi-sources       {}", m.multi_sources.size());
+  line("  plugs               {}", m.plugs.size());
+  line("  transitions         {}", m.transitions.size());
+  line("  attachments         {}", m.attachments.size());
+  line("  modules             {}", m.modules.size());
+  line("  XLink actions       {}", m.xlink_actions.size());
+  line("  replacements        {}", m.replacements ? m.replacements->entries.size() : 0);
+  line("  enum resolves       {}", m.enum_resolves.size());
+  if (m.expressions) {
+    line("  EXB functions       {} (EXB v{}, {} instructions)", m.expressions->functions.size(),
+         m.expressions->version, m.expressions->instructions.size());
+  } else {
+    line("  EXB functions       0");
+  }
+
+  auto describe = [&m](std::uint16_t index) {
+    const auto& n = m.nodes[index];
+    const auto type = node_type_name(n.type);
+    if (n.name.empty()) return fmt::format("node {} {}", index, type);
+    return fmt::format("node {} {} \"{}\"", index, type, n.name);
+  };
+  line("{}", "");
+  if (m.commands.empty()) {
+    line("commands: none (every node runs every frame)");
+  } else {
+    line("commands:");
+    for (const auto& c : m.commands) {
+      std::string roots = describe(c.root);
+      if (c.secondary_root) roots += ", secondary " + describe(*c.secondary_root);
+      line("  {:<24} -> {}", c.name, roots);
+    }
+  }
+
+  std::map<std::string_view, std::size_t> histogram;
+  for (const auto& n : m.nodes) ++histogram[node_type_name(n.type)];
+  line("{}", "");
+  line("node types:");
+  for (const auto& [type, count] : histogram) line("  {:<32} {}", type, count);
+
+  if (!m.modules.empty()) {
+    line("{}", "");
+    line("modules:");
+    for (const auto& mod : m.modules) {
+      line("  {} ({}, {} instance{})", mod.path, mod.category, mod.instance_count,
+           mod.instance_count == 1 ? "" : "s");
+    }
+  }
+  return line.text;
+}
+
+}  // namespace ainb::cli
