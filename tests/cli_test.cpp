@@ -1,1 +1,98 @@
+// The `ainb` command line: output, exit codes and messages.
+
+#include <fstream>
+#include <sstream>
+
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb_builder.hpp"
+#include "commands.hpp"
+#include "corpus.hpp"
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = ainb::cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::filesystem::path write_temp(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("ainb info summarises a file") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto r = run({"info", (dir / "ainb/Horablin_Escape.actionseq.root.ainb").string()});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("version:     0x407\n") != std::string::npos);
+  CHECK(r.out.find("  nodes               81\n") != std::string::npos);
+  CHECK(r.out.find("  EXB functions       2 (EXB v2, 7 instructions)\n") != std::string::npos);
+  CHECK(r.out.find("  Root                     -> node 47 Element_Sequential\n") != std::string::npos);
+  CHECK(r.out.find("  Element_F32Selector              1\n") != std::string::npos);
+  CHECK(r.out.find("  CheckEndEscapeFromTerror.module.ainb (AI, 1 instance)\n") != std::string::npos);
+}
+
+TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
+  ainb::test::AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {ainb::test::BuildNode{.name = "Idle"}};
+  const auto path = write_temp("cli_dump.ainb", ainb::test::build(spec));
+
+  const auto model = run({"dump", path.string()});
+  REQUIRE(model.code == 0);
+  const auto json = nlohmann::json::parse(model.out);
+  CHECK(json["schema"] == "ainb-dump/1");
+  CHECK(json["nodes"][0]["name"] == "Idle");
+  CHECK(json["commands"][0]["root"] == 0);
+
+  const auto peer = run({"dump", "--format", "peer", path.string()});
+  REQUIRE(peer.code == 0);
+  const auto peer_json = nlohmann::json::parse(peer.out);
+  CHECK(peer_json["Info"]["Version"] == "0x407");
+  CHECK(peer_json["Nodes"][0]["Name"] == "Idle");
+
+  const auto out_path = std::filesystem::temp_directory_path() / "cli_dump.json";
+  CHECK(run({"dump", "-o", out_path.string(), path.string()}).code == 0);
+  std::ifstream written(out_path);
+  CHECK(nlohmann::json::parse(written)["nodes"][0]["name"] == "Idle");
+}
+
+TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
+  const auto help = run({"--help"});
+  CHECK(help.code == 0);
+  CHECK(help.out.find("info") != std::string::npos);
+  CHECK(run({"dump", "--help"}).out.find("--format") != std::string::npos);
+
+  const auto none = run({});
+  CHECK(none.code == 2);
+  CHECK(none.err == "error: A subcommand is required\nrun `ainb --help` for usage\n");
+  CHECK(run({"info"}).code == 2);
+  CHECK(run({"dump", "--format", "xml", "f.ainb"}).code == 2);
+  CHECK(run({"frobnicate"}).code == 2);
+
+  const auto missing = run({"info", "/nonexistent/x.ainb"});
+  CHECK(missing.code == 1);
+  CHECK(missing.err ==
+        "error: /nonexistent/x.ainb: file at offset 0x0: cannot read file: No such file or "
+        "directory\n");
+
+  const auto bad = write_temp("cli_bad.ainb", {'A', 'I', 'B', ' ', 0x09, 0x04, 0, 0});
+  const auto r = run({"info", bad.string()});
+  CHECK(r.code == 1);
+  CHECK(r.err == "error: " + bad.string() +
+                     ": header at offset 0x0: file is 8 bytes, too small for the 0x74-byte header\n");
+}
