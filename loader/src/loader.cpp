@@ -101,6 +101,7 @@ class Loader {
     read_replacements();
     read_enum_resolves();
     read_section_0x58();
+    m_.plugs.reserve(m_.nodes.size() * 2);
     for (auto& node : m_.nodes) read_node_body(node);
     resolve_references();
   }
@@ -126,16 +127,18 @@ class Loader {
     return string(at, c.u32(what), what);
   }
 
-  // An array of `entry_size`-byte entries filling [begin, end) exactly.
+  // An array of `entry_size`-byte entries filling [begin, end) exactly. `type` optionally
+  // qualifies `what` in messages ("float" "inputs").
   std::uint32_t array_count(std::uint64_t begin, std::uint64_t end, std::uint64_t entry_size,
-                            std::string_view what) {
+                            std::string_view what, std::string_view type = {}) {
+    const auto space = type.empty() ? "" : " ";
     if (begin > end) {
-      r_.fail(begin, "{} starts at {:#x}, after its end {:#x}", what, begin, end);
+      r_.fail(begin, "{}{}{} start at {:#x}, after their end {:#x}", type, space, what, begin, end);
     }
     r_.require(begin, end - begin, what);
     if ((end - begin) % entry_size != 0) {
-      r_.fail(begin, "{} is {:#x} bytes, not a multiple of its {:#x}-byte entries", what,
-              end - begin, entry_size);
+      r_.fail(begin, "{}{}{} take {:#x} bytes, not a multiple of their {:#x}-byte entries", type,
+              space, what, end - begin, entry_size);
     }
     return static_cast<std::uint32_t>((end - begin) / entry_size);
   }
@@ -342,8 +345,8 @@ class Loader {
     bounds[kParamTypeCount] = offset(header_slot::kInputsOutputs);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      const auto count = array_count(bounds[t], bounds[t + 1], kPropertySize[t],
-                                     fmt::format("{} properties", param_type_name(type)));
+      const auto count = array_count(bounds[t], bounds[t + 1], kPropertySize[t], "properties",
+                                     param_type_name(type));
       auto& out = m_.properties[t];
       out.reserve(count);
       for (std::uint32_t i = 0; i < count; ++i) {
@@ -376,8 +379,8 @@ class Loader {
     bounds[2 * kParamTypeCount] = offset(header_slot::kMultiParams);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      const auto in_count = array_count(bounds[2 * t], bounds[2 * t + 1], kInputSize[t],
-                                        fmt::format("{} inputs", param_type_name(type)));
+      const auto in_count = array_count(bounds[2 * t], bounds[2 * t + 1], kInputSize[t], "inputs",
+                                        param_type_name(type));
       m_.inputs[t].reserve(in_count);
       for (std::uint32_t i = 0; i < in_count; ++i) {
         const auto at = bounds[2 * t] + std::uint64_t{i} * kInputSize[t];
@@ -394,8 +397,8 @@ class Loader {
         m_.inputs[t].push_back(in);
       }
       const std::uint32_t out_size = type == ParamType::Pointer ? 8 : 4;
-      const auto out_count = array_count(bounds[2 * t + 1], bounds[2 * t + 2], out_size,
-                                         fmt::format("{} outputs", param_type_name(type)));
+      const auto out_count = array_count(bounds[2 * t + 1], bounds[2 * t + 2], out_size, "outputs",
+                                         param_type_name(type));
       m_.outputs[t].reserve(out_count);
       for (std::uint32_t i = 0; i < out_count; ++i) {
         const auto at = bounds[2 * t + 1] + std::uint64_t{i} * out_size;
@@ -472,22 +475,28 @@ class Loader {
     }
   }
 
-  std::array<Range, kParamTypeCount> read_property_ranges(Cursor& c, std::string_view owner) {
+  std::array<Range, kParamTypeCount> read_property_ranges(Cursor& c, std::string_view owner,
+                                                          std::size_t index) {
     std::array<Range, kParamTypeCount> ranges{};
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto at = c.offset();
       ranges[t].base = c.u32("property base");
       ranges[t].count = c.u32("property count");
-      check_range(at, ranges[t], m_.properties[t].size(),
-                  fmt::format("{} {} properties", owner, param_type_name(static_cast<ParamType>(t))));
+      check_range(at, ranges[t], m_.properties[t].size(), [&] {
+        return fmt::format("{} {} {} properties", owner, index,
+                           param_type_name(static_cast<ParamType>(t)));
+      });
     }
     return ranges;
   }
 
-  void check_range(std::uint64_t at, const Range& range, std::size_t size, std::string_view what) {
+  // `describe()` names the range for the message; it is only called when the check fails, so
+  // the happy path formats nothing.
+  template <typename Describe>
+  void check_range(std::uint64_t at, const Range& range, std::size_t size, Describe&& describe) {
     if (std::uint64_t{range.base} + range.count > size) {
-      r_.fail(at, "{} [{}, +{}) run past the {} entries there are", what, range.base, range.count,
-              size);
+      r_.fail(at, "{} [{}, +{}) run past the {} entries there are", describe(), range.base,
+              range.count, size);
     }
   }
 
@@ -522,7 +531,7 @@ class Loader {
       r_.require(params, kAttachmentParamsSize, "attachment parameter block");
       Cursor p(r_, params);
       a.debug = p.u32("debug word");
-      a.properties = read_property_ranges(p, fmt::format("attachment {}", i));
+      a.properties = read_property_ranges(p, "attachment", i);
       m_.attachments.push_back(a);
     }
   }
@@ -641,20 +650,19 @@ class Loader {
     auto scope = r_.section("node bodies");
     const auto at = n.body_offset;
     const auto node = static_cast<std::size_t>(&n - m_.nodes.data());
-    const auto owner = fmt::format("node {}", node);
     r_.require(at, kParamHeaderSize + kPlugHeaderSize, "node body header");
     Cursor c(r_, at);
-    n.properties = read_property_ranges(c, owner);
+    n.properties = read_property_ranges(c, "node", node);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type_name = param_type_name(static_cast<ParamType>(t));
       auto range_at = c.offset();
       n.inputs[t] = {c.u32("input base"), c.u32("input count")};
       check_range(range_at, n.inputs[t], m_.inputs[t].size(),
-                  fmt::format("{} {} inputs", owner, type_name));
+                  [&] { return fmt::format("node {} {} inputs", node, type_name); });
       range_at = c.offset();
       n.outputs[t] = {c.u32("output base"), c.u32("output count")};
       check_range(range_at, n.outputs[t], m_.outputs[t].size(),
-                  fmt::format("{} {} outputs", owner, type_name));
+                  [&] { return fmt::format("node {} {} outputs", node, type_name); });
     }
     std::array<std::uint8_t, kPlugKindCount> counts{}, bases{};
     std::uint32_t slots = 0;
@@ -670,13 +678,13 @@ class Loader {
       n.plugs[k] = {static_cast<std::uint32_t>(m_.plugs.size()), counts[k]};
       if (counts[k] == 0) continue;
       if (bases[k] + counts[k] > slots) {
-        r_.fail(at + kParamHeaderSize + 2 * k, "{}: {} plugs [{}, +{}) run past the {} plug slots",
-                owner, plug_kind_name(kind), bases[k], counts[k], slots);
+        r_.fail(at + kParamHeaderSize + 2 * k, "node {}: {} plugs [{}, +{}) run past the {} plug slots",
+                node, plug_kind_name(kind), bases[k], counts[k], slots);
       }
       for (std::uint32_t i = 0; i < counts[k]; ++i) {
         const auto slot_at = table + 4ull * (bases[k] + i);
         const auto entry = r_.u32(slot_at, "plug offset");
-        m_.plugs.push_back(read_plug(n, owner, kind, entry, i + 1 == counts[k]));
+        m_.plugs.push_back(read_plug(n, node, kind, entry, i + 1 == counts[k]));
       }
     }
     if (m_.version() == kVersion404 && n.state_info_offset != 0) {
@@ -697,15 +705,14 @@ class Loader {
     return bb;
   }
 
-  Plug read_plug(const Node& n, const std::string& owner, PlugKind kind, std::uint32_t at,
-                 bool last) {
+  Plug read_plug(const Node& n, std::size_t node, PlugKind kind, std::uint32_t at, bool last) {
     Cursor c(r_, at);
     Plug p;
     p.kind = kind;
     p.offset = at;
     const auto target = c.s32("plug node index");
     if (target < 0 || static_cast<std::uint32_t>(target) >= m_.nodes.size()) {
-      r_.fail(at, "{}: {} plug leads to node {}, but the file has {} nodes", owner,
+      r_.fail(at, "node {}: {} plug leads to node {}, but the file has {} nodes", node,
               plug_kind_name(kind), target, m_.nodes.size());
     }
     p.node_index = static_cast<std::uint32_t>(target);
@@ -714,7 +721,7 @@ class Loader {
       case PlugKind::Transition:
         p.transition_index = c.u32("transition index");
         if (p.transition_index >= m_.transitions.size()) {
-          r_.fail(at + 4, "{}: transition plug names transition {}, but the file has {}", owner,
+          r_.fail(at + 4, "node {}: transition plug names transition {}, but the file has {}", node,
                   p.transition_index, m_.transitions.size());
         }
         return p;
@@ -742,7 +749,7 @@ class Loader {
         return p;
       }
       default:
-        r_.fail(at, "{}: unsupported plug kind {} (its layout is unknown)", owner,
+        r_.fail(at, "node {}: unsupported plug kind {} (its layout is unknown)", node,
                 static_cast<int>(kind));
     }
   }
@@ -802,11 +809,12 @@ class Loader {
     }
   }
 
+  template <typename Describe>
   void check_blackboard_index(std::uint64_t at, BlackboardType type, std::uint16_t index,
-                              std::string_view what) {
+                              Describe&& describe) {
     const auto count = m_.blackboard.count[static_cast<std::size_t>(type)];
     if (index >= count) {
-      r_.fail(at, "{} reads {} blackboard entry {}, but there are {}", what,
+      r_.fail(at, "{} reads {} blackboard entry {}, but there are {}", describe(),
               blackboard_type_name(type), index, count);
     }
   }
@@ -816,7 +824,8 @@ class Loader {
     switch (flags.source()) {
       case ParamFlags::Source::Constant: break;
       case ParamFlags::Source::Blackboard:
-        check_blackboard_index(at, blackboard_type_for(type, flags), flags.index(), what);
+        check_blackboard_index(at, blackboard_type_for(type, flags), flags.index(),
+                               [&] { return what; });
         break;
       case ParamFlags::Source::Expression: {
         const auto count = m_.expressions ? m_.expressions->functions.size() : 0;
@@ -863,7 +872,7 @@ class Loader {
         for (const auto& in : list) {
           if (in.is_multi_source()) {
             check_range(in.offset + 4, in.multi_sources(), m_.multi_sources.size(),
-                        "multi-source input's sources");
+                        [] { return "multi-source input's sources"; });
             for (const auto& s : m_.sources_of(in)) {
               check_flags(in.offset, in.type, s.flags, "multi-source input");
               check_output_ref(in.offset, in.type, s.flags, s.node_index, s.output_index,
@@ -895,9 +904,10 @@ class Loader {
     }
     for (const auto& n : m_.nodes) {
       check_range(n.entry_offset + (m_.version() == kVersion404 ? 0x20 : 0x24), n.queries,
-                  m_.query_nodes.size(), fmt::format("node {} queries", n.index));
+                  m_.query_nodes.size(), [&] { return fmt::format("node {} queries", n.index); });
       check_range(n.entry_offset + (m_.version() == kVersion404 ? 0x1C : 0x20), n.attachments,
-                  m_.attachment_indices.size(), fmt::format("node {} attachments", n.index));
+                  m_.attachment_indices.size(),
+                  [&] { return fmt::format("node {} attachments", n.index); });
       for (std::size_t k = 0; k < kPlugKindCount; ++k) {
         for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) check_plug(n, p);
       }
@@ -916,7 +926,7 @@ class Loader {
   }
 
   void check_plug(const Node& n, const Plug& p) {
-    const auto what = fmt::format("node {} {} plug", n.index, plug_kind_name(p.kind));
+    const auto what = [&] { return fmt::format("node {} {} plug", n.index, plug_kind_name(p.kind)); };
     if (const auto* s = std::get_if<S32Condition>(&p.data); s && s->blackboard.used) {
       check_blackboard_index(p.offset, BlackboardType::S32, s->blackboard.index, what);
     } else if (const auto* str = std::get_if<StringCondition>(&p.data); str && str->blackboard.used) {

@@ -1,0 +1,75 @@
+// Loader throughput: parse + validate each corpus AINB file from bytes in memory (the copy of
+// the bytes into the model is included, reading from disk is not). Prints MB/s per file and the
+// time per load; Google Benchmark prints the machine (CPUs, frequency, caches) first.
+//
+//   build/release/benchmarks/loader_bench [--corpus DIR] [benchmark flags]
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include <benchmark/benchmark.h>
+
+#include "ainb/loader.hpp"
+
+namespace {
+
+std::vector<std::uint8_t> read(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void load_file(benchmark::State& state, const std::vector<std::uint8_t>& bytes) {
+  for (auto _ : state) {
+    auto model = ainb::load(bytes, "bench.ainb");
+    benchmark::DoNotOptimize(model);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+  state.counters["bytes"] = static_cast<double>(bytes.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path corpus = AINB_CORPUS_DIR;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--corpus") == 0) corpus = argv[i + 1];
+  }
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(corpus / "ainb")) {
+    for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
+      if (entry.path().extension() == ".ainb") files.push_back(entry.path());
+    }
+  }
+  if (files.empty()) {
+    std::cerr << "loader_bench: no .ainb files under " << (corpus / "ainb").string() << '\n';
+    return 1;
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    return std::filesystem::file_size(a) > std::filesystem::file_size(b);
+  });
+  static std::vector<std::vector<std::uint8_t>> contents;
+  contents.reserve(files.size());
+  for (const auto& path : files) {
+    contents.push_back(read(path));
+    benchmark::RegisterBenchmark(("load/" + path.filename().string()).c_str(), load_file,
+                                 contents.back())
+        ->Unit(benchmark::kMicrosecond);
+  }
+  // Drop our own flag before Google Benchmark parses the rest.
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--corpus") == 0) {
+      ++i;
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
