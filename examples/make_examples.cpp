@@ -25,7 +25,8 @@ AinbSpec patrol() {
                      {BlackboardType::Vec3f, "PatrolPoint", Vec3f{10, 0, -4}}};
 
   BuildNode root{.type = NodeType::Sequential, .flags = node_flags::kIsRoot};
-  root.properties = {{ParamType::Bool, "IsLoop", true}, {ParamType::Int, "NumLoop", std::int32_t{0}}};
+  root.properties = {{ParamType::Bool, "IsLoop", true},
+                     {ParamType::Int, "NumLoop", std::int32_t{0}}};
   root.plugs = {{PlugKind::Child, 1, ""}};
 
   BuildNode choose{.type = NodeType::BoolSelector};
@@ -40,7 +41,7 @@ AinbSpec patrol() {
   walk.plugs = {{PlugKind::Child, 4, ""}, {PlugKind::Child, 5, ""}};
 
   BuildNode move{.name = "MoveTo"};
-  move.inputs = {{ParamType::Float, "Speed", -1, 0, 0x80000000u, 1.0f},       // blackboard f32 0
+  move.inputs = {{ParamType::Float, "Speed", -1, 0, 0x80000000u, 1.0f},  // blackboard f32 0
                  {ParamType::Vec3f, "Destination", -1, 0, 0x80000000u, Vec3f{}}};  // vec3f 0
   move.outputs = {{ParamType::Float, "DistanceLeft"}};
 
@@ -48,8 +49,8 @@ AinbSpec patrol() {
   wait.properties = {{ParamType::Float, "Time", 2.0f}};
 
   BuildNode alert{.type = NodeType::SplitTiming, .flags = node_flags::kIsRoot};
-  alert.plugs = {{PlugKind::Child, 7, "Enter"}, {PlugKind::Child, 8, "Update"},
-                 {PlugKind::Child, 9, "Leave"}};
+  alert.plugs = {
+      {PlugKind::Child, 7, "Enter"}, {PlugKind::Child, 8, "Update"}, {PlugKind::Child, 9, "Leave"}};
   BuildNode shout{.name = "PlayVoice"};
   shout.properties = {{ParamType::String, "Voice", std::string("Alert")}};
   BuildNode look{.name = "LookAround"};
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(dir);
   const auto bytes = build(patrol());
   std::ofstream out(dir / "patrol.root.ainb", std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   return out ? 0 : 1;
 }

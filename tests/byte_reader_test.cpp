@@ -9,8 +9,8 @@ using ainb::Cursor;
 using ainb::LoadError;
 
 TEST_CASE("ByteReader reads little-endian values and checks every bound") {
-  const std::vector<std::uint8_t> data = {0x01, 0x02, 0x03, 0x04, 0x00, 0x00, 0x80, 0x3F,
-                                          'a',  'b',  0x00, 'c'};
+  const std::vector<std::uint8_t> data = {0x01, 0x02, 0x03, 0x04, 0x00, 0x00,
+                                          0x80, 0x3F, 'a',  'b',  0x00, 'c'};
   const ByteReader r(data, "x.bin");
   CHECK(r.u8(0) == 0x01);
   CHECK(r.u16(0) == 0x0201);
@@ -25,10 +25,12 @@ TEST_CASE("ByteReader reads little-endian values and checks every bound") {
   CHECK_THROWS_WITH(r.u32(10, "count"),
                     "x.bin: file at offset 0xa: count (0x4 bytes) runs past the end of the data "
                     "(size 0xc)");
-  CHECK_THROWS_WITH(r.c_string(11), "x.bin: file at offset 0xb: string has no NUL terminator before "
-                                    "the end of the data");
-  CHECK_THROWS_WITH(r.c_string(12), "x.bin: file at offset 0xc: string starts past the end of the "
-                                    "data (size 0xc)");
+  CHECK_THROWS_WITH(r.c_string(11),
+                    "x.bin: file at offset 0xb: string has no NUL terminator before "
+                    "the end of the data");
+  CHECK_THROWS_WITH(r.c_string(12),
+                    "x.bin: file at offset 0xc: string starts past the end of the "
+                    "data (size 0xc)");
   CHECK_THROWS_AS(r.bytes(4, ~std::uint64_t{0}), LoadError);  // no overflow in the check
 }
 
@@ -40,8 +42,9 @@ TEST_CASE("sections name errors and sub-readers keep file offsets") {
     CHECK(r.current_section() == "nodes");
     const auto sub = r.sub(8, 4, "EXB");
     CHECK(sub.base() == 8);
-    CHECK_THROWS_WITH(sub.u32(2), "y.bin: nodes at offset 0xa: u32 (0x4 bytes) runs past the end of "
-                                  "the data (size 0x4)");
+    CHECK_THROWS_WITH(sub.u32(2),
+                      "y.bin: nodes at offset 0xa: u32 (0x4 bytes) runs past the end of "
+                      "the data (size 0x4)");
     {
       auto inner = r.section("plugs");
       CHECK_THROWS_WITH(r.fail(3, "bad {}", 7), "y.bin: plugs at offset 0x3: bad 7");

@@ -26,7 +26,8 @@ Run run(std::vector<std::string> args) {
 std::filesystem::path write_temp(const std::string& name, const std::vector<std::uint8_t>& bytes) {
   const auto path = std::filesystem::temp_directory_path() / name;
   std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   return path;
 }
 
@@ -41,9 +42,11 @@ TEST_CASE("ainb info summarises a file") {
   CHECK(r.out.find("version:     0x407\n") != std::string::npos);
   CHECK(r.out.find("  nodes               81\n") != std::string::npos);
   CHECK(r.out.find("  EXB functions       2 (EXB v2, 7 instructions)\n") != std::string::npos);
-  CHECK(r.out.find("  Root                     -> node 47 Element_Sequential\n") != std::string::npos);
+  CHECK(r.out.find("  Root                     -> node 47 Element_Sequential\n") !=
+        std::string::npos);
   CHECK(r.out.find("  Element_F32Selector              1\n") != std::string::npos);
-  CHECK(r.out.find("  CheckEndEscapeFromTerror.module.ainb (AI, 1 instance)\n") != std::string::npos);
+  CHECK(r.out.find("  CheckEndEscapeFromTerror.module.ainb (AI, 1 instance)\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
@@ -93,6 +96,7 @@ TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
   const auto bad = write_temp("cli_bad.ainb", {'A', 'I', 'B', ' ', 0x09, 0x04, 0, 0});
   const auto r = run({"info", bad.string()});
   CHECK(r.code == 1);
-  CHECK(r.err == "error: " + bad.string() +
-                     ": header at offset 0x0: file is 8 bytes, too small for the 0x74-byte header\n");
+  CHECK(r.err ==
+        "error: " + bad.string() +
+            ": header at offset 0x0: file is 8 bytes, too small for the 0x74-byte header\n");
 }

@@ -38,20 +38,23 @@ struct ExbSpec {
 };
 
 void put32(std::vector<std::uint8_t>& v, std::uint32_t x) {
-  for (int i = 0; i < 4; ++i) v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+  for (int i = 0; i < 4; ++i)
+    v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
 }
 void put16(std::vector<std::uint8_t>& v, std::uint16_t x) {
   v.push_back(static_cast<std::uint8_t>(x));
   v.push_back(static_cast<std::uint8_t>(x >> 8));
 }
 void patch32(std::vector<std::uint8_t>& v, std::size_t at, std::uint32_t x) {
-  for (int i = 0; i < 4; ++i) v[at + i] = static_cast<std::uint8_t>(x >> (8 * i));
+  for (int i = 0; i < 4; ++i)
+    v[at + i] = static_cast<std::uint8_t>(x >> (8 * i));
 }
 
 std::vector<std::uint8_t> assemble(const ExbSpec& s) {
   std::vector<std::uint8_t> v = {'E', 'X', 'B', ' '};
   put32(v, s.version);
-  for (int i = 0; i < 9; ++i) put32(v, 0);
+  for (int i = 0; i < 9; ++i)
+    put32(v, 0);
   patch32(v, 0x08, 0x20);  // static size
   patch32(v, 0x18, static_cast<std::uint32_t>(v.size()));
   put32(v, static_cast<std::uint32_t>(s.functions.size()));
@@ -75,7 +78,8 @@ std::vector<std::uint8_t> assemble(const ExbSpec& s) {
   }
   patch32(v, 0x20, static_cast<std::uint32_t>(v.size()));
   put32(v, static_cast<std::uint32_t>(s.signatures.size()));
-  for (const auto sig : s.signatures) put32(v, sig);
+  for (const auto sig : s.signatures)
+    put32(v, sig);
   patch32(v, 0x24, static_cast<std::uint32_t>(v.size()));
   v.insert(v.end(), s.param_region.begin(), s.param_region.end());
   patch32(v, 0x28, static_cast<std::uint32_t>(v.size()));
@@ -224,7 +228,8 @@ TEST_CASE("every malformed EXB section is rejected with its reason") {
   SUBCASE("vec3f immediate") {
     s.instructions[2].type = 6;
     s.instructions[2].rhs_source = 0;
-    CHECK(rejection(s) == "EXB instructions: instruction 2: an immediate cannot hold a VECTOR3F value");
+    CHECK(rejection(s) ==
+          "EXB instructions: instruction 2: an immediate cannot hold a VECTOR3F value");
   }
   SUBCASE("signature index") {
     s.instructions[4].lhs = 0;
@@ -234,8 +239,9 @@ TEST_CASE("every malformed EXB section is rejected with its reason") {
   }
   SUBCASE("jump outside its block") {
     s.instructions[7].rhs = 7;
-    CHECK(rejection(s) ==
-          "EXB command info: function 0 main block: instruction 5 jumps to 7, outside the block (7)");
+    CHECK(
+        rejection(s) ==
+        "EXB command info: function 0 main block: instruction 5 jumps to 7, outside the block (7)");
   }
   SUBCASE("block past the instruction table") {
     s.functions[0].main_count = 8;

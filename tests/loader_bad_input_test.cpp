@@ -26,7 +26,8 @@ Outcome try_load(std::vector<std::uint8_t> bytes) {
 
 std::vector<std::vector<std::uint8_t>> inputs() {
   std::vector<std::vector<std::uint8_t>> files;
-  for (const auto& path : ainb::test::corpus_ainb_files()) files.push_back(ainb::test::read_file(path));
+  for (const auto& path : ainb::test::corpus_ainb_files())
+    files.push_back(ainb::test::read_file(path));
   // Hand-made files cover sections the corpus lacks (transitions, replacement, 0x408).
   ainb::test::AinbSpec spec;
   spec.version = ainb::kVersion408;
@@ -74,10 +75,18 @@ TEST_CASE("10,000 seeded random mutations either load or raise LoadError") {
     for (int e = 0; e < edits; ++e) {
       const auto at = rng() % bytes.size();
       switch (rng() % 4) {
-        case 0: bytes[at] = static_cast<std::uint8_t>(rng()); break;          // random byte
-        case 1: bytes[at] ^= static_cast<std::uint8_t>(1u << (rng() % 8)); break;  // bit flip
-        case 2: bytes[at] = 0xFF; break;                                        // large values
-        default: bytes[at] = 0x00; break;                                       // zeros
+        case 0:
+          bytes[at] = static_cast<std::uint8_t>(rng());
+          break;  // random byte
+        case 1:
+          bytes[at] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+          break;  // bit flip
+        case 2:
+          bytes[at] = 0xFF;
+          break;  // large values
+        default:
+          bytes[at] = 0x00;
+          break;  // zeros
       }
     }
     (try_load(std::move(bytes)) == Outcome::Loaded ? loaded : rejected)++;

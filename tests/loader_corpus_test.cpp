@@ -120,7 +120,8 @@ TEST_CASE("peer dump matches the reference tool's JSON on every corpus file") {
     comparison.compare(reference, ours, "");
     MESSAGE(path.filename().string() << ": " << comparison.values << " values compared, "
                                      << comparison.problems.size() << " differences");
-    for (const auto& problem : comparison.problems) FAIL_CHECK(path.filename().string() << problem);
+    for (const auto& problem : comparison.problems)
+      FAIL_CHECK(path.filename().string() << problem);
     CHECK(comparison.values > 0);
     total += comparison.values;
   }
@@ -144,8 +145,9 @@ TEST_CASE("the parity comparison reports changed, missing and extra values") {
   Comparison changed;
   changed.compare(reference, ours, "");
   REQUIRE(changed.problems.size() == 4);
-  CHECK(changed.problems[0] == "/GUID: \"6713c63-24d-49fe-4486-d42b172b2d6d\" != "
-                               "\"06713c63-024d-49fe-4486-d42b172b2d6d\"");
+  CHECK(changed.problems[0] ==
+        "/GUID: \"6713c63-24d-49fe-4486-d42b172b2d6d\" != "
+        "\"06713c63-024d-49fe-4486-d42b172b2d6d\"");
   CHECK(changed.problems[1] == "/List/1: 2 != 3");
   CHECK(changed.problems[2] == "/Name: missing");
   CHECK(changed.problems[3] == "/Extra: extra key (not in the reference)");

@@ -32,7 +32,8 @@ AinbSpec sample_tree() {
   AinbSpec spec;
   spec.commands = {{"Root", 0, {}}, {"Other", 2, 1}};
   BuildNode root{.type = NodeType::Sequential, .flags = node_flags::kIsRoot};
-  root.properties = {{ParamType::Bool, "IsLoop", false}, {ParamType::Int, "NumLoop", std::int32_t{3}}};
+  root.properties = {{ParamType::Bool, "IsLoop", false},
+                     {ParamType::Int, "NumLoop", std::int32_t{3}}};
   root.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
   BuildNode wait{.type = NodeType::UserDefined, .name = "Wait"};
   wait.properties = {{ParamType::Float, "Time", 1.5f},
@@ -311,8 +312,9 @@ TEST_CASE("modules, XLink actions and queries resolve") {
   SUBCASE("a module node the module array does not list is rejected") {
     spec.modules.clear();
     const auto e = error_of(build(spec));
-    CHECK(e.reason() ==
-          "module node 0 calls \"Common.action.smash.module\", which the module array does not list");
+    CHECK(
+        e.reason() ==
+        "module node 0 calls \"Common.action.smash.module\", which the module array does not list");
   }
   SUBCASE("a query index past the query nodes is rejected") {
     spec.nodes[0].queries = {1};
@@ -388,9 +390,9 @@ TEST_CASE("bad files give one LoadError naming file, section, offset and reason"
     CHECK(e.section() == "nodes");
     CHECK(e.offset() == at);
     CHECK(e.reason().starts_with("node name string offset 0x7f"));
-    CHECK(e.reason().ends_with("lies outside the string pool (size " +
-                               fmt::format("{:#x})", good.size() -
-                                   model->header.offsets[header_slot::kStringPool])));
+    CHECK(e.reason().ends_with(
+        "lies outside the string pool (size " +
+        fmt::format("{:#x})", good.size() - model->header.offsets[header_slot::kStringPool])));
   }
   SUBCASE("a string without terminator") {
     auto bytes = good;

@@ -21,10 +21,9 @@ constexpr std::array<std::string_view, kMaxOpcode + 1> kMnemonics = [] {
 
 // The on-disk data type byte, per EXB version. Version 3 inserts UInt at 4.
 bool decode_data_type(std::uint32_t version, std::uint8_t raw, DataType& out) {
-  static constexpr std::array<DataType, 7> kV2 = {DataType::None,  DataType::Immediate,
-                                                  DataType::Bool,  DataType::Int,
-                                                  DataType::Float, DataType::String,
-                                                  DataType::Vec3f};
+  static constexpr std::array<DataType, 7> kV2 = {
+      DataType::None,  DataType::Immediate, DataType::Bool, DataType::Int,
+      DataType::Float, DataType::String,    DataType::Vec3f};
   static constexpr std::array<DataType, 8> kV3 = {
       DataType::None, DataType::Immediate, DataType::Bool,   DataType::Int,
       DataType::UInt, DataType::Float,     DataType::String, DataType::Vec3f};
@@ -77,8 +76,10 @@ class Decoder {
     const auto signature_offset = r_.u32(0x20);
     const auto param_offset = r_.u32(0x24);
     const auto pool_offset = r_.u32(0x28);
-    for (auto [field, value] : {std::pair{0x18u, info_offset}, {0x1Cu, instruction_offset},
-                                {0x20u, signature_offset}, {0x24u, param_offset},
+    for (auto [field, value] : {std::pair{0x18u, info_offset},
+                                {0x1Cu, instruction_offset},
+                                {0x20u, signature_offset},
+                                {0x24u, param_offset},
                                 {0x28u, pool_offset}}) {
       if (value < kHeaderSize || value > r_.size()) {
         r_.fail(field, "section offset {:#x} lies outside the EXB section (size {:#x})", value,
@@ -146,14 +147,16 @@ class Decoder {
                   data_type_name(type));
         }
         if (std::uint64_t{op.value} + width > s.param_region.size()) {
-          r_.fail(at, "instruction {}: parameter-region offset {:#x} (+{}) runs past its end ({:#x})",
+          r_.fail(at,
+                  "instruction {}: parameter-region offset {:#x} (+{}) runs past its end ({:#x})",
                   index, op.value, width, s.param_region.size());
         }
         break;
       }
       case Source::ParamTableString: {
         if (std::uint64_t{op.value} + 4 > s.param_region.size()) {
-          r_.fail(at, "instruction {}: parameter-region offset {:#x} (+4) runs past its end ({:#x})",
+          r_.fail(at,
+                  "instruction {}: parameter-region offset {:#x} (+4) runs past its end ({:#x})",
                   index, op.value, s.param_region.size());
         }
         pool_string(at, r_.u32(param_offset_ + op.value), "parameter-region string");
@@ -317,15 +320,15 @@ std::string_view mnemonic(Opcode op) {
 }
 
 std::string_view data_type_name(DataType type) {
-  static constexpr std::array<std::string_view, 8> kNames = {
-      "NONE", "IMM", "BOOL", "INT", "UINT", "FLOAT", "STRING", "VECTOR3F"};
+  static constexpr std::array<std::string_view, 8> kNames = {"NONE", "IMM",   "BOOL",   "INT",
+                                                             "UINT", "FLOAT", "STRING", "VECTOR3F"};
   return kNames[static_cast<std::size_t>(type)];
 }
 
 std::string_view source_name(Source source) {
   static constexpr std::array<std::string_view, kMaxSource + 1> kNames = {
-      "Imm", "ImmStr", "GMem", "ParamTbl", "ParamTblStr", "Out",
-      "In",  "LMem32", "LMem64", "UserOut", "UserIn"};
+      "Imm", "ImmStr", "GMem",   "ParamTbl", "ParamTblStr", "Out",
+      "In",  "LMem32", "LMem64", "UserOut",  "UserIn"};
   return kNames[static_cast<std::size_t>(source)];
 }
 
@@ -336,6 +339,8 @@ std::string_view Section::string_at(std::uint32_t offset) const {
   return {begin, length == std::string_view::npos ? string_pool.size() - offset : length};
 }
 
-Section decode(const ByteReader& reader) { return Decoder(reader).run(); }
+Section decode(const ByteReader& reader) {
+  return Decoder(reader).run();
+}
 
 }  // namespace ainb::exb

@@ -78,10 +78,12 @@ std::string format_info(const Model& m) {
   }
 
   std::map<std::string_view, std::size_t> histogram;
-  for (const auto& n : m.nodes) ++histogram[node_type_name(n.type)];
+  for (const auto& n : m.nodes)
+    ++histogram[node_type_name(n.type)];
   line("{}", "");
   line("node types:");
-  for (const auto& [type, count] : histogram) line("  {:<32} {}", type, count);
+  for (const auto& [type, count] : histogram)
+    line("  {:<32} {}", type, count);
 
   if (!m.modules.empty()) {
     line("{}", "");

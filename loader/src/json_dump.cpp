@@ -12,7 +12,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string hex(std::uint32_t v) { return fmt::format("{:#010x}", v); }
+std::string hex(std::uint32_t v) {
+  return fmt::format("{:#010x}", v);
+}
 
 json value_json(const Value& value) {
   return std::visit(
@@ -36,7 +38,9 @@ json value_json(const Value& value) {
 json source_json(const ParamFlags& flags) {
   json out;
   switch (flags.source()) {
-    case ParamFlags::Source::Constant: out["kind"] = "constant"; break;
+    case ParamFlags::Source::Constant:
+      out["kind"] = "constant";
+      break;
     case ParamFlags::Source::Blackboard:
       out["kind"] = "blackboard";
       out["index"] = flags.index();
@@ -58,7 +62,8 @@ json ranges_json(const std::array<Range, kParamTypeCount>& ranges) {
   json out = json::object();
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     if (ranges[t].count == 0) continue;
-    out[std::string(param_type_name(static_cast<ParamType>(t)))] = {ranges[t].base, ranges[t].count};
+    out[std::string(param_type_name(static_cast<ParamType>(t)))] = {ranges[t].base,
+                                                                    ranges[t].count};
   }
   return out;
 }
@@ -72,15 +77,20 @@ json plug_data(const PlugData& data) {
       [](const auto& d) -> json {
         using T = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<T, S32Condition>) {
-          return {{"condition", d.value}, {"blackboard", blackboard_ref(d.blackboard)},
+          return {{"condition", d.value},
+                  {"blackboard", blackboard_ref(d.blackboard)},
                   {"is_default", d.is_default}};
         } else if constexpr (std::is_same_v<T, StringCondition>) {
-          return {{"condition", std::string(d.value)}, {"blackboard", blackboard_ref(d.blackboard)},
+          return {{"condition", std::string(d.value)},
+                  {"blackboard", blackboard_ref(d.blackboard)},
                   {"is_default", d.is_default}};
         } else if constexpr (std::is_same_v<T, F32Condition>) {
-          if (d.is_default) return {{"is_default", true}, {"default_name", std::string(d.default_name)}};
-          return {{"min", double{d.min.value}}, {"min_blackboard", blackboard_ref(d.min.blackboard)},
-                  {"max", double{d.max.value}}, {"max_blackboard", blackboard_ref(d.max.blackboard)},
+          if (d.is_default)
+            return {{"is_default", true}, {"default_name", std::string(d.default_name)}};
+          return {{"min", double{d.min.value}},
+                  {"min_blackboard", blackboard_ref(d.min.blackboard)},
+                  {"max", double{d.max.value}},
+                  {"max_blackboard", blackboard_ref(d.max.blackboard)},
                   {"is_default", false}};
         } else if constexpr (std::is_same_v<T, RandomWeight>) {
           return {{"weight", double{d.weight}}, {"blackboard", blackboard_ref(d.blackboard)}};
@@ -101,12 +111,15 @@ json instruction_json(const exb::Instruction& ins) {
   json out = {{"op", std::string(exb::mnemonic(ins.opcode))},
               {"type", std::string(exb::data_type_name(ins.type))}};
   switch (ins.opcode) {
-    case exb::Opcode::Terminator: break;
+    case exb::Opcode::Terminator:
+      break;
     case exb::Opcode::UserFunction:
       out["static_offset"] = ins.static_offset;
       out["signature"] = ins.signature_index;
       break;
-    case exb::Opcode::Jump: out["target"] = ins.jump_target; break;
+    case exb::Opcode::Jump:
+      out["target"] = ins.jump_target;
+      break;
     case exb::Opcode::JumpIfLHSZero:
       out["condition"] = {{"source", std::string(exb::source_name(ins.lhs.source))},
                           {"value", ins.lhs.value}};
@@ -125,9 +138,12 @@ json instruction_json(const exb::Instruction& ins) {
 }
 
 json expressions_json(const exb::Section& s) {
-  json out = {{"offset", s.file_offset},         {"version", s.version},
-              {"static_size", s.static_size},    {"instance_count", s.instance_count},
-              {"scratch32_size", s.scratch32_size}, {"scratch64_size", s.scratch64_size}};
+  json out = {{"offset", s.file_offset},
+              {"version", s.version},
+              {"static_size", s.static_size},
+              {"instance_count", s.instance_count},
+              {"scratch32_size", s.scratch32_size},
+              {"scratch64_size", s.scratch64_size}};
   auto& functions = out["functions"] = json::array();
   for (const auto& f : s.functions) {
     json fn = {{"input_type", std::string(exb::data_type_name(f.input_type))},
@@ -137,7 +153,8 @@ json expressions_json(const exb::Section& s) {
                {"scratch64_size", f.scratch64_size}};
     auto block = [&](const exb::Block& b) {
       json list = json::array();
-      for (const auto& ins : s.block(b)) list.push_back(instruction_json(ins));
+      for (const auto& ins : s.block(b))
+        list.push_back(instruction_json(ins));
       return json{{"base", b.base}, {"instructions", std::move(list)}};
     };
     fn["setup"] = f.has_setup ? block(f.setup) : json(nullptr);
@@ -145,7 +162,8 @@ json expressions_json(const exb::Section& s) {
     functions.push_back(std::move(fn));
   }
   auto& signatures = out["signatures"] = json::array();
-  for (const auto sig : s.signatures) signatures.push_back(std::string(sig));
+  for (const auto sig : s.signatures)
+    signatures.push_back(std::string(sig));
   out["param_region_size"] = s.param_region.size();
   return out;
 }
@@ -165,17 +183,20 @@ class DumpWriter {
                 {"category_id", h.category}};
     json offsets = json::object();
     static constexpr const char* kSlots[] = {
-        "blackboard", "string_pool", "enum_resolve", "properties", "transitions",
-        "inputs_outputs", "multi_params", "attachments", "attachment_indices", "expressions",
-        "replacements", "queries", "unknown_50", "unknown_54", "section_58", "modules",
-        "category_name", "category", "xlink_actions", "unknown_6c", "blackboard_ids"};
-    for (std::size_t i = 0; i < h.offsets.size(); ++i) offsets[kSlots[i]] = hex(h.offsets[i]);
+        "blackboard",     "string_pool",   "enum_resolve", "properties",         "transitions",
+        "inputs_outputs", "multi_params",  "attachments",  "attachment_indices", "expressions",
+        "replacements",   "queries",       "unknown_50",   "unknown_54",         "section_58",
+        "modules",        "category_name", "category",     "xlink_actions",      "unknown_6c",
+        "blackboard_ids"};
+    for (std::size_t i = 0; i < h.offsets.size(); ++i)
+      offsets[kSlots[i]] = hex(h.offsets[i]);
     out["header"] = {{"query_node_count", h.query_count},
                      {"output_node_count", h.output_node_count},
                      {"offsets", std::move(offsets)}};
     out["commands"] = commands();
     out["blackboard"] = blackboard();
-    out["blackboard_ids"] = {{"self", hex(m_.blackboard_id)}, {"parent", hex(m_.parent_blackboard_id)}};
+    out["blackboard_ids"] = {{"self", hex(m_.blackboard_id)},
+                             {"parent", hex(m_.parent_blackboard_id)}};
     out["nodes"] = nodes();
     out["properties"] = properties();
     out["inputs"] = inputs();
@@ -199,10 +220,11 @@ class DumpWriter {
   json commands() {
     json out = json::array();
     for (const auto& c : m_.commands) {
-      out.push_back({{"name", std::string(c.name)},
-                     {"guid", c.guid.to_string()},
-                     {"root", c.root},
-                     {"secondary_root", c.secondary_root ? json(*c.secondary_root) : json(nullptr)}});
+      out.push_back(
+          {{"name", std::string(c.name)},
+           {"guid", c.guid.to_string()},
+           {"root", c.root},
+           {"secondary_root", c.secondary_root ? json(*c.secondary_root) : json(nullptr)}});
     }
     return out;
   }
@@ -346,7 +368,8 @@ class DumpWriter {
   json multi_sources() {
     json out = json::array();
     for (const auto& s : m_.multi_sources) {
-      out.push_back({{"node", s.node_index}, {"output", s.output_index}, {"source", source_json(s.flags)}});
+      out.push_back(
+          {{"node", s.node_index}, {"output", s.output_index}, {"source", source_json(s.flags)}});
     }
     return out;
   }
@@ -387,7 +410,8 @@ class DumpWriter {
   json xlink_actions() {
     json out = json::array();
     for (const auto& a : m_.xlink_actions) {
-      out.push_back({{"node", a.node_index}, {"slot", std::string(a.slot)},
+      out.push_back({{"node", a.node_index},
+                     {"slot", std::string(a.slot)},
                      {"action", std::string(a.action)}});
     }
     return out;
@@ -398,8 +422,8 @@ class DumpWriter {
     static constexpr const char* kTypes[] = {"remove_child", "replace_child", "remove_attachment"};
     json entries = json::array();
     for (const auto& r : m_.replacements->entries) {
-      json entry = {{"type", kTypes[static_cast<int>(r.type)]}, {"node", r.node_index},
-                    {"target", r.target}};
+      json entry = {
+          {"type", kTypes[static_cast<int>(r.type)]}, {"node", r.node_index}, {"target", r.target}};
       if (r.type == ReplacementType::ReplaceChild) entry["replacement_node"] = r.replacement_node;
       entries.push_back(std::move(entry));
     }
@@ -424,6 +448,8 @@ class DumpWriter {
 
 }  // namespace
 
-json dump_json(const Model& model) { return DumpWriter(model).run(); }
+json dump_json(const Model& model) {
+  return DumpWriter(model).run();
+}
 
 }  // namespace ainb

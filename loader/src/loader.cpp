@@ -37,45 +37,58 @@ std::span<const BlackboardType> blackboard_types(std::uint32_t version) {
   static constexpr BlackboardType k407[] = {BlackboardType::String, BlackboardType::S32,
                                             BlackboardType::F32,    BlackboardType::Bool,
                                             BlackboardType::Vec3f,  BlackboardType::Pointer};
-  static constexpr BlackboardType k408[] = {BlackboardType::String, BlackboardType::S32,
-                                            BlackboardType::U32,    BlackboardType::F32,
-                                            BlackboardType::Bool,   BlackboardType::Vec3f,
-                                            BlackboardType::Pointer};
+  static constexpr BlackboardType k408[] = {
+      BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
+      BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
   if (version >= kVersion408) return k408;
   return k407;
 }
 
 std::uint32_t blackboard_value_size(BlackboardType type) {
   switch (type) {
-    case BlackboardType::Vec3f: return 12;
-    case BlackboardType::Pointer: return 0;
-    default: return 4;
+    case BlackboardType::Vec3f:
+      return 12;
+    case BlackboardType::Pointer:
+      return 0;
+    default:
+      return 4;
   }
 }
 
 // The blackboard type a parameter of `type` reads when its flags point at the blackboard.
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
   switch (type) {
-    case ParamType::Int: return BlackboardType::S32;
-    case ParamType::Bool: return BlackboardType::Bool;
+    case ParamType::Int:
+      return BlackboardType::S32;
+    case ParamType::Bool:
+      return BlackboardType::Bool;
     case ParamType::Float:
       return flags.component() ? BlackboardType::Vec3f : BlackboardType::F32;
-    case ParamType::String: return BlackboardType::String;
-    case ParamType::Vec3f: return BlackboardType::Vec3f;
-    case ParamType::Pointer: return BlackboardType::Pointer;
+    case ParamType::String:
+      return BlackboardType::String;
+    case ParamType::Vec3f:
+      return BlackboardType::Vec3f;
+    case ParamType::Pointer:
+      return BlackboardType::Pointer;
   }
   return BlackboardType::S32;
 }
 
 std::optional<ParamType> param_type_of(exb::DataType type) {
   switch (type) {
-    case exb::DataType::Bool: return ParamType::Bool;
+    case exb::DataType::Bool:
+      return ParamType::Bool;
     case exb::DataType::Int:
-    case exb::DataType::UInt: return ParamType::Int;
-    case exb::DataType::Float: return ParamType::Float;
-    case exb::DataType::String: return ParamType::String;
-    case exb::DataType::Vec3f: return ParamType::Vec3f;
-    default: return std::nullopt;
+    case exb::DataType::UInt:
+      return ParamType::Int;
+    case exb::DataType::Float:
+      return ParamType::Float;
+    case exb::DataType::String:
+      return ParamType::String;
+    case exb::DataType::Vec3f:
+      return ParamType::Vec3f;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -102,7 +115,8 @@ class Loader {
     read_enum_resolves();
     read_section_0x58();
     m_.plugs.reserve(m_.nodes.size() * 2);
-    for (auto& node : m_.nodes) read_node_body(node);
+    for (auto& node : m_.nodes)
+      read_node_body(node);
     resolve_references();
   }
 
@@ -163,7 +177,8 @@ class Loader {
     if (h.version != kVersion404 && h.version != kVersion407 && h.version != kVersion408) {
       r_.fail(0x04, "unsupported AINB version {:#x}", h.version);
     }
-    for (std::size_t i = 0; i < h.offsets.size(); ++i) h.offsets[i] = r_.u32(0x20 + 4 * i);
+    for (std::size_t i = 0; i < h.offsets.size(); ++i)
+      h.offsets[i] = r_.u32(0x20 + 4 * i);
     h.query_count = r_.u32(0x14);
     h.output_node_count = r_.u32(0x1C);
     h.category = offset(header_slot::kCategory);
@@ -243,8 +258,8 @@ class Loader {
     }
     for (const auto& cmd : m_.commands) {
       auto cmd_scope = r_.section("commands");
-      const auto at = kHeaderSize + static_cast<std::uint64_t>(&cmd - m_.commands.data()) *
-                                        kCommandSize;
+      const auto at =
+          kHeaderSize + static_cast<std::uint64_t>(&cmd - m_.commands.data()) * kCommandSize;
       if (cmd.root >= count) {
         r_.fail(at + 0x14, "command \"{}\" has root node {}, but the file has {} nodes", cmd.name,
                 cmd.root, count);
@@ -258,10 +273,14 @@ class Loader {
 
   Value read_value(Cursor& c, ParamType type, std::string_view what) {
     switch (type) {
-      case ParamType::Int: return c.s32(what);
-      case ParamType::Bool: return c.u32(what) != 0;
-      case ParamType::Float: return c.f32(what);
-      case ParamType::String: return string_ref(c, what);
+      case ParamType::Int:
+        return c.s32(what);
+      case ParamType::Bool:
+        return c.u32(what) != 0;
+      case ParamType::Float:
+        return c.f32(what);
+      case ParamType::String:
+        return string_ref(c, what);
       case ParamType::Vec3f: {
         Vec3f v;
         v.x = c.f32(what);
@@ -269,7 +288,8 @@ class Loader {
         v.z = c.f32(what);
         return v;
       }
-      case ParamType::Pointer: return PointerValue{c.u32(what)};
+      case ParamType::Pointer:
+        return PointerValue{c.u32(what)};
     }
     return {};
   }
@@ -312,13 +332,27 @@ class Loader {
         e.notes = string_ref(c, "blackboard notes");
         Cursor v(r_, value_base + value_offset[t] + std::uint64_t{j} * size);
         switch (type) {
-          case BlackboardType::String: e.default_value = string_ref(v, "default value"); break;
-          case BlackboardType::S32: e.default_value = v.s32("default value"); break;
-          case BlackboardType::U32: e.default_value = v.u32("default value"); break;
-          case BlackboardType::F32: e.default_value = v.f32("default value"); break;
-          case BlackboardType::Bool: e.default_value = v.u32("default value") != 0; break;
-          case BlackboardType::Vec3f: e.default_value = read_value(v, ParamType::Vec3f, "default value"); break;
-          case BlackboardType::Pointer: e.default_value = PointerValue{}; break;
+          case BlackboardType::String:
+            e.default_value = string_ref(v, "default value");
+            break;
+          case BlackboardType::S32:
+            e.default_value = v.s32("default value");
+            break;
+          case BlackboardType::U32:
+            e.default_value = v.u32("default value");
+            break;
+          case BlackboardType::F32:
+            e.default_value = v.f32("default value");
+            break;
+          case BlackboardType::Bool:
+            e.default_value = v.u32("default value") != 0;
+            break;
+          case BlackboardType::Vec3f:
+            e.default_value = read_value(v, ParamType::Vec3f, "default value");
+            break;
+          case BlackboardType::Pointer:
+            e.default_value = PointerValue{};
+            break;
         }
         bb.entries.push_back(e);
       }
@@ -341,7 +375,8 @@ class Loader {
     auto scope = r_.section("properties");
     const auto table = offset(header_slot::kProperties);
     std::array<std::uint32_t, kParamTypeCount + 1> bounds{};
-    for (std::size_t t = 0; t < kParamTypeCount; ++t) bounds[t] = r_.u32(table + 4 * t, "offset");
+    for (std::size_t t = 0; t < kParamTypeCount; ++t)
+      bounds[t] = r_.u32(table + 4 * t, "offset");
     bounds[kParamTypeCount] = offset(header_slot::kInputsOutputs);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
@@ -418,7 +453,8 @@ class Loader {
   void read_multi_sources() {
     auto scope = r_.section("multi-params");
     const auto begin = offset(header_slot::kMultiParams);
-    const auto count = array_count(begin, offset(header_slot::kTransitions), 8, "multi-param array");
+    const auto count =
+        array_count(begin, offset(header_slot::kTransitions), 8, "multi-param array");
     m_.multi_sources.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) {
       Cursor c(r_, begin + 8ull * i);
@@ -440,8 +476,7 @@ class Loader {
     if (begin == end) return;
     const auto first = r_.u32(begin, "first entry offset");
     if (first < begin + 4 || first > end || (first - begin) % 4 != 0) {
-      r_.fail(begin, "first transition entry offset {:#x} does not follow its offset table",
-              first);
+      r_.fail(begin, "first transition entry offset {:#x} does not follow its offset table", first);
     }
     const auto count = (first - begin) / 4;
     m_.transitions.reserve(count);
@@ -642,7 +677,8 @@ class Loader {
     Cursor c(r_, at);
     Section0x58 s;
     s.description = string_ref(c, "description");
-    for (auto& word : s.unknown) word = c.u32("unknown");
+    for (auto& word : s.unknown)
+      word = c.u32("unknown");
     m_.section_0x58 = s;
   }
 
@@ -678,8 +714,9 @@ class Loader {
       n.plugs[k] = {static_cast<std::uint32_t>(m_.plugs.size()), counts[k]};
       if (counts[k] == 0) continue;
       if (bases[k] + counts[k] > slots) {
-        r_.fail(at + kParamHeaderSize + 2 * k, "node {}: {} plugs [{}, +{}) run past the {} plug slots",
-                node, plug_kind_name(kind), bases[k], counts[k], slots);
+        r_.fail(at + kParamHeaderSize + 2 * k,
+                "node {}: {} plugs [{}, +{}) run past the {} plug slots", node,
+                plug_kind_name(kind), bases[k], counts[k], slots);
       }
       for (std::uint32_t i = 0; i < counts[k]; ++i) {
         const auto slot_at = table + 4ull * (bases[k] + i);
@@ -693,7 +730,8 @@ class Loader {
       Cursor s(r_, n.state_info_offset);
       NodeStateInfo info;
       info.desired_state = string_ref(s, "desired state");
-      for (auto& word : info.unknown) word = s.u32("unknown");
+      for (auto& word : info.unknown)
+        word = s.u32("unknown");
       n.state_info = info;
     }
   }
@@ -743,7 +781,8 @@ class Loader {
             kind == PlugKind::String ? NodeType::StringSelector : NodeType::S32Selector;
         if (v407 && (n.type == selector || n.type == NodeType::Expression)) {
           InputPlugExtra extra{c.u32("unknown"), c.u32("default"), {}};
-          if (kind == PlugKind::String) extra.default_string = string(at + 0xC, extra.default_raw, "default");
+          if (kind == PlugKind::String)
+            extra.default_string = string(at + 0xC, extra.default_raw, "default");
           p.data = extra;
         }
         return p;
@@ -822,7 +861,8 @@ class Loader {
   void check_flags(std::uint64_t at, ParamType type, const ParamFlags& flags,
                    std::string_view what) {
     switch (flags.source()) {
-      case ParamFlags::Source::Constant: break;
+      case ParamFlags::Source::Constant:
+        break;
       case ParamFlags::Source::Blackboard:
         check_blackboard_index(at, blackboard_type_for(type, flags), flags.index(),
                                [&] { return what; });
@@ -830,8 +870,8 @@ class Loader {
       case ParamFlags::Source::Expression: {
         const auto count = m_.expressions ? m_.expressions->functions.size() : 0;
         if (flags.index() >= count) {
-          r_.fail(at, "{} uses expression {}, but the file has {} expressions", what,
-                  flags.index(), count);
+          r_.fail(at, "{} uses expression {}, but the file has {} expressions", what, flags.index(),
+                  count);
         }
         break;
       }
@@ -863,7 +903,8 @@ class Loader {
     {
       auto scope = r_.section("properties");
       for (const auto& list : m_.properties) {
-        for (const auto& p : list) check_flags(p.offset, p.type, p.flags, "property");
+        for (const auto& p : list)
+          check_flags(p.offset, p.type, p.flags, "property");
       }
     }
     {
@@ -909,16 +950,19 @@ class Loader {
                   m_.attachment_indices.size(),
                   [&] { return fmt::format("node {} attachments", n.index); });
       for (std::size_t k = 0; k < kPlugKindCount; ++k) {
-        for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) check_plug(n, p);
+        for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k)))
+          check_plug(n, p);
       }
       if (n.is_module()) {
-        const auto listed = std::any_of(m_.modules.begin(), m_.modules.end(), [&](const Module& mod) {
-          return mod.path.size() == n.name.size() + 5 && mod.path.starts_with(n.name) &&
-                 mod.path.ends_with(".ainb");
-        });
+        const auto listed =
+            std::any_of(m_.modules.begin(), m_.modules.end(), [&](const Module& mod) {
+              return mod.path.size() == n.name.size() + 5 && mod.path.starts_with(n.name) &&
+                     mod.path.ends_with(".ainb");
+            });
         if (!listed) {
-          r_.fail(n.entry_offset, "module node {} calls \"{}\", which the module array does not list",
-                  n.index, n.name);
+          r_.fail(n.entry_offset,
+                  "module node {} calls \"{}\", which the module array does not list", n.index,
+                  n.name);
         }
       }
     }
@@ -926,10 +970,13 @@ class Loader {
   }
 
   void check_plug(const Node& n, const Plug& p) {
-    const auto what = [&] { return fmt::format("node {} {} plug", n.index, plug_kind_name(p.kind)); };
+    const auto what = [&] {
+      return fmt::format("node {} {} plug", n.index, plug_kind_name(p.kind));
+    };
     if (const auto* s = std::get_if<S32Condition>(&p.data); s && s->blackboard.used) {
       check_blackboard_index(p.offset, BlackboardType::S32, s->blackboard.index, what);
-    } else if (const auto* str = std::get_if<StringCondition>(&p.data); str && str->blackboard.used) {
+    } else if (const auto* str = std::get_if<StringCondition>(&p.data);
+               str && str->blackboard.used) {
       check_blackboard_index(p.offset, BlackboardType::String, str->blackboard.index, what);
     } else if (const auto* f = std::get_if<F32Condition>(&p.data)) {
       if (f->min.blackboard.used) {
@@ -979,9 +1026,10 @@ class Loader {
 std::shared_ptr<const Model> load(std::vector<std::uint8_t> bytes, std::string name,
                                   const LoadOptions& options) {
   if (bytes.size() > options.max_file_size) {
-    throw LoadError(name, "file", 0,
-                    fmt::format("file is {} bytes, over the {}-byte limit (LoadOptions::max_file_size)",
-                                bytes.size(), options.max_file_size));
+    throw LoadError(
+        name, "file", 0,
+        fmt::format("file is {} bytes, over the {}-byte limit (LoadOptions::max_file_size)",
+                    bytes.size(), options.max_file_size));
   }
   auto model = std::make_shared<Model>();
   model->name = std::move(name);
@@ -996,9 +1044,10 @@ std::shared_ptr<const Model> load_file(const std::filesystem::path& path,
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw LoadError(path.string(), "file", 0, "cannot read file: " + ec.message());
   if (size > options.max_file_size) {
-    throw LoadError(path.string(), "file", 0,
-                    fmt::format("file is {} bytes, over the {}-byte limit (LoadOptions::max_file_size)",
-                                size, options.max_file_size));
+    throw LoadError(
+        path.string(), "file", 0,
+        fmt::format("file is {} bytes, over the {}-byte limit (LoadOptions::max_file_size)", size,
+                    options.max_file_size));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(path.string(), "file", 0, "cannot open file");

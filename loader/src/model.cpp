@@ -16,33 +16,60 @@ std::string Guid::to_string() const {
 
 std::string_view node_type_name(NodeType type) {
   switch (type) {
-    case NodeType::UserDefined: return "UserDefined";
-    case NodeType::S32Selector: return "Element_S32Selector";
-    case NodeType::Sequential: return "Element_Sequential";
-    case NodeType::Simultaneous: return "Element_Simultaneous";
-    case NodeType::F32Selector: return "Element_F32Selector";
-    case NodeType::StringSelector: return "Element_StringSelector";
-    case NodeType::RandomSelector: return "Element_RandomSelector";
-    case NodeType::BoolSelector: return "Element_BoolSelector";
-    case NodeType::Fork: return "Element_Fork";
-    case NodeType::Join: return "Element_Join";
-    case NodeType::Alert: return "Element_Alert";
-    case NodeType::Expression: return "Element_Expression";
-    case NodeType::ModuleIFInputS32: return "Element_ModuleIF_Input_S32";
-    case NodeType::ModuleIFInputF32: return "Element_ModuleIF_Input_F32";
-    case NodeType::ModuleIFInputVec3f: return "Element_ModuleIF_Input_Vec3f";
-    case NodeType::ModuleIFInputString: return "Element_ModuleIF_Input_String";
-    case NodeType::ModuleIFInputBool: return "Element_ModuleIF_Input_Bool";
-    case NodeType::ModuleIFInputPtr: return "Element_ModuleIF_Input_Ptr";
-    case NodeType::ModuleIFOutputS32: return "Element_ModuleIF_Output_S32";
-    case NodeType::ModuleIFOutputF32: return "Element_ModuleIF_Output_F32";
-    case NodeType::ModuleIFOutputVec3f: return "Element_ModuleIF_Output_Vec3f";
-    case NodeType::ModuleIFOutputString: return "Element_ModuleIF_Output_String";
-    case NodeType::ModuleIFOutputBool: return "Element_ModuleIF_Output_Bool";
-    case NodeType::ModuleIFOutputPtr: return "Element_ModuleIF_Output_Ptr";
-    case NodeType::ModuleIFChild: return "Element_ModuleIF_Child";
-    case NodeType::StateEnd: return "Element_StateEnd";
-    case NodeType::SplitTiming: return "Element_SplitTiming";
+    case NodeType::UserDefined:
+      return "UserDefined";
+    case NodeType::S32Selector:
+      return "Element_S32Selector";
+    case NodeType::Sequential:
+      return "Element_Sequential";
+    case NodeType::Simultaneous:
+      return "Element_Simultaneous";
+    case NodeType::F32Selector:
+      return "Element_F32Selector";
+    case NodeType::StringSelector:
+      return "Element_StringSelector";
+    case NodeType::RandomSelector:
+      return "Element_RandomSelector";
+    case NodeType::BoolSelector:
+      return "Element_BoolSelector";
+    case NodeType::Fork:
+      return "Element_Fork";
+    case NodeType::Join:
+      return "Element_Join";
+    case NodeType::Alert:
+      return "Element_Alert";
+    case NodeType::Expression:
+      return "Element_Expression";
+    case NodeType::ModuleIFInputS32:
+      return "Element_ModuleIF_Input_S32";
+    case NodeType::ModuleIFInputF32:
+      return "Element_ModuleIF_Input_F32";
+    case NodeType::ModuleIFInputVec3f:
+      return "Element_ModuleIF_Input_Vec3f";
+    case NodeType::ModuleIFInputString:
+      return "Element_ModuleIF_Input_String";
+    case NodeType::ModuleIFInputBool:
+      return "Element_ModuleIF_Input_Bool";
+    case NodeType::ModuleIFInputPtr:
+      return "Element_ModuleIF_Input_Ptr";
+    case NodeType::ModuleIFOutputS32:
+      return "Element_ModuleIF_Output_S32";
+    case NodeType::ModuleIFOutputF32:
+      return "Element_ModuleIF_Output_F32";
+    case NodeType::ModuleIFOutputVec3f:
+      return "Element_ModuleIF_Output_Vec3f";
+    case NodeType::ModuleIFOutputString:
+      return "Element_ModuleIF_Output_String";
+    case NodeType::ModuleIFOutputBool:
+      return "Element_ModuleIF_Output_Bool";
+    case NodeType::ModuleIFOutputPtr:
+      return "Element_ModuleIF_Output_Ptr";
+    case NodeType::ModuleIFChild:
+      return "Element_ModuleIF_Child";
+    case NodeType::StateEnd:
+      return "Element_StateEnd";
+    case NodeType::SplitTiming:
+      return "Element_SplitTiming";
   }
   return {};
 }
@@ -52,19 +79,20 @@ bool is_known_node_type(std::uint16_t raw) {
 }
 
 std::string_view param_type_name(ParamType type) {
-  static constexpr std::string_view kNames[] = {"int", "bool", "float", "string", "vec3f", "pointer"};
+  static constexpr std::string_view kNames[] = {"int",    "bool",  "float",
+                                                "string", "vec3f", "pointer"};
   return kNames[static_cast<std::size_t>(type)];
 }
 
 std::string_view blackboard_type_name(BlackboardType type) {
-  static constexpr std::string_view kNames[] = {"string", "s32", "u32", "f32",
+  static constexpr std::string_view kNames[] = {"string", "s32",   "u32",    "f32",
                                                 "bool",   "vec3f", "pointer"};
   return kNames[static_cast<std::size_t>(type)];
 }
 
 std::string_view plug_kind_name(PlugKind kind) {
-  static constexpr std::string_view kNames[] = {"generic", "unknown1", "child",    "transition",
-                                                "string",  "int",      "unknown6", "unknown7",
+  static constexpr std::string_view kNames[] = {"generic",  "unknown1", "child",    "transition",
+                                                "string",   "int",      "unknown6", "unknown7",
                                                 "unknown8", "unknown9"};
   return kNames[static_cast<std::size_t>(kind)];
 }

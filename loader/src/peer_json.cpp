@@ -12,14 +12,23 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-constexpr std::string_view kPlugKeys[kPlugKindCount] = {
-    "Bool/Float Input Link and Output Link", "null", "Standard Link", "Resident Update Link",
-    "String Input Link", "Int Input Link", "null", "null", "null", "null"};
+constexpr std::string_view kPlugKeys[kPlugKindCount] = {"Bool/Float Input Link and Output Link",
+                                                        "null",
+                                                        "Standard Link",
+                                                        "Resident Update Link",
+                                                        "String Input Link",
+                                                        "Int Input Link",
+                                                        "null",
+                                                        "null",
+                                                        "null",
+                                                        "null"};
 
 constexpr std::string_view kParamKeys[kParamTypeCount] = {"s32",    "bool",  "f32",
                                                           "string", "vec3f", "pointer"};
 
-json vec3(const Vec3f& v) { return json::array({double{v.x}, double{v.y}, double{v.z}}); }
+json vec3(const Vec3f& v) {
+  return json::array({double{v.x}, double{v.y}, double{v.z}});
+}
 
 json value_json(const Value& value) {
   return std::visit(
@@ -42,35 +51,64 @@ json value_json(const Value& value) {
 
 std::string_view exb_type_name(exb::DataType type) {
   switch (type) {
-    case exb::DataType::None: return "none";
-    case exb::DataType::Immediate: return "immediate_or_user";
-    case exb::DataType::Bool: return "bool";
-    case exb::DataType::Int: return "s32";
-    case exb::DataType::UInt: return "u32";
-    case exb::DataType::Float: return "f32";
-    case exb::DataType::String: return "string";
-    case exb::DataType::Vec3f: return "vec3f";
+    case exb::DataType::None:
+      return "none";
+    case exb::DataType::Immediate:
+      return "immediate_or_user";
+    case exb::DataType::Bool:
+      return "bool";
+    case exb::DataType::Int:
+      return "s32";
+    case exb::DataType::UInt:
+      return "u32";
+    case exb::DataType::Float:
+      return "f32";
+    case exb::DataType::String:
+      return "string";
+    case exb::DataType::Vec3f:
+      return "vec3f";
   }
   return "none";
 }
 
 std::string_view exb_op_name(exb::Opcode op) {
-  static constexpr std::string_view kNames[] = {
-      "",         "Terminator",       "Store",         "Negate",
-      "NegateBool", "Add",            "Subtract",      "Multiply",
-      "Divide",   "Modulus",          "Increment",     "Decrement",
-      "ScalarMultiplyVec3f", "ScalarDivideVec3f", "LeftShift", "RightShift",
-      "LessThan", "LessThanEqual",    "GreaterThan",   "GreaterThanEqual",
-      "Equal",    "NotEqual",         "And",           "Xor",
-      "Or",       "LogicalAnd",       "LogicalOr",     "UserFunction",
-      "JumpIfLhsZero", "Jump"};
+  static constexpr std::string_view kNames[] = {"",
+                                                "Terminator",
+                                                "Store",
+                                                "Negate",
+                                                "NegateBool",
+                                                "Add",
+                                                "Subtract",
+                                                "Multiply",
+                                                "Divide",
+                                                "Modulus",
+                                                "Increment",
+                                                "Decrement",
+                                                "ScalarMultiplyVec3f",
+                                                "ScalarDivideVec3f",
+                                                "LeftShift",
+                                                "RightShift",
+                                                "LessThan",
+                                                "LessThanEqual",
+                                                "GreaterThan",
+                                                "GreaterThanEqual",
+                                                "Equal",
+                                                "NotEqual",
+                                                "And",
+                                                "Xor",
+                                                "Or",
+                                                "LogicalAnd",
+                                                "LogicalOr",
+                                                "UserFunction",
+                                                "JumpIfLhsZero",
+                                                "Jump"};
   return kNames[static_cast<std::size_t>(op)];
 }
 
 std::string_view exb_source_name(std::uint8_t source) {
-  static constexpr std::string_view kNames[] = {"Imm",       "ImmStr",    "StaticMem", "ParamTbl",
+  static constexpr std::string_view kNames[] = {"Imm",         "ImmStr",  "StaticMem", "ParamTbl",
                                                 "ParamTblStr", "Output",  "Input",     "Scratch32",
-                                                "Scratch64", "UserOut",   "UserIn"};
+                                                "Scratch64",   "UserOut", "UserIn"};
   return source <= exb::kMaxSource ? kNames[source] : "Unknown";
 }
 
@@ -104,7 +142,8 @@ class PeerWriter {
     }
     if (!m_.nodes.empty()) {
       auto& nodes = out["Nodes"] = json::array();
-      for (const auto& n : m_.nodes) nodes.push_back(node(n));
+      for (const auto& n : m_.nodes)
+        nodes.push_back(node(n));
     }
     auto& hashes = out["File Hashes"] = json::object();
     hashes["Unknown File Hash"] = fmt::format("{:#x}", m_.blackboard_id);
@@ -118,10 +157,9 @@ class PeerWriter {
   json blackboard() {
     json out = json::object();
     // The tool's type order; U32 (0x408, unknown to the tool) goes after s32.
-    static constexpr BlackboardType kOrder[] = {BlackboardType::String, BlackboardType::S32,
-                                                BlackboardType::U32,    BlackboardType::F32,
-                                                BlackboardType::Bool,   BlackboardType::Vec3f,
-                                                BlackboardType::Pointer};
+    static constexpr BlackboardType kOrder[] = {
+        BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
+        BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
     for (const auto type : kOrder) {
       const auto entries = m_.blackboard.of_type(type);
       if (entries.empty()) continue;
@@ -146,8 +184,11 @@ class PeerWriter {
     if (flags.bit24()) list.push_back("Is Output");
     if (!list.empty()) out["Flags"] = std::move(list);
     switch (flags.source()) {
-      case ParamFlags::Source::Constant: break;
-      case ParamFlags::Source::Blackboard: out["Blackboard Index"] = flags.index(); break;
+      case ParamFlags::Source::Constant:
+        break;
+      case ParamFlags::Source::Blackboard:
+        out["Blackboard Index"] = flags.index();
+        break;
       case ParamFlags::Source::Expression:
         out["Expression Index"] = flags.index();
         out["Expression"] = expression(flags.index());
@@ -170,7 +211,8 @@ class PeerWriter {
       const auto list = m_.properties_of(owner, static_cast<ParamType>(t));
       if (list.empty()) continue;
       auto& entries = out[std::string(kParamKeys[t])] = json::array();
-      for (const auto& p : list) entries.push_back(property(p));
+      for (const auto& p : list)
+        entries.push_back(property(p));
     }
     return out;
   }
@@ -251,20 +293,23 @@ class PeerWriter {
 
   // Replacement-table marks: which plugs and attachments the game removes or replaces.
   struct Marks {
-    std::vector<bool> removed;                      // per plug of Model::plugs
+    std::vector<bool> removed;                           // per plug of Model::plugs
     std::vector<std::optional<std::uint16_t>> replaced;  // per plug
-    std::vector<bool> attachment_removed;           // per attachment record
+    std::vector<bool> attachment_removed;                // per attachment record
   };
 
   Marks marks() {
-    Marks marks{std::vector<bool>(m_.plugs.size()), std::vector<std::optional<std::uint16_t>>(m_.plugs.size()),
+    Marks marks{std::vector<bool>(m_.plugs.size()),
+                std::vector<std::optional<std::uint16_t>>(m_.plugs.size()),
                 std::vector<bool>(m_.attachments.size())};
     if (!m_.replacements) return marks;
     for (const auto& rep : m_.replacements->entries) {
       const auto& n = m_.nodes[rep.node_index];
       const auto child = n.plugs[static_cast<std::size_t>(PlugKind::Child)];
       switch (rep.type) {
-        case ReplacementType::RemoveChild: marks.removed[child.base + rep.target] = true; break;
+        case ReplacementType::RemoveChild:
+          marks.removed[child.base + rep.target] = true;
+          break;
         case ReplacementType::ReplaceChild:
           marks.replaced[child.base + rep.target] = rep.replacement_node;
           break;
@@ -309,8 +354,10 @@ class PeerWriter {
     json inputs = json::object(), outputs = json::object();
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      for (const auto& in : m_.inputs_of(n, type)) inputs[std::string(kParamKeys[t])].push_back(input(in));
-      for (const auto& o : m_.outputs_of(n, type)) outputs[std::string(kParamKeys[t])].push_back(output(o));
+      for (const auto& in : m_.inputs_of(n, type))
+        inputs[std::string(kParamKeys[t])].push_back(input(in));
+      for (const auto& o : m_.outputs_of(n, type))
+        outputs[std::string(kParamKeys[t])].push_back(output(o));
     }
     if (!inputs.empty()) out["Inputs"] = std::move(inputs);
     if (!outputs.empty()) out["Outputs"] = std::move(outputs);
@@ -332,8 +379,8 @@ class PeerWriter {
     json actions = json::array();
     for (const auto& action : m_.xlink_actions) {
       if (action.node_index != n.index) continue;
-      actions.push_back({{"Action Slot", std::string(action.slot)},
-                         {"Action", std::string(action.action)}});
+      actions.push_back(
+          {{"Action Slot", std::string(action.slot)}, {"Action", std::string(action.action)}});
     }
     if (actions.size() == 1) out["XLink Actions"] = actions[0];
     if (actions.size() > 1) out["XLink Actions"] = std::move(actions);
@@ -344,19 +391,27 @@ class PeerWriter {
                          bool scalar) {
     const auto read_u32 = [&](std::size_t at) {
       std::uint32_t v = 0;
-      for (int i = 3; i >= 0; --i) v = (v << 8) | s.param_region[at + static_cast<std::size_t>(i)];
+      for (int i = 3; i >= 0; --i)
+        v = (v << 8) | s.param_region[at + static_cast<std::size_t>(i)];
       return v;
     };
-    const auto read_f32 = [&](std::size_t at) { return double{std::bit_cast<float>(read_u32(at))}; };
+    const auto read_f32 = [&](std::size_t at) {
+      return double{std::bit_cast<float>(read_u32(at))};
+    };
     if (scalar) return read_f32(offset);
     switch (type) {
-      case exb::DataType::Bool: return read_u32(offset) != 0;
-      case exb::DataType::Int: return static_cast<std::int32_t>(read_u32(offset));
-      case exb::DataType::UInt: return read_u32(offset);
-      case exb::DataType::Float: return read_f32(offset);
+      case exb::DataType::Bool:
+        return read_u32(offset) != 0;
+      case exb::DataType::Int:
+        return static_cast<std::int32_t>(read_u32(offset));
+      case exb::DataType::UInt:
+        return read_u32(offset);
+      case exb::DataType::Float:
+        return read_f32(offset);
       case exb::DataType::Vec3f:
         return json::array({read_f32(offset), read_f32(offset + 4u), read_f32(offset + 8u)});
-      default: return nullptr;
+      default:
+        return nullptr;
     }
   }
 
@@ -391,8 +446,12 @@ class PeerWriter {
     for (int side = 0; side < 2; ++side) {
       const auto key = side == 0 ? "LHS Value" : "RHS Value";
       switch (static_cast<exb::Source>(sources[side])) {
-        case exb::Source::Immediate: out[key] = values[side]; break;
-        case exb::Source::ImmediateString: out[key] = std::string(s.string_at(values[side])); break;
+        case exb::Source::Immediate:
+          out[key] = values[side];
+          break;
+        case exb::Source::ImmediateString:
+          out[key] = std::string(s.string_at(values[side]));
+          break;
         case exb::Source::ParamTable:
           if (auto v = param_table_value(s, ins.type, values[side], side == 1 && scalar_rhs);
               !v.is_null()) {
@@ -401,11 +460,13 @@ class PeerWriter {
           break;
         case exb::Source::ParamTableString: {
           std::uint32_t at = 0;
-          for (int i = 3; i >= 0; --i) at = (at << 8) | s.param_region[values[side] + static_cast<std::size_t>(i)];
+          for (int i = 3; i >= 0; --i)
+            at = (at << 8) | s.param_region[values[side] + static_cast<std::size_t>(i)];
           out[key] = std::string(s.string_at(at));
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     if (component) out["Sub Data Type"] = *component;
@@ -419,10 +480,12 @@ class PeerWriter {
                 {"Input Data Type", std::string(exb_type_name(f.input_type))}};
     if (f.has_setup) {
       auto& setup = out["Setup Expression"] = json::array();
-      for (const auto& ins : s.block(f.setup)) setup.push_back(instruction(s, ins));
+      for (const auto& ins : s.block(f.setup))
+        setup.push_back(instruction(s, ins));
     }
     auto& main = out["Main Expression"] = json::array();
-    for (const auto& ins : s.block(f.main)) main.push_back(instruction(s, ins));
+    for (const auto& ins : s.block(f.main))
+      main.push_back(instruction(s, ins));
     return out;
   }
 
@@ -432,6 +495,8 @@ class PeerWriter {
 
 }  // namespace
 
-json dump_peer_json(const Model& model) { return PeerWriter(model).run(); }
+json dump_peer_json(const Model& model) {
+  return PeerWriter(model).run();
+}
 
 }  // namespace ainb

@@ -30,7 +30,8 @@ class Bytes {
   }
   void zeros(std::size_t n) { data.insert(data.end(), n, 0); }
   void patch32(std::uint32_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) data[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+      data[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
   }
 };
 
@@ -64,10 +65,18 @@ struct Builder {
 
   void value(const BuildValue& v, ParamType type) {
     switch (type) {
-      case ParamType::Int: out.u32(static_cast<std::uint32_t>(std::get<std::int32_t>(v))); break;
-      case ParamType::Bool: out.u32(std::get<bool>(v) ? 1 : 0); break;
-      case ParamType::Float: out.f32(std::get<float>(v)); break;
-      case ParamType::String: out.u32(pool(std::get<std::string>(v))); break;
+      case ParamType::Int:
+        out.u32(static_cast<std::uint32_t>(std::get<std::int32_t>(v)));
+        break;
+      case ParamType::Bool:
+        out.u32(std::get<bool>(v) ? 1 : 0);
+        break;
+      case ParamType::Float:
+        out.f32(std::get<float>(v));
+        break;
+      case ParamType::String:
+        out.u32(pool(std::get<std::string>(v)));
+        break;
       case ParamType::Vec3f: {
         const auto& vec = std::get<Vec3f>(v);
         out.f32(vec.x);
@@ -75,13 +84,15 @@ struct Builder {
         out.f32(vec.z);
         break;
       }
-      case ParamType::Pointer: out.u32(0); break;
+      case ParamType::Pointer:
+        out.u32(0);
+        break;
     }
   }
 
   template <typename T>
-  std::array<Range, kParamTypeCount> collect(const std::vector<T>& items,
-                                             std::array<std::vector<const T*>, kParamTypeCount>& all) {
+  std::array<Range, kParamTypeCount> collect(
+      const std::vector<T>& items, std::array<std::vector<const T*>, kParamTypeCount>& all) {
     std::array<Range, kParamTypeCount> ranges{};
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       ranges[t].base = static_cast<std::uint32_t>(all[t].size());
@@ -100,7 +111,8 @@ struct Builder {
     // Commands.
     for (const auto& c : spec.commands) {
       out.u32(pool(c.name));
-      for (int i = 0; i < 16; ++i) out.u8(static_cast<std::uint8_t>(0x10 + i));
+      for (int i = 0; i < 16; ++i)
+        out.u8(static_cast<std::uint8_t>(0x10 + i));
       out.u16(c.root);
       out.u16(c.secondary ? static_cast<std::uint16_t>(*c.secondary + 1) : 0);
     }
@@ -124,7 +136,8 @@ struct Builder {
       out.u16(static_cast<std::uint16_t>(query_base));
       out.u16(static_cast<std::uint16_t>(n.queries.size()));
       out.u32(0);
-      for (int g = 0; g < 16; ++g) out.u8(static_cast<std::uint8_t>(i * 16 + g));
+      for (int g = 0; g < 16; ++g)
+        out.u8(static_cast<std::uint8_t>(i * 16 + g));
       attachment_base += static_cast<std::uint32_t>(n.attachments.size());
       query_base += static_cast<std::uint32_t>(n.queries.size());
     }
@@ -148,7 +161,8 @@ struct Builder {
         out.u32(outs[t].count);
       }
       std::array<std::vector<const BuildPlug*>, kPlugKindCount> by_kind;
-      for (const auto& p : n.plugs) by_kind[static_cast<std::size_t>(p.kind)].push_back(&p);
+      for (const auto& p : n.plugs)
+        by_kind[static_cast<std::size_t>(p.kind)].push_back(&p);
       std::uint8_t base = 0;
       for (const auto& list : by_kind) {
         out.u8(static_cast<std::uint8_t>(list.size()));
@@ -172,7 +186,8 @@ struct Builder {
     // Attachments: index array, entries, parameter blocks.
     offsets[8] = out.size();
     for (const auto& n : spec.nodes) {
-      for (const auto a : n.attachments) out.u32(a);
+      for (const auto a : n.attachments)
+        out.u32(a);
     }
     offsets[7] = out.size();
     const auto entries_at = out.size();
@@ -254,7 +269,8 @@ struct Builder {
     out.patch32(0x0C, static_cast<std::uint32_t>(spec.commands.size()));
     out.patch32(0x10, static_cast<std::uint32_t>(spec.nodes.size()));
     std::uint32_t query_nodes = 0;
-    for (const auto& n : spec.nodes) query_nodes += (n.flags & node_flags::kIsQuery) ? 1 : 0;
+    for (const auto& n : spec.nodes)
+      query_nodes += (n.flags & node_flags::kIsQuery) ? 1 : 0;
     out.patch32(0x14, query_nodes);
     out.patch32(0x18, static_cast<std::uint32_t>(spec.attachments.size()));
     for (std::size_t i = 0; i < offsets.size(); ++i) {
@@ -282,9 +298,9 @@ struct Builder {
       out.u16(value_offset);
       out.u16(0);
       index = static_cast<std::uint16_t>(index + grouped[i].size());
-      const std::uint16_t size = types[i] == BlackboardType::Vec3f   ? 12
+      const std::uint16_t size = types[i] == BlackboardType::Vec3f     ? 12
                                  : types[i] == BlackboardType::Pointer ? 0
-                                                                      : 4;
+                                                                       : 4;
       value_offset = static_cast<std::uint16_t>(value_offset + size * grouped[i].size());
     }
     for (const auto& group : grouped) {
@@ -298,13 +314,26 @@ struct Builder {
     for (std::size_t i = 0; i < types.size(); ++i) {
       for (const auto* e : grouped[i]) {
         switch (types[i]) {
-          case BlackboardType::String: out.u32(pool(std::get<std::string>(e->value))); break;
-          case BlackboardType::S32: out.u32(static_cast<std::uint32_t>(std::get<std::int32_t>(e->value))); break;
-          case BlackboardType::U32: out.u32(std::get<std::uint32_t>(e->value)); break;
-          case BlackboardType::F32: out.f32(std::get<float>(e->value)); break;
-          case BlackboardType::Bool: out.u32(std::get<bool>(e->value) ? 1 : 0); break;
-          case BlackboardType::Vec3f: value(e->value, ParamType::Vec3f); break;
-          case BlackboardType::Pointer: break;
+          case BlackboardType::String:
+            out.u32(pool(std::get<std::string>(e->value)));
+            break;
+          case BlackboardType::S32:
+            out.u32(static_cast<std::uint32_t>(std::get<std::int32_t>(e->value)));
+            break;
+          case BlackboardType::U32:
+            out.u32(std::get<std::uint32_t>(e->value));
+            break;
+          case BlackboardType::F32:
+            out.f32(std::get<float>(e->value));
+            break;
+          case BlackboardType::Bool:
+            out.u32(std::get<bool>(e->value) ? 1 : 0);
+            break;
+          case BlackboardType::Vec3f:
+            value(e->value, ParamType::Vec3f);
+            break;
+          case BlackboardType::Pointer:
+            break;
         }
       }
     }
@@ -380,12 +409,15 @@ void put_bb(std::vector<std::uint8_t>& v, std::optional<std::uint16_t> bb) {
 }
 
 void put_u32(std::vector<std::uint8_t>& v, std::uint32_t x) {
-  for (int i = 0; i < 4; ++i) v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+  for (int i = 0; i < 4; ++i)
+    v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> build(const AinbSpec& spec) { return Builder(spec).run(); }
+std::vector<std::uint8_t> build(const AinbSpec& spec) {
+  return Builder(spec).run();
+}
 
 std::vector<std::uint8_t> s32_condition(std::int32_t value, std::optional<std::uint16_t> bb) {
   std::vector<std::uint8_t> v;

@@ -62,9 +62,9 @@ struct BuildNode {
   std::vector<BuildProperty> properties;
   std::vector<BuildInput> inputs;
   std::vector<BuildOutput> outputs;
-  std::vector<BuildPlug> plugs;  // any order; written grouped by kind
-  std::vector<std::uint32_t> attachments;  // attachment record indices
-  std::vector<std::uint16_t> queries;      // indices among query nodes
+  std::vector<BuildPlug> plugs;                 // any order; written grouped by kind
+  std::vector<std::uint32_t> attachments;       // attachment record indices
+  std::vector<std::uint16_t> queries;           // indices among query nodes
   std::optional<std::uint16_t> index_override;  // a wrong index field, for error tests
 };
 

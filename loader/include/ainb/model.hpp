@@ -250,8 +250,8 @@ using PlugData = std::variant<std::monostate, S32Condition, StringCondition, F32
 
 struct Plug {
   PlugKind kind = PlugKind::Generic;
-  std::uint32_t node_index = 0;  // the node the plug leads to (or reads from)
-  std::string_view name;         // empty for transitions
+  std::uint32_t node_index = 0;        // the node the plug leads to (or reads from)
+  std::string_view name;               // empty for transitions
   std::uint32_t transition_index = 0;  // Transition plugs: index into Model::transitions
   PlugData data;
   std::uint32_t offset = 0;  // file offset of the entry
@@ -287,7 +287,7 @@ struct Node {
   NodeType type = NodeType::UserDefined;
   std::uint16_t index = 0;
   std::uint8_t flags = 0;
-  std::string_view name;  // user class name, or the module path for module nodes
+  std::string_view name;        // user class name, or the module path for module nodes
   std::uint32_t name_hash = 0;  // 0x407+ only
   Guid guid;
   std::uint16_t exb_function_count = 0;
@@ -316,7 +316,12 @@ struct Command {
   std::optional<std::uint16_t> secondary_root;  // stored + 1, 0 meaning none
 };
 
-enum class InheritMode : std::uint8_t { FromRoot = 0, FromParent = 1, DontInherit = 2, Unknown3 = 3 };
+enum class InheritMode : std::uint8_t {
+  FromRoot = 0,
+  FromParent = 1,
+  DontInherit = 2,
+  Unknown3 = 3
+};
 
 struct BlackboardEntry {
   std::string_view name;
@@ -360,12 +365,16 @@ struct XLinkAction {
   std::string_view action;
 };
 
-enum class ReplacementType : std::uint8_t { RemoveChild = 0, ReplaceChild = 1, RemoveAttachment = 2 };
+enum class ReplacementType : std::uint8_t {
+  RemoveChild = 0,
+  ReplaceChild = 1,
+  RemoveAttachment = 2
+};
 
 struct Replacement {
   ReplacementType type = ReplacementType::RemoveChild;
   std::uint16_t node_index = 0;
-  std::uint16_t target = 0;  // child plug index (among Child plugs) or attachment index
+  std::uint16_t target = 0;            // child plug index (among Child plugs) or attachment index
   std::uint16_t replacement_node = 0;  // ReplaceChild only
 };
 

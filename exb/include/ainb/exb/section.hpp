@@ -28,35 +28,35 @@
 namespace ainb::exb {
 
 // Opcodes: one X-macro list builds the enum and the mnemonic table.
-#define AINB_EXB_OPCODES(X)                 \
-  X(Terminator, 1, "END")                   \
-  X(Store, 2, "STR")                        \
-  X(Negate, 3, "NEG")                       \
-  X(NegateBool, 4, "NOT")                   \
-  X(Add, 5, "ADD")                          \
-  X(Subtract, 6, "SUB")                     \
-  X(Multiply, 7, "MUL")                     \
-  X(Divide, 8, "DIV")                       \
-  X(Modulus, 9, "MOD")                      \
-  X(Increment, 10, "INC")                   \
-  X(Decrement, 11, "DEC")                   \
-  X(ScalarMultiplyVec3f, 12, "VMS")         \
-  X(ScalarDivideVec3f, 13, "VDS")           \
-  X(LeftShift, 14, "LSH")                   \
-  X(RightShift, 15, "RSH")                  \
-  X(LessThan, 16, "LST")                    \
-  X(LessThanEqual, 17, "LTE")               \
-  X(GreaterThan, 18, "GRT")                 \
-  X(GreaterThanEqual, 19, "GTE")            \
-  X(Equal, 20, "EQL")                       \
-  X(NotEqual, 21, "NEQ")                    \
-  X(BitAnd, 22, "AND")                      \
-  X(BitXor, 23, "XOR")                      \
-  X(BitOr, 24, "ORR")                       \
-  X(LogicalAnd, 25, "LAN")                  \
-  X(LogicalOr, 26, "LOR")                   \
-  X(UserFunction, 27, "CFN")                \
-  X(JumpIfLHSZero, 28, "JZE")               \
+#define AINB_EXB_OPCODES(X)         \
+  X(Terminator, 1, "END")           \
+  X(Store, 2, "STR")                \
+  X(Negate, 3, "NEG")               \
+  X(NegateBool, 4, "NOT")           \
+  X(Add, 5, "ADD")                  \
+  X(Subtract, 6, "SUB")             \
+  X(Multiply, 7, "MUL")             \
+  X(Divide, 8, "DIV")               \
+  X(Modulus, 9, "MOD")              \
+  X(Increment, 10, "INC")           \
+  X(Decrement, 11, "DEC")           \
+  X(ScalarMultiplyVec3f, 12, "VMS") \
+  X(ScalarDivideVec3f, 13, "VDS")   \
+  X(LeftShift, 14, "LSH")           \
+  X(RightShift, 15, "RSH")          \
+  X(LessThan, 16, "LST")            \
+  X(LessThanEqual, 17, "LTE")       \
+  X(GreaterThan, 18, "GRT")         \
+  X(GreaterThanEqual, 19, "GTE")    \
+  X(Equal, 20, "EQL")               \
+  X(NotEqual, 21, "NEQ")            \
+  X(BitAnd, 22, "AND")              \
+  X(BitXor, 23, "XOR")              \
+  X(BitOr, 24, "ORR")               \
+  X(LogicalAnd, 25, "LAN")          \
+  X(LogicalOr, 26, "LOR")           \
+  X(UserFunction, 27, "CFN")        \
+  X(JumpIfLHSZero, 28, "JZE")       \
   X(Jump, 29, "JMP")
 
 enum class Opcode : std::uint8_t {
@@ -97,10 +97,10 @@ struct Instruction {
   DataType type = DataType::None;
   Operand lhs;  // destination for stores and arithmetic; condition for JumpIfLHSZero
   Operand rhs;
-  std::uint16_t static_offset = 0;     // UserFunction: argument block in static memory
-  std::uint32_t signature_index = 0;   // UserFunction
-  std::uint16_t jump_target = 0;       // Jump, JumpIfLHSZero: index relative to the block
-  std::array<std::uint8_t, 8> raw{};   // the bytes as stored (for dumps of unused fields)
+  std::uint16_t static_offset = 0;    // UserFunction: argument block in static memory
+  std::uint32_t signature_index = 0;  // UserFunction
+  std::uint16_t jump_target = 0;      // Jump, JumpIfLHSZero: index relative to the block
+  std::array<std::uint8_t, 8> raw{};  // the bytes as stored (for dumps of unused fields)
 
   bool is_unary() const {
     return opcode == Opcode::Negate || opcode == Opcode::NegateBool ||
