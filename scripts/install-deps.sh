@@ -4,12 +4,10 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
-  libboost-container-dev   # Boost.Container
-  libspdlog-dev libfmt-dev # logging and formatting
+  cmake ninja-build g++ git
+  libfmt-dev               # formatting (error messages, output)
   doctest-dev              # tests
-  libzstd-dev zlib1g-dev   # compressed game data
-  nlohmann-json3-dev       # JSON dump / text form
+  nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line
   libbenchmark-dev         # benchmarks/
   clang-format             # scripts/check-format.sh

@@ -125,7 +125,8 @@ ExbSpec sample() {
 }  // namespace
 
 TEST_CASE("a v2 section decodes functions, blocks, operands and tables") {
-  const auto section = decode_bytes(assemble(sample()));
+  const auto bytes = assemble(sample());  // the section views these bytes
+  const auto section = decode_bytes(bytes);
   CHECK(section.version == 2);
   CHECK(section.static_size == 0x20);
   CHECK(section.file_offset == 0x1000);
@@ -163,7 +164,8 @@ TEST_CASE("a v2 section decodes functions, blocks, operands and tables") {
 TEST_CASE("v1 blocks have no counts and run to their terminator") {
   auto s = sample();
   s.version = 1;
-  const auto section = decode_bytes(assemble(s));
+  const auto bytes = assemble(s);
+  const auto section = decode_bytes(bytes);
   CHECK(section.functions[0].setup.count == 2);
   CHECK(section.functions[0].main.count == 7);
 
@@ -181,7 +183,8 @@ TEST_CASE("v3 inserts the UInt data type at 4") {
   s.instructions[2].type = 5;  // Float
   s.instructions[3].type = 5;
   s.instructions[5].type = 6;  // String
-  const auto section = decode_bytes(assemble(s));
+  const auto bytes = assemble(s);
+  const auto section = decode_bytes(bytes);
   CHECK(section.functions[0].output_type == DataType::UInt);
   CHECK(section.instructions[0].type == DataType::UInt);
   CHECK(section.instructions[2].type == DataType::Float);
