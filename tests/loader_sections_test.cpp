@@ -353,6 +353,26 @@ TEST_CASE("bad files give one LoadError naming file, section, offset and reason"
                       "the file ({:#x})",
                       model->header.offsets[header_slot::kStringPool] + 0x10000, bytes.size()));
   }
+  SUBCASE("a section starting inside the node array") {
+    auto bytes = good;
+    bytes[0x20] = 0x80;  // blackboard offset 0x80: inside the node entries
+    bytes[0x21] = 0x00;
+    CHECK(std::string(error_of(bytes).what()) ==
+          "bad.ainb: header at offset 0x20: section offset 0x80 overlaps the command and node "
+          "arrays (which end at 0x158)");
+  }
+  SUBCASE("a node body inside the node array") {
+    auto bytes = good;
+    const auto at = model->nodes[1].entry_offset + 0x14;
+    bytes[at] = 0x74;  // body offset 0x74: the command array
+    bytes[at + 1] = 0x00;
+    const auto e = error_of(bytes);
+    CHECK(e.section() == "node bodies");
+    CHECK(e.offset() == at);
+    CHECK(e.reason() == fmt::format("node 1 body at 0x74 lies outside the space between the node "
+                                    "array (0x158) and the string pool ({:#x})",
+                                    model->header.offsets[header_slot::kStringPool]));
+  }
   SUBCASE("a command root past the nodes") {
     auto spec = sample_tree();
     spec.commands[0].root = 3;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ainb/json_dump.hpp"
+#include "json_values.hpp"
 
 namespace ainb {
 
@@ -17,22 +18,7 @@ std::string hex(std::uint32_t v) {
 }
 
 json value_json(const Value& value) {
-  return std::visit(
-      [](const auto& v) -> json {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Vec3f>) {
-          return json::array({double{v.x}, double{v.y}, double{v.z}});
-        } else if constexpr (std::is_same_v<T, PointerValue>) {
-          return nullptr;
-        } else if constexpr (std::is_same_v<T, float>) {
-          return double{v};
-        } else if constexpr (std::is_same_v<T, std::string_view>) {
-          return std::string(v);
-        } else {
-          return v;
-        }
-      },
-      value);
+  return json_values::to_json(value, json_values::Pointers::AsNull);
 }
 
 json source_json(const ParamFlags& flags) {

@@ -94,7 +94,7 @@ std::optional<ParamType> param_type_of(exb::DataType type) {
 
 class Loader {
  public:
-  Loader(Model& model) : m_(model), r_(model.bytes, model.name) {}
+  explicit Loader(Model& model) : m_(model), r_(model.bytes, model.name) {}
 
   void run() {
     read_header();
@@ -220,6 +220,24 @@ class Loader {
     }
   }
 
+  // The header, command and node arrays come first; no other section may start inside them.
+  void check_sections_follow(std::uint64_t arrays_end) {
+    auto scope = r_.section("header");
+    nodes_end_ = arrays_end;
+    for (std::size_t i = 0; i < m_.header.offsets.size(); ++i) {
+      const auto value = m_.header.offsets[i];
+      if (i == header_slot::kCategoryName || i == header_slot::kCategory ||
+          i == header_slot::kUnknown54 || value == 0) {
+        continue;
+      }
+      if (value < arrays_end) {
+        r_.fail(0x20 + 4 * i,
+                "section offset {:#x} overlaps the command and node arrays (which end at {:#x})",
+                value, arrays_end);
+      }
+    }
+  }
+
   void read_node_entries() {
     auto scope = r_.section("nodes");
     const auto count = r_.u32(0x10, "node count");
@@ -256,6 +274,7 @@ class Loader {
       std::memcpy(n.guid.bytes.data(), c.bytes(16, "GUID").data(), 16);
       m_.nodes.push_back(n);
     }
+    check_sections_follow(begin + std::uint64_t{count} * entry_size);
     for (const auto& cmd : m_.commands) {
       auto cmd_scope = r_.section("commands");
       const auto at =
@@ -687,6 +706,13 @@ class Loader {
     const auto at = n.body_offset;
     const auto node = static_cast<std::size_t>(&n - m_.nodes.data());
     r_.require(at, kParamHeaderSize + kPlugHeaderSize, "node body header");
+    if (at < nodes_end_ ||
+        at + kParamHeaderSize + kPlugHeaderSize > offset(header_slot::kStringPool)) {
+      r_.fail(n.entry_offset + (m_.version() == kVersion404 ? 0x10 : 0x14),
+              "node {} body at {:#x} lies outside the space between the node array ({:#x}) and the "
+              "string pool ({:#x})",
+              node, at, nodes_end_, offset(header_slot::kStringPool));
+    }
     Cursor c(r_, at);
     n.properties = read_property_ranges(c, "node", node);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -1019,6 +1045,7 @@ class Loader {
   Model& m_;
   ByteReader r_;
   std::string_view pool_;
+  std::uint64_t nodes_end_ = 0;
 };
 
 }  // namespace

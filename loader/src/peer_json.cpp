@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "ainb/byte_reader.hpp"
 #include "ainb/json_dump.hpp"
+#include "json_values.hpp"
 
 namespace ainb {
 
@@ -26,27 +28,8 @@ constexpr std::string_view kPlugKeys[kPlugKindCount] = {"Bool/Float Input Link a
 constexpr std::string_view kParamKeys[kParamTypeCount] = {"s32",    "bool",  "f32",
                                                           "string", "vec3f", "pointer"};
 
-json vec3(const Vec3f& v) {
-  return json::array({double{v.x}, double{v.y}, double{v.z}});
-}
-
 json value_json(const Value& value) {
-  return std::visit(
-      [](const auto& v) -> json {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, Vec3f>) {
-          return vec3(v);
-        } else if constexpr (std::is_same_v<T, PointerValue>) {
-          return v.raw;
-        } else if constexpr (std::is_same_v<T, float>) {
-          return double{v};
-        } else if constexpr (std::is_same_v<T, std::string_view>) {
-          return std::string(v);
-        } else {
-          return v;
-        }
-      },
-      value);
+  return json_values::to_json(value, json_values::Pointers::AsRaw);
 }
 
 std::string_view exb_type_name(exb::DataType type) {
@@ -387,29 +370,23 @@ class PeerWriter {
     return out;
   }
 
+  // Operands were bounds-checked when the section was decoded.
   json param_table_value(const exb::Section& s, exb::DataType type, std::uint16_t offset,
                          bool scalar) {
-    const auto read_u32 = [&](std::size_t at) {
-      std::uint32_t v = 0;
-      for (int i = 3; i >= 0; --i)
-        v = (v << 8) | s.param_region[at + static_cast<std::size_t>(i)];
-      return v;
-    };
-    const auto read_f32 = [&](std::size_t at) {
-      return double{std::bit_cast<float>(read_u32(at))};
-    };
-    if (scalar) return read_f32(offset);
+    const ByteReader region(s.param_region, m_.name);
+    const auto f32 = [&](std::uint64_t at) { return double{region.f32(at)}; };
+    if (scalar) return f32(offset);
     switch (type) {
       case exb::DataType::Bool:
-        return read_u32(offset) != 0;
+        return region.u32(offset) != 0;
       case exb::DataType::Int:
-        return static_cast<std::int32_t>(read_u32(offset));
+        return region.s32(offset);
       case exb::DataType::UInt:
-        return read_u32(offset);
+        return region.u32(offset);
       case exb::DataType::Float:
-        return read_f32(offset);
+        return f32(offset);
       case exb::DataType::Vec3f:
-        return json::array({read_f32(offset), read_f32(offset + 4u), read_f32(offset + 8u)});
+        return json::array({f32(offset), f32(offset + 4u), f32(offset + 8u)});
       default:
         return nullptr;
     }
@@ -458,13 +435,10 @@ class PeerWriter {
             out[key] = std::move(v);
           }
           break;
-        case exb::Source::ParamTableString: {
-          std::uint32_t at = 0;
-          for (int i = 3; i >= 0; --i)
-            at = (at << 8) | s.param_region[values[side] + static_cast<std::size_t>(i)];
-          out[key] = std::string(s.string_at(at));
+        case exb::Source::ParamTableString:
+          out[key] =
+              std::string(s.string_at(ByteReader(s.param_region, m_.name).u32(values[side])));
           break;
-        }
         default:
           break;
       }
