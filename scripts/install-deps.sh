@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   libfmt-dev               # formatting (error messages, output)
+  libspdlog-dev            # logging (EXB missing-function warnings)
   doctest-dev              # tests
   nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line

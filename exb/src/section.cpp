@@ -96,6 +96,7 @@ class Decoder {
     param_offset_ = param_offset;
     version_ = s.version;
 
+    s.instruction_table = instruction_offset;
     read_signatures(s, signature_offset);
     read_instructions(s, instruction_offset);
     read_functions(s, info_offset);

@@ -137,7 +137,13 @@ struct Section {
   std::vector<std::string_view> signatures;
   std::span<const std::uint8_t> param_region;
   std::span<const std::uint8_t> string_pool;
-  std::uint32_t file_offset = 0;  // where the section starts in its AINB file
+  std::uint32_t file_offset = 0;        // where the section starts in its AINB file
+  std::uint32_t instruction_table = 0;  // offset of the instruction table in the section
+
+  // The file offset of instruction `index` (for messages).
+  std::uint64_t instruction_offset(std::uint32_t index) const {
+    return std::uint64_t{file_offset} + instruction_table + 4 + 8ull * index;
+  }
 
   std::span<const Instruction> block(const Block& b) const {
     return std::span(instructions).subspan(b.base, b.count);

@@ -1,0 +1,166 @@
+#pragma once
+
+// A verified, compiled EXB section: each function's setup and main blocks turned into a compact
+// internal code whose every operand is a (memory space, byte offset) pair already checked against
+// the space's size. Immutable after construction; share it across threads and instances.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ainb/exb/section.hpp"
+#include "ainb/exb/user_functions.hpp"
+
+namespace ainb::exb {
+
+// Where an operand lives at run time. The machine keeps one base pointer per space.
+enum class Space : std::uint8_t {
+  Static,     // GMem: the owning context's memory, persists across evaluations
+  Scratch32,  // LMem32: per evaluation
+  Scratch64,  // LMem64: per evaluation (strings)
+  Input,      // In: the value the expression receives
+  Output,     // Out: the value it produces
+  Constant,   // immediates and parameter-region values, copied into the program
+  UserInBool,
+  UserInInt,
+  UserInUInt,
+  UserInFloat,
+  UserInString,
+  UserInVec3f,
+  UserOutBool,
+  UserOutInt,
+  UserOutUInt,
+  UserOutFloat,
+  UserOutString,
+  UserOutVec3f,
+};
+inline constexpr std::size_t kSpaceCount = 18;
+
+// The internal operations, specialised by data type so dispatch needs no type tests.
+enum class Code : std::uint8_t {
+  End,
+  Copy4,
+  Copy8,
+  Copy12,
+  NegI,
+  NegF,
+  NegV,
+  Not,
+  AddI,
+  AddF,
+  AddV,
+  SubI,
+  SubF,
+  SubV,
+  MulI,
+  MulF,
+  DivI,
+  DivU,
+  DivF,
+  ModI,
+  ModU,
+  IncI,
+  IncF,
+  DecI,
+  DecF,
+  ScaleV,
+  DivideV,
+  Shl,
+  ShrI,
+  ShrU,
+  LtI,
+  LtU,
+  LtF,
+  LeI,
+  LeU,
+  LeF,
+  GtI,
+  GtU,
+  GtF,
+  GeI,
+  GeU,
+  GeF,
+  EqW,
+  EqB,
+  EqF,
+  EqV,
+  EqS,
+  NeW,
+  NeB,
+  NeF,
+  NeV,
+  NeS,
+  And,
+  Xor,
+  Or,
+  LogicalAnd,
+  LogicalOr,
+  Call,
+  JumpIfZero,
+  Jump,
+};
+
+// 16 bytes. `dst` / `src` are byte offsets into their spaces; `aux` is the absolute target of a
+// jump, the call-site index of a Call, or the loop length charged to the budget.
+struct Operation {
+  Code code = Code::End;
+  Space dst_space = Space::Constant;
+  Space src_space = Space::Constant;
+  std::uint8_t unused = 0;
+  std::uint32_t dst = 0;
+  std::uint32_t src = 0;
+  std::uint32_t aux = 0;
+};
+
+struct CompiledFunction {
+  const Function* source = nullptr;
+  std::int64_t setup = -1;  // index of the first operation of the setup block, -1 for none
+  std::uint32_t main = 0;
+  // Highest slot + 1 this function uses per UserIn/UserOut space (index = space - UserInBool).
+  std::array<std::uint16_t, 12> user_slots{};
+};
+
+struct CallSite {
+  Signature signature;
+  const ErasedFunction* function = nullptr;   // null when the host registered none
+  mutable std::atomic<bool> reported{false};  // the missing-function warning was logged
+  CallSite() = default;
+  CallSite(CallSite&& other) noexcept
+      : signature(std::move(other.signature)), function(other.function) {}
+};
+
+class Program {
+ public:
+  Program(const Program&) = delete;  // constants point into strings_
+  Program& operator=(const Program&) = delete;
+  Program(Program&&) = default;
+
+  // Verifies and compiles every function of `section` (which must outlive nothing: the program
+  // copies what it needs). Throws LoadError naming function, block, instruction and reason.
+  // `file_name` is used in messages; `functions` resolves CFN signatures (may be null).
+  Program(const Section& section, std::string file_name, const UserFunctions* functions);
+
+  const std::vector<CompiledFunction>& functions() const { return functions_; }
+  const std::vector<Operation>& code() const { return code_; }
+  const std::vector<CallSite>& calls() const { return calls_; }
+  const std::uint8_t* constants() const { return constants_.data(); }
+  // Signatures called by the section that no registered function implements.
+  std::vector<std::string> missing_functions() const;
+  // The largest scratch sizes of any function: what a Machine allocates once.
+  std::uint32_t max_scratch32() const { return max_scratch32_; }
+  std::uint32_t max_scratch64() const { return max_scratch64_; }
+  std::uint32_t static_size() const { return static_size_; }
+
+ private:
+  friend class Compiler;
+  std::vector<CompiledFunction> functions_;
+  std::vector<Function> sources_;
+  std::vector<Operation> code_;
+  std::vector<CallSite> calls_;
+  std::vector<std::uint8_t> constants_;
+  std::vector<char> strings_;  // copied string constants (pointers into it are stable)
+  std::uint32_t max_scratch32_ = 0, max_scratch64_ = 0, static_size_ = 0;
+};
+
+}  // namespace ainb::exb

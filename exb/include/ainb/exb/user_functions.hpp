@@ -1,0 +1,189 @@
+#pragma once
+
+// Host-registered user functions, the targets of EXB `CFN` instructions, bound by signature
+// string as the game binds them:
+//
+//   GetBBCodeFloat( Float, Int )      direct function: returns Float, takes an Int
+//   Actor.Forward( Vector3F )         object function on a host object ("Actor"): no arguments
+//   (Vector3F).Normalized( Vector3F ) object function on a value: the Vector3F is the first
+//   argument
+//
+// The first type in the parentheses is the return type, the others the arguments. At a call the
+// arguments are read from the instruction's block in static memory, one after another at their
+// natural sizes (a value object first), and the result is written at the start of the block.
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "ainb/exb/section.hpp"
+
+namespace ainb::exb {
+
+struct Vec3 {
+  float x = 0, y = 0, z = 0;
+  friend bool operator==(const Vec3&, const Vec3&) = default;
+};
+
+// Bytes a value of `type` occupies in EXB memory (strings are 8-byte pointers).
+constexpr std::uint32_t value_size(DataType type) {
+  switch (type) {
+    case DataType::Bool:
+    case DataType::Int:
+    case DataType::UInt:
+    case DataType::Float:
+      return 4;
+    case DataType::String:
+      return 8;
+    case DataType::Vec3f:
+      return 12;
+    default:
+      return 0;
+  }
+}
+
+struct Signature {
+  std::string text;           // as stored in the file
+  std::string name;           // "GetBBCodeFloat", "Forward", "Normalized"
+  std::string object;         // "", "Actor", or "Vector3F" for a value object
+  bool value_object = false;  // "(Type).Name": the object is a value read from the block
+  DataType result = DataType::None;
+  std::vector<DataType> arguments;  // including a value object, first
+
+  std::uint32_t arguments_size() const;
+  // Bytes of the block the call reads and writes.
+  std::uint32_t block_size() const;
+};
+
+// Parses a signature string; nullopt (with `error` set) when it is malformed.
+std::optional<Signature> parse_signature(std::string_view text, std::string* error = nullptr);
+
+// What a user function receives besides its arguments.
+struct CallContext {
+  void* host = nullptr;  // the owning instance's host context (an actor, say)
+  const Signature* signature = nullptr;
+};
+
+// The erased form every registered function takes: read arguments from `block`, write the result
+// to `block`. Registration checks the C++ types against the signature once.
+using ErasedFunction = std::function<void(CallContext&, std::uint8_t* block)>;
+
+namespace detail {
+template <typename T>
+constexpr DataType data_type_of() {
+  if constexpr (std::is_same_v<T, bool>)
+    return DataType::Bool;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return DataType::Int;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return DataType::UInt;
+  else if constexpr (std::is_same_v<T, float>)
+    return DataType::Float;
+  else if constexpr (std::is_same_v<T, const char*>)
+    return DataType::String;
+  else if constexpr (std::is_same_v<T, Vec3>)
+    return DataType::Vec3f;
+  else if constexpr (std::is_void_v<T>)
+    return DataType::None;
+  else
+    static_assert(sizeof(T) == 0, "EXB values are bool, int32, uint32, float, const char*, Vec3");
+}
+
+template <typename T>
+T load(const std::uint8_t* at) {
+  if constexpr (std::is_same_v<T, bool>) {
+    std::uint32_t raw;
+    std::memcpy(&raw, at, 4);
+    return raw != 0;
+  } else {
+    T value;
+    std::memcpy(&value, at, sizeof(T));
+    return value;
+  }
+}
+
+template <typename T>
+void store(std::uint8_t* at, const T& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    const std::uint32_t raw = value ? 1 : 0;
+    std::memcpy(at, &raw, 4);
+  } else {
+    std::memcpy(at, &value, sizeof(T));
+  }
+}
+
+template <typename... Args>
+struct FirstIsContext : std::false_type {};
+template <typename... Rest>
+struct FirstIsContext<CallContext&, Rest...> : std::true_type {};
+}  // namespace detail
+
+class UserFunctions {
+ public:
+  // Registers `f` for `signature`. `f` takes the signature's arguments as C++ values (bool,
+  // std::int32_t, std::uint32_t, float, const char*, Vec3), optionally preceded by a
+  // `CallContext&`, and returns the result type (void for None). Throws std::invalid_argument
+  // when the signature is malformed or the C++ types do not match it.
+  template <typename F>
+  void add(std::string_view signature, F&& f) {
+    add_impl(signature, std::function(std::forward<F>(f)));
+  }
+
+  // Registers a function that ignores its arguments and returns `value` (tests, `ainb eval`).
+  void add_constant(std::string_view signature, std::array<std::uint8_t, 12> value);
+
+  const ErasedFunction* find(std::string_view signature) const;
+
+ private:
+  template <typename R, typename... Args>
+  void add_impl(std::string_view signature, std::function<R(Args...)> f) {
+    if constexpr (detail::FirstIsContext<Args...>::value) {
+      add_with_context(signature, std::move(f), static_cast<std::tuple<Args...>*>(nullptr));
+    } else {
+      add_with_context(signature,
+                       std::function<R(CallContext&, Args...)>(
+                           [g = std::move(f)](CallContext&, Args... args) { return g(args...); }),
+                       static_cast<std::tuple<CallContext&, Args...>*>(nullptr));
+    }
+  }
+
+  template <typename R, typename... Args>
+  void add_with_context(std::string_view signature, std::function<R(CallContext&, Args...)> f,
+                        std::tuple<CallContext&, Args...>*) {
+    const auto parsed =
+        checked_signature(signature, detail::data_type_of<R>(), {detail::data_type_of<Args>()...});
+    functions_[parsed.text] = [g = std::move(f)](CallContext& context, std::uint8_t* block) {
+      std::uint32_t offset = 0;
+      // Arguments are read in order from consecutive slots of the block.
+      auto next = [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        const auto at = offset;
+        offset += value_size(detail::data_type_of<T>());
+        return detail::load<T>(block + at);
+      };
+      std::tuple<Args...> args{next(static_cast<Args*>(nullptr))...};
+      (void)next;  // unused when the function takes no arguments
+      if constexpr (std::is_void_v<R>) {
+        std::apply([&](auto&... a) { g(context, a...); }, args);
+      } else {
+        const R result = std::apply([&](auto&... a) { return g(context, a...); }, args);
+        detail::store(block, result);
+      }
+    };
+  }
+
+  Signature checked_signature(std::string_view text, DataType result,
+                              const std::vector<DataType>& arguments);
+
+  std::unordered_map<std::string, ErasedFunction> functions_;
+};
+
+}  // namespace ainb::exb
