@@ -100,3 +100,43 @@ TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
         "error: " + bad.string() +
             ": header at offset 0x0: file is 8 bytes, too small for the 0x74-byte header\n");
 }
+
+TEST_CASE("ainb disasm and ainb eval") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto toby = (dir / "ainb/Toby.utility.root.ainb").string();
+  const auto disasm = run({"disasm", toby, "--function", "4"});
+  CHECK(disasm.code == 0);
+  CHECK(disasm.out ==
+        ".version 2\n\n"
+        ".expression4 input=VECTOR3F output=VECTOR3F static=0x10 scratch32=0x0 scratch64=0x0\n"
+        "    .main\n"
+        "        0x0000    STR vec3f GMem[0x0], vec3f In[0x0]\n"
+        "        0x0008    VMS vec3f GMem[0x0], float 100.0\n"
+        "        0x0010    STR vec3f Out[0x0], vec3f GMem[0x0]\n"
+        "        0x0018    END\n");
+  CHECK(run({"disasm", toby, "--function", "6"}).code == 2);
+
+  const auto scaled = run({"eval", toby, "--function", "4", "--input", "1,2,3"});
+  CHECK(scaled.code == 0);
+  CHECK(scaled.out == "VECTOR3F (100, 200, 300)\n");
+
+  const auto missing = run({"eval", toby, "--function", "0"});
+  CHECK(missing.code == 1);
+  CHECK(missing.err ==
+        "error: no user function is registered for \"GetBBCodeBool( Bool, Int )\"\n"
+        "pass its result with --user 'SIGNATURE=VALUE'\n");
+  const auto with_user =
+      run({"eval", toby, "--function", "0", "--user", "GetBBCodeBool( Bool, Int )=true"});
+  CHECK(with_user.out == "BOOL true\n");
+
+  const auto basic = (dir / "ainb/Toby.action.basicattack.module.ainb").string();
+  CHECK(run({"eval", basic, "--function", "2", "--input", "12.5"}).out == "FLOAT 2.5\n");
+  CHECK(run({"eval", basic, "--function", "2", "--input", "abc"}).code == 2);
+  const auto counter =
+      run({"eval", basic, "--function", "1", "--user", "GetBBCodeInt( Int, Int )=41"});
+  CHECK(counter.out == "INT 42\n");
+
+  const auto battery = (dir / "ainb/Accessory_Battery_Event.event.root.ainb").string();
+  CHECK(run({"eval", battery, "--function", "0"}).out == "UserOut BOOL[0] = true\n");
+}

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ainb/exb/disassembler.hpp"
 #include "ainb/json_dump.hpp"
 #include "ainb/loader.hpp"
 
@@ -48,6 +49,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   dump->add_option("-o,--output", output, "Write to this file instead of standard output");
   dump->add_option("--indent", indent, "Spaces per indentation level")->capture_default_str();
 
+  std::optional<std::uint32_t> function;
+  auto* disasm = app.add_subcommand("disasm", "Print the EXB expressions as assembly text");
+  disasm->add_option("FILE", file, "AINB file")->required();
+  disasm->add_option("--function", function, "Only this function");
+
+  EvalRequest eval_request;
+  auto* eval =
+      app.add_subcommand("eval", "Run one EXB function (setup, then main) and print its output");
+  eval->add_option("FILE", file, "AINB file")->required();
+  eval->add_option("--function", eval_request.function, "Function index")->required();
+  eval->add_option("--input", eval_request.input,
+                   "The input value: an integer, a float, true/false, text, or x,y,z");
+  eval->add_option("--static", eval_request.static_hex,
+                   "Initial static memory as hex bytes (e.g. 0a000000)");
+  eval->add_option("--user", eval_request.user,
+                   "SIGNATURE=VALUE: a user function returning VALUE (repeatable)");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -69,6 +87,27 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (info->parsed()) {
     out << format_info(*model);
     return kExitOk;
+  }
+  if (disasm->parsed()) {
+    if (!model->expressions) {
+      out << "; no EXB section\n";
+      return kExitOk;
+    }
+    if (function && *function >= model->expressions->functions.size()) {
+      err << "error: --function " << *function << ": the file has "
+          << model->expressions->functions.size() << " functions\n";
+      return kExitUsage;
+    }
+    out << exb::disassemble(*model->expressions, function);
+    return kExitOk;
+  }
+  if (eval->parsed()) {
+    try {
+      return run_eval(*model, eval_request, out, err);
+    } catch (const LoadError& e) {  // the EXB verifier rejected the function
+      err << "error: " << e.what() << '\n';
+      return kExitLoadError;
+    }
   }
   const auto json = format == "peer" ? dump_peer_json(*model) : dump_json(*model);
   const auto text = json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

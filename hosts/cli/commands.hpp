@@ -19,4 +19,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 // The readable summary `ainb info` prints.
 std::string format_info(const Model& model);
 
+struct EvalRequest {
+  std::uint32_t function = 0;
+  std::string input;
+  std::string static_hex;
+  std::vector<std::string> user;  // "SIGNATURE=VALUE"
+};
+
+// `ainb eval`: runs one EXB function and prints its output (eval.cpp).
+int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli
