@@ -581,3 +581,92 @@ TEST_CASE("corpus expressions compute what their code says") {
   REQUIRE(machine.run_main(0, frame) == Status::Ok);
   CHECK(is_get_all == 1);  // 4 + 6 >= 10
 }
+
+#include "ainb/exb/binding.hpp"
+
+TEST_CASE("binding: an expression parameter and an Element_Expression node") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto model = load_file(dir / "ainb/Toby.action.basicattack.module.ainb");
+  UserFunctions functions;
+  functions.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code + 100; });
+  const Program program(*model->expressions, model->name, &functions);
+  Machine machine(program);
+
+  // Expression 2 is "In - 10" on floats: bound to a float parameter fed 12.5.
+  const auto binding = bind_parameter(program, 2, DataType::Float);
+  CHECK(binding.input_type() == DataType::Float);
+  std::vector<std::uint8_t> memory(binding.static_size());
+  exb::Value out;
+  REQUIRE(binding.setup(machine, memory, nullptr) == Status::Ok);
+  REQUIRE(binding.evaluate(machine, memory, 12.5f, out, nullptr) == Status::Ok);
+  CHECK(std::get<float>(out) == 2.5f);
+
+  // Expression 1 ignores its input: GetBBCodeInt(0) + 1.
+  const auto counter = bind_parameter(program, 1, DataType::Int);
+  std::vector<std::uint8_t> counter_memory(counter.static_size());
+  REQUIRE(counter.evaluate(machine, counter_memory, std::monostate{}, out, nullptr) == Status::Ok);
+  CHECK(std::get<std::int32_t>(out) == 101);
+
+  CHECK_THROWS_WITH(bind_parameter(program, 2, DataType::Bool),
+                    "expression 2 returns FLOAT, but the parameter is BOOL");
+  CHECK_THROWS_WITH(bind_parameter(program, 10, DataType::Float),
+                    "expression 10 does not exist (the file has 10)");
+
+  // Expression 0 belongs to an Element_Expression node with two vec3f inputs, one vec3f output.
+  std::array<std::uint16_t, 12> slots{};
+  slots[5] = 2;   // UserIn vec3f
+  slots[11] = 1;  // UserOut vec3f
+  CHECK(check_user_slots(program, 0, slots).empty());
+  slots[5] = 1;
+  CHECK(check_user_slots(program, 0, slots) == "reads 2 vec3f input(s), the node has 1");
+}
+
+#include <random>
+
+TEST_CASE("mutated EXB sections never crash the verifier or the machine") {
+  std::vector<std::vector<std::uint8_t>> sections;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    const auto model = load_file(path);
+    if (!model->expressions) continue;
+    const auto begin = model->expressions->file_offset;
+    const auto end = model->header.offsets[header_slot::kModules];
+    sections.emplace_back(model->bytes.begin() + begin, model->bytes.begin() + end);
+  }
+  if (sections.empty()) return;
+  std::mt19937_64 rng(4);
+  std::size_t rejected = 0, verified = 0, runs = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto bytes = sections[rng() % sections.size()];
+    for (int e = 0, n = 1 + static_cast<int>(rng() % 6); e < n; ++e) {
+      bytes[rng() % bytes.size()] = static_cast<std::uint8_t>(rng());
+    }
+    try {
+      const auto section = decode(ByteReader(bytes, "mutant.ainb"));
+      const Program program(section, "mutant.ainb", nullptr);
+      ++verified;
+      Machine machine(program);
+      for (std::uint32_t f = 0; f < program.functions().size(); ++f) {
+        const auto& compiled = program.functions()[f];
+        if (compiled.source->static_size > (1u << 16)) continue;
+        std::vector<std::uint8_t> memory(compiled.source->static_size);
+        std::array<std::vector<std::uint8_t>, 12> slots;
+        Frame frame;
+        frame.static_memory = memory;
+        for (std::size_t k = 0; k < slots.size(); ++k) {
+          slots[k].assign(compiled.user_slots[k] * 12u + 12u, 0);
+          frame.user[k] = slots[k].data();
+          frame.user_slots[k] = compiled.user_slots[k];
+        }
+        (void)machine.run_setup(f, frame);
+        (void)machine.run_main(f, frame);
+        ++runs;
+      }
+    } catch (const LoadError&) {
+      ++rejected;
+    }
+  }
+  MESSAGE("EXB mutations: " << rejected << " rejected, " << verified << " verified, " << runs
+                            << " function runs");
+  CHECK(rejected + verified == 3000);
+}
