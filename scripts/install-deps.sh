@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line
   libbenchmark-dev         # benchmarks/
+  liblua5.4-dev            # benchmarks/exb_bench (the Lua 5.4 comparison)
   clang-format             # scripts/check-format.sh
 )
 

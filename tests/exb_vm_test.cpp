@@ -53,7 +53,9 @@ struct Fixture {
   std::array<std::uint8_t, 64> static_memory{};
   Frame frame;
 
+  // Tests look at static memory after a run, so the machine keeps it (see MachineOptions).
   Fixture(ExbSpec spec, const UserFunctions* functions = nullptr, MachineOptions options = {}) {
+    options.keep_static_memory = true;
     if (spec.functions.empty()) {
       spec.instructions.push_back({1, 0, 0, 0, 0, 0});
       spec.functions = {{-1, 0, 0, static_cast<std::uint32_t>(spec.instructions.size()), kInt, kInt,
@@ -669,4 +671,95 @@ TEST_CASE("mutated EXB sections never crash the verifier or the machine") {
   MESSAGE("EXB mutations: " << rejected << " rejected, " << verified << " verified, " << runs
                             << " function runs");
   CHECK(rejected + verified == 3000);
+}
+
+TEST_CASE("static memory is loaded and saved only when a run can observe it") {
+  ExbSpec scratchpad;  // writes GMem[0] before reading it: nothing carries over between runs
+  scratchpad.instructions = {{2, kInt, kStatic, kImm, 0, 5},
+                             {5, kInt, kStatic, kImm, 0, 1},
+                             {2, kInt, kOut, kStatic, 0, 0},
+                             {1, 0, 0, 0, 0, 0}};
+  scratchpad.functions = {{-1, 0, 0, 4, kInt, kInt, 4, 0, 0}};
+  auto bytes = assemble(scratchpad);
+  const auto section = decode(ByteReader(bytes, "vm.ainb"));
+  const Program program(section, "vm.ainb", nullptr);
+  CHECK_FALSE(program.functions()[0].static_memory_live);
+  Machine machine(program);
+  std::array<std::uint8_t, 4> memory = {0xAB, 0xAB, 0xAB, 0xAB};
+  Frame frame;
+  frame.static_memory = memory;
+  REQUIRE(machine.run_main(0, frame) == Status::Ok);
+  std::int32_t out;
+  std::memcpy(&out, frame.output.data(), 4);
+  CHECK(out == 6);
+  CHECK(memory == std::array<std::uint8_t, 4>{0xAB, 0xAB, 0xAB, 0xAB});  // untouched
+
+  ExbSpec counter = scratchpad;  // reads GMem[0] first: the count carries over
+  counter.instructions = {
+      {10, kInt, kStatic, kImm, 0, 0}, {2, kInt, kOut, kStatic, 0, 0}, {1, 0, 0, 0, 0, 0}};
+  counter.functions = {{-1, 0, 0, 3, kInt, kInt, 4, 0, 0}};
+  auto counter_bytes = assemble(counter);
+  const auto counter_section = decode(ByteReader(counter_bytes, "vm.ainb"));
+  const Program counting(counter_section, "vm.ainb", nullptr);
+  CHECK(counting.functions()[0].static_memory_live);
+
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  std::size_t dead = 0, total = 0;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    const auto model = load_file(path);
+    if (!model->expressions) continue;
+    const Program corpus(*model->expressions, model->name, nullptr);
+    for (const auto& fn : corpus.functions()) {
+      dead += fn.static_memory_live ? 0 : 1;
+      ++total;
+    }
+  }
+  // Only the function with jumps (Horablin.action.jumpoffceiling) is left live.
+  CHECK(total == 22);
+  CHECK(dead == 21);
+}
+
+#include "allocation_counter.hpp"
+
+TEST_CASE("an evaluation allocates nothing") {
+  UserFunctions functions;
+  functions.add("GetBBCodeBool( Bool, Int )", [](std::int32_t code) { return code % 2 == 1; });
+  functions.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code; });
+  functions.add("GetBBCodeFloat( Float, Int )", [](std::int32_t) { return 1.0f; });
+  functions.add("GetBBCodeVector3F( Vector3F, Int )", [](std::int32_t) { return Vec3{1, 2, 3}; });
+  functions.add("Normalize( Vector3F, Vector3F )", [](Vec3 v) { return v; });
+  functions.add("(Vector3F).Normalized( Vector3F )", [](Vec3 v) { return v; });
+  functions.add("Actor.Forward( Vector3F )", [] { return Vec3{0, 0, 1}; });
+  functions.add("Actor.Pos( Vector3F )", [] { return Vec3{1, 2, 3}; });
+  functions.add("Actor.Up( Vector3F )", [] { return Vec3{0, 1, 0}; });
+  std::size_t evaluations = 0;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    const auto model = load_file(path);
+    if (!model->expressions) continue;
+    const Program program(*model->expressions, model->name, &functions);
+    Machine machine(program);
+    std::vector<std::uint8_t> memory(program.static_size());
+    std::array<std::vector<std::uint8_t>, 12> slots;
+    Frame frame;
+    frame.static_memory = memory;
+    for (std::size_t k = 0; k < 12; ++k) {
+      slots[k].assign(16 * 12, 0);
+      frame.user[k] = slots[k].data();
+      frame.user_slots[k] = 16;
+    }
+    // No test macros inside the measured loop: they may allocate themselves.
+    bool all_ok = true;
+    const auto before = ainb::test::allocations();
+    for (int round = 0; round < 100; ++round) {
+      for (std::uint32_t f = 0; f < program.functions().size(); ++f) {
+        all_ok = all_ok && machine.run_main(f, frame) == Status::Ok;
+        ++evaluations;
+      }
+    }
+    const auto allocated = ainb::test::allocations() - before;
+    CHECK(all_ok);
+    CHECK_MESSAGE(allocated == 0, path.filename().string());
+  }
+  MESSAGE(evaluations << " evaluations, no allocation");
 }

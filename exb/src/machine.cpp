@@ -52,10 +52,9 @@ inline std::int32_t mod_i(std::int32_t a, std::int32_t b) {
 }  // namespace
 
 Machine::Machine(const Program& program, MachineOptions options)
-    : program_(program),
-      options_(options),
-      scratch32_(program.max_scratch32()),
-      scratch64_(program.max_scratch64()) {}
+    : program_(program), options_(options), arena_(program.arena_size()) {
+  std::memcpy(arena_.data(), program.constants(), program.constants_size());
+}
 
 Status Machine::fail(Status status, std::string message) {
   error_ = std::move(message);
@@ -65,13 +64,82 @@ Status Machine::fail(Status status, std::string message) {
 Status Machine::run_setup(std::uint32_t function, Frame& frame) {
   const auto& fn = program_.functions().at(function);
   if (fn.setup < 0) return Status::Ok;
-  return run(function, static_cast<std::uint32_t>(fn.setup), frame);
+  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame);
 }
 
 Status Machine::run_main(std::uint32_t function, Frame& frame) {
-  return run(function, program_.functions().at(function).main, frame);
+  return run<false>(function, program_.functions().at(function).main, frame);
 }
 
+Status Machine::run_main_counted(std::uint32_t function, Frame& frame) {
+  executed_ = 0;
+  return run<true>(function, program_.functions().at(function).main, frame);
+}
+
+namespace {
+
+// Copies of the few bytes a run moves: constant-size pieces the compiler inlines, instead of a
+// library call per copy (real functions move 4 to 40 bytes).
+inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::uint32_t n) {
+  if (n > 32) {
+    std::memcpy(to, from, n);
+    return;
+  }
+  std::uint32_t k = 0;
+  for (; k + 8 <= n; k += 8)
+    std::memcpy(to + k, from + k, 8);
+  for (; k < n; ++k)
+    to[k] = from[k];
+}
+inline void zero_bytes(std::uint8_t* to, std::uint32_t n) {
+  if (n != 0) std::memset(to, 0, n);
+}
+
+// Moves the frame's memory into the arena before a run, and the writable parts back after it.
+struct FrameCopy {
+  const Program& program;
+  const CompiledFunction& fn;
+  Frame& frame;
+  std::uint8_t* arena;
+  bool static_live;  // fn.static_memory_live, or forced by MachineOptions::keep_static_memory
+
+  std::uint8_t* slot_space(std::uint8_t k) const {
+    return arena + program.space_offset(
+                       static_cast<Space>(static_cast<std::size_t>(Space::UserInBool) + k));
+  }
+  void in() const {
+    const auto& source = *fn.source;
+    if (static_live) {
+      copy_bytes(arena + program.space_offset(Space::Static), frame.static_memory.data(),
+                 source.static_size);
+    }
+    std::memcpy(arena + program.space_offset(Space::Input), frame.input.data(), 12);
+    std::memcpy(arena + program.space_offset(Space::Output), frame.output.data(), 12);
+    // Scratch starts zeroed: results never depend on an earlier run. (Dead static memory needs
+    // no clearing: every byte of it is written before it is read.)
+    zero_bytes(arena + program.space_offset(Space::Scratch32), source.scratch32_size);
+    zero_bytes(arena + program.space_offset(Space::Scratch64), source.scratch64_size);
+    for (std::uint8_t i = 0; i < fn.load_count; ++i) {
+      const auto& copy = fn.load_slots[i];
+      copy_bytes(slot_space(copy.slot_space), frame.user[copy.slot_space], copy.bytes);
+    }
+  }
+  void out() const {
+    if (static_live) {
+      copy_bytes(frame.static_memory.data(), arena + program.space_offset(Space::Static),
+                 fn.source->static_size);
+    }
+    std::memcpy(frame.output.data(), arena + program.space_offset(Space::Output), 12);
+    for (std::uint8_t i = 0; i < fn.save_count; ++i) {
+      const auto& copy = fn.save_slots[i];
+      copy_bytes(frame.user[copy.slot_space], slot_space(copy.slot_space), copy.bytes);
+    }
+  }
+};
+
+}  // namespace
+
+template <bool kCount>
 Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   const auto& fn = program_.functions()[function];
   if (frame.static_memory.size() < fn.source->static_size) {
@@ -80,251 +148,245 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
                             "frame has {}",
                             function, fn.source->static_size, frame.static_memory.size()));
   }
-  for (std::size_t k = 0; k < fn.user_slots.size(); ++k) {
-    if (fn.user_slots[k] > frame.user_slots[k]) {
-      return fail(Status::BadFrame,
-                  fmt::format("function {} uses {} user slot(s) of space {}, the "
-                              "frame has {}",
-                              function, fn.user_slots[k], k, frame.user_slots[k]));
+  if (fn.uses_user_slots) {
+    for (std::size_t k = 0; k < fn.user_slots.size(); ++k) {
+      if (fn.user_slots[k] > frame.user_slots[k] ||
+          (fn.user_slots[k] > 0 && frame.user[k] == nullptr)) {
+        return fail(Status::BadFrame,
+                    fmt::format("function {} uses {} user slot(s) of space {}, the frame has {}",
+                                function, fn.user_slots[k], k, frame.user_slots[k]));
+      }
     }
   }
-  std::array<std::uint8_t*, kSpaceCount> base{};
-  base[static_cast<std::size_t>(Space::Static)] = frame.static_memory.data();
-  base[static_cast<std::size_t>(Space::Scratch32)] = scratch32_.data();
-  base[static_cast<std::size_t>(Space::Scratch64)] = scratch64_.data();
-  base[static_cast<std::size_t>(Space::Input)] = frame.input.data();
-  base[static_cast<std::size_t>(Space::Output)] = frame.output.data();
-  // Constants are never written: the compiler rejects them as destinations.
-  base[static_cast<std::size_t>(Space::Constant)] = const_cast<std::uint8_t*>(program_.constants());
-  for (std::size_t k = 0; k < frame.user.size(); ++k) {
-    base[static_cast<std::size_t>(Space::UserInBool) + k] = frame.user[k];
-  }
-
-  const Operation* code = program_.code().data();
+  const FrameCopy copy{program_, fn, frame, arena_.data(),
+                       fn.static_memory_live || options_.keep_static_memory};
+  copy.in();
+  std::uint8_t* const a = arena_.data();
+  const Operation* const code = program_.code().data();
   std::int64_t budget = options_.instruction_budget;
+  const Operation* op = code + pc;
+  Status status = Status::Ok;
+
+#define D (a + op->dst)
+#define S (a + op->src)
+#if defined(__GNUC__)
+  // Computed goto: one indirect branch per operation, each predicted on its own.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+  static const void* const kTargets[] = {
+      &&op_End,  &&op_Copy4,      &&op_Copy8,     &&op_Copy12, &&op_NegI,       &&op_NegF,
+      &&op_NegV, &&op_Not,        &&op_AddI,      &&op_AddF,   &&op_AddV,       &&op_SubI,
+      &&op_SubF, &&op_SubV,       &&op_MulI,      &&op_MulF,   &&op_DivI,       &&op_DivU,
+      &&op_DivF, &&op_ModI,       &&op_ModU,      &&op_IncI,   &&op_IncF,       &&op_DecI,
+      &&op_DecF, &&op_ScaleV,     &&op_DivideV,   &&op_Shl,    &&op_ShrI,       &&op_ShrU,
+      &&op_LtI,  &&op_LtU,        &&op_LtF,       &&op_LeI,    &&op_LeU,        &&op_LeF,
+      &&op_GtI,  &&op_GtU,        &&op_GtF,       &&op_GeI,    &&op_GeU,        &&op_GeF,
+      &&op_EqW,  &&op_EqB,        &&op_EqF,       &&op_EqV,    &&op_EqS,        &&op_NeW,
+      &&op_NeB,  &&op_NeF,        &&op_NeV,       &&op_NeS,    &&op_And,        &&op_Xor,
+      &&op_Or,   &&op_LogicalAnd, &&op_LogicalOr, &&op_Call,   &&op_JumpIfZero, &&op_Jump};
+  static_assert(sizeof kTargets / sizeof kTargets[0] == static_cast<std::size_t>(Code::Jump) + 1);
+#define CASE(name) op_##name:
+#define DISPATCH()                              \
+  do {                                          \
+    if constexpr (kCount) ++executed_;          \
+    goto* kTargets[static_cast<int>(op->code)]; \
+  } while (0)
+#define NEXT()  \
+  do {          \
+    ++op;       \
+    DISPATCH(); \
+  } while (0)
+  DISPATCH();
+#else
+#define CASE(name) case Code::name:
+#define DISPATCH() continue
+#define NEXT() \
+  do {         \
+    ++op;      \
+    continue;  \
+  } while (0)
   for (;;) {
-    const Operation& op = code[pc];
-#define D (base[static_cast<std::size_t>(op.dst_space)] + op.dst)
-#define S (base[static_cast<std::size_t>(op.src_space)] + op.src)
-    switch (op.code) {
-      case Code::End:
-        return Status::Ok;
-      case Code::Copy4:
-        std::memcpy(D, S, 4);
-        break;
-      case Code::Copy8:
-        std::memcpy(D, S, 8);
-        break;
-      case Code::Copy12:
-        std::memcpy(D, S, 12);
-        break;
-      case Code::NegI:
-        st<std::uint32_t>(D, 0u - u(D));
-        break;
-      case Code::NegF:
-        st<float>(D, -f(D));
-        break;
-      case Code::NegV: {
-        const auto v = ldv(D);
-        st<Vec3>(D, {-v.x, -v.y, -v.z});
-        break;
+    if constexpr (kCount) ++executed_;
+    switch (op->code) {
+#endif
+  CASE(End) goto done;
+  CASE(Copy4) std::memcpy(D, S, 4);
+  NEXT();
+  CASE(Copy8) std::memcpy(D, S, 8);
+  NEXT();
+  CASE(Copy12) std::memcpy(D, S, 12);
+  NEXT();
+  CASE(NegI) st<std::uint32_t>(D, 0u - u(D));
+  NEXT();
+  CASE(NegF) st<float>(D, -f(D));
+  NEXT();
+  CASE(NegV) {
+    const auto v = ldv(D);
+    st<Vec3>(D, {-v.x, -v.y, -v.z});
+    NEXT();
+  }
+  CASE(Not) st_bool(D, u(D) == 0);
+  NEXT();
+  CASE(AddI) st<std::uint32_t>(D, u(D) + u(S));
+  NEXT();
+  CASE(AddF) st<float>(D, f(D) + f(S));
+  NEXT();
+  CASE(AddV) {
+    const auto x = ldv(D), y = ldv(S);
+    st<Vec3>(D, {x.x + y.x, x.y + y.y, x.z + y.z});
+    NEXT();
+  }
+  CASE(SubI) st<std::uint32_t>(D, u(D) - u(S));
+  NEXT();
+  CASE(SubF) st<float>(D, f(D) - f(S));
+  NEXT();
+  CASE(SubV) {
+    const auto x = ldv(D), y = ldv(S);
+    st<Vec3>(D, {x.x - y.x, x.y - y.y, x.z - y.z});
+    NEXT();
+  }
+  CASE(MulI) st<std::uint32_t>(D, u(D) * u(S));
+  NEXT();
+  CASE(MulF) st<float>(D, f(D) * f(S));
+  NEXT();
+  CASE(DivI) st<std::int32_t>(D, div_i(i(D), i(S)));
+  NEXT();
+  CASE(DivU) st<std::uint32_t>(D, u(S) == 0 ? 0 : u(D) / u(S));
+  NEXT();
+  CASE(DivF) st<float>(D, f(D) / f(S));
+  NEXT();
+  CASE(ModI) st<std::int32_t>(D, mod_i(i(D), i(S)));
+  NEXT();
+  CASE(ModU) st<std::uint32_t>(D, u(S) == 0 ? 0 : u(D) % u(S));
+  NEXT();
+  CASE(IncI) st<std::uint32_t>(D, u(D) + 1);
+  NEXT();
+  CASE(IncF) st<float>(D, f(D) + 1.0f);
+  NEXT();
+  CASE(DecI) st<std::uint32_t>(D, u(D) - 1);
+  NEXT();
+  CASE(DecF) st<float>(D, f(D) - 1.0f);
+  NEXT();
+  CASE(ScaleV) {
+    const auto v = ldv(D);
+    const auto k = f(S);
+    st<Vec3>(D, {v.x * k, v.y * k, v.z * k});
+    NEXT();
+  }
+  CASE(DivideV) {
+    const auto v = ldv(D);
+    const auto k = f(S);
+    st<Vec3>(D, {v.x / k, v.y / k, v.z / k});
+    NEXT();
+  }
+  // Shift counts are taken modulo 32, as the Switch's ARM64 shift instructions do.
+  CASE(Shl) st<std::uint32_t>(D, u(D) << (u(S) & 31));
+  NEXT();
+  CASE(ShrI) st<std::int32_t>(D, i(D) >> (u(S) & 31));
+  NEXT();
+  CASE(ShrU) st<std::uint32_t>(D, u(D) >> (u(S) & 31));
+  NEXT();
+  CASE(LtI) st_bool(D, i(D) < i(S));
+  NEXT();
+  CASE(LtU) st_bool(D, u(D) < u(S));
+  NEXT();
+  CASE(LtF) st_bool(D, f(D) < f(S));
+  NEXT();
+  CASE(LeI) st_bool(D, i(D) <= i(S));
+  NEXT();
+  CASE(LeU) st_bool(D, u(D) <= u(S));
+  NEXT();
+  CASE(LeF) st_bool(D, f(D) <= f(S));
+  NEXT();
+  CASE(GtI) st_bool(D, i(D) > i(S));
+  NEXT();
+  CASE(GtU) st_bool(D, u(D) > u(S));
+  NEXT();
+  CASE(GtF) st_bool(D, f(D) > f(S));
+  NEXT();
+  CASE(GeI) st_bool(D, i(D) >= i(S));
+  NEXT();
+  CASE(GeU) st_bool(D, u(D) >= u(S));
+  NEXT();
+  CASE(GeF) st_bool(D, f(D) >= f(S));
+  NEXT();
+  CASE(EqW) st_bool(D, u(D) == u(S));
+  NEXT();
+  CASE(EqB) st_bool(D, (u(D) != 0) == (u(S) != 0));
+  NEXT();
+  CASE(EqF) st_bool(D, f(D) == f(S));
+  NEXT();
+  CASE(EqV) st_bool(D, ldv(D) == ldv(S));
+  NEXT();
+  CASE(EqS) st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) == 0);
+  NEXT();
+  CASE(NeW) st_bool(D, u(D) != u(S));
+  NEXT();
+  CASE(NeB) st_bool(D, (u(D) != 0) != (u(S) != 0));
+  NEXT();
+  CASE(NeF) st_bool(D, f(D) != f(S));
+  NEXT();
+  CASE(NeV) st_bool(D, !(ldv(D) == ldv(S)));
+  NEXT();
+  CASE(NeS) st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) != 0);
+  NEXT();
+  CASE(And) st<std::uint32_t>(D, u(D) & u(S));
+  NEXT();
+  CASE(Xor) st<std::uint32_t>(D, u(D) ^ u(S));
+  NEXT();
+  CASE(Or) st<std::uint32_t>(D, u(D) | u(S));
+  NEXT();
+  CASE(LogicalAnd) st_bool(D, u(D) != 0 && u(S) != 0);
+  NEXT();
+  CASE(LogicalOr) st_bool(D, u(D) != 0 || u(S) != 0);
+  NEXT();
+  CASE(Call) {
+    const auto& site = program_.calls()[op->aux];
+    if (site.function != nullptr) {
+      CallContext context{frame.host, &site.signature};
+      (*site.function)(context, D);
+    } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
+      std::memset(D, 0, value_size(site.signature.result));
+      if (!site.reported.exchange(true)) {
+        spdlog::warn("EXB: no user function is registered for \"{}\"; it returns zero",
+                     site.signature.text);
       }
-      case Code::Not:
-        st_bool(D, u(D) == 0);
-        break;
-      case Code::AddI:
-        st<std::uint32_t>(D, u(D) + u(S));
-        break;
-      case Code::AddF:
-        st<float>(D, f(D) + f(S));
-        break;
-      case Code::AddV: {
-        const auto a = ldv(D), b = ldv(S);
-        st<Vec3>(D, {a.x + b.x, a.y + b.y, a.z + b.z});
-        break;
-      }
-      case Code::SubI:
-        st<std::uint32_t>(D, u(D) - u(S));
-        break;
-      case Code::SubF:
-        st<float>(D, f(D) - f(S));
-        break;
-      case Code::SubV: {
-        const auto a = ldv(D), b = ldv(S);
-        st<Vec3>(D, {a.x - b.x, a.y - b.y, a.z - b.z});
-        break;
-      }
-      case Code::MulI:
-        st<std::uint32_t>(D, u(D) * u(S));
-        break;
-      case Code::MulF:
-        st<float>(D, f(D) * f(S));
-        break;
-      case Code::DivI:
-        st<std::int32_t>(D, div_i(i(D), i(S)));
-        break;
-      case Code::DivU:
-        st<std::uint32_t>(D, u(S) == 0 ? 0 : u(D) / u(S));
-        break;
-      case Code::DivF:
-        st<float>(D, f(D) / f(S));
-        break;
-      case Code::ModI:
-        st<std::int32_t>(D, mod_i(i(D), i(S)));
-        break;
-      case Code::ModU:
-        st<std::uint32_t>(D, u(S) == 0 ? 0 : u(D) % u(S));
-        break;
-      case Code::IncI:
-        st<std::uint32_t>(D, u(D) + 1);
-        break;
-      case Code::IncF:
-        st<float>(D, f(D) + 1.0f);
-        break;
-      case Code::DecI:
-        st<std::uint32_t>(D, u(D) - 1);
-        break;
-      case Code::DecF:
-        st<float>(D, f(D) - 1.0f);
-        break;
-      case Code::ScaleV: {
-        const auto v = ldv(D);
-        const auto k = f(S);
-        st<Vec3>(D, {v.x * k, v.y * k, v.z * k});
-        break;
-      }
-      case Code::DivideV: {
-        const auto v = ldv(D);
-        const auto k = f(S);
-        st<Vec3>(D, {v.x / k, v.y / k, v.z / k});
-        break;
-      }
-      // Shift counts are taken modulo 32, as the Switch's ARM64 shift instructions do.
-      case Code::Shl:
-        st<std::uint32_t>(D, u(D) << (u(S) & 31));
-        break;
-      case Code::ShrI:
-        st<std::int32_t>(D, i(D) >> (u(S) & 31));
-        break;
-      case Code::ShrU:
-        st<std::uint32_t>(D, u(D) >> (u(S) & 31));
-        break;
-      case Code::LtI:
-        st_bool(D, i(D) < i(S));
-        break;
-      case Code::LtU:
-        st_bool(D, u(D) < u(S));
-        break;
-      case Code::LtF:
-        st_bool(D, f(D) < f(S));
-        break;
-      case Code::LeI:
-        st_bool(D, i(D) <= i(S));
-        break;
-      case Code::LeU:
-        st_bool(D, u(D) <= u(S));
-        break;
-      case Code::LeF:
-        st_bool(D, f(D) <= f(S));
-        break;
-      case Code::GtI:
-        st_bool(D, i(D) > i(S));
-        break;
-      case Code::GtU:
-        st_bool(D, u(D) > u(S));
-        break;
-      case Code::GtF:
-        st_bool(D, f(D) > f(S));
-        break;
-      case Code::GeI:
-        st_bool(D, i(D) >= i(S));
-        break;
-      case Code::GeU:
-        st_bool(D, u(D) >= u(S));
-        break;
-      case Code::GeF:
-        st_bool(D, f(D) >= f(S));
-        break;
-      case Code::EqW:
-        st_bool(D, u(D) == u(S));
-        break;
-      case Code::EqB:
-        st_bool(D, (u(D) != 0) == (u(S) != 0));
-        break;
-      case Code::EqF:
-        st_bool(D, f(D) == f(S));
-        break;
-      case Code::EqV:
-        st_bool(D, ldv(D) == ldv(S));
-        break;
-      case Code::EqS:
-        st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) == 0);
-        break;
-      case Code::NeW:
-        st_bool(D, u(D) != u(S));
-        break;
-      case Code::NeB:
-        st_bool(D, (u(D) != 0) != (u(S) != 0));
-        break;
-      case Code::NeF:
-        st_bool(D, f(D) != f(S));
-        break;
-      case Code::NeV:
-        st_bool(D, !(ldv(D) == ldv(S)));
-        break;
-      case Code::NeS:
-        st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) != 0);
-        break;
-      case Code::And:
-        st<std::uint32_t>(D, u(D) & u(S));
-        break;
-      case Code::Xor:
-        st<std::uint32_t>(D, u(D) ^ u(S));
-        break;
-      case Code::Or:
-        st<std::uint32_t>(D, u(D) | u(S));
-        break;
-      case Code::LogicalAnd:
-        st_bool(D, u(D) != 0 && u(S) != 0);
-        break;
-      case Code::LogicalOr:
-        st_bool(D, u(D) != 0 || u(S) != 0);
-        break;
-      case Code::Call: {
-        const auto& site = program_.calls()[op.aux];
-        std::uint8_t* block = D;
-        if (site.function != nullptr) {
-          CallContext context{frame.host, &site.signature};
-          (*site.function)(context, block);
-        } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
-          std::memset(block, 0, value_size(site.signature.result));
-          if (!site.reported.exchange(true)) {
-            spdlog::warn("EXB: no user function is registered for \"{}\"; it returns zero",
-                         site.signature.text);
-          }
-        } else {
-          return fail(
-              Status::MissingFunction,
-              fmt::format("no user function is registered for \"{}\"", site.signature.text));
-        }
-        break;
-      }
-      case Code::JumpIfZero:
-        if (u(D) != 0) break;
-        [[fallthrough]];
-      case Code::Jump:
-        if (op.src != 0 && (budget -= op.src) < 0) {
-          return fail(Status::BudgetExhausted,
-                      fmt::format("function {} ran past its budget of {} instructions", function,
-                                  options_.instruction_budget));
-        }
-        pc = op.aux;
-        continue;
+    } else {
+      status = fail(Status::MissingFunction,
+                    fmt::format("no user function is registered for \"{}\"", site.signature.text));
+      goto done;
     }
+    NEXT();
+  }
+  CASE(JumpIfZero) {
+    if (u(D) != 0) NEXT();
+    goto jump;
+  }
+  CASE(Jump) {
+  jump:
+    if (op->src != 0 && (budget -= op->src) < 0) {
+      status = fail(Status::BudgetExhausted,
+                    fmt::format("function {} ran past its budget of {} instructions", function,
+                                options_.instruction_budget));
+      goto done;
+    }
+    op = code + op->aux;
+    DISPATCH();
+  }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#else
+    }
+  }
+#endif
+#undef CASE
+#undef DISPATCH
+#undef NEXT
 #undef D
 #undef S
-    ++pc;
-  }
+done:
+  copy.out();
+  return status;
 }
 
 }  // namespace ainb::exb

@@ -76,10 +76,160 @@ class Compiler {
       current_ = &compiled;
       if (fn.has_setup) compiled.setup = compile_block("setup", fn.setup);
       compiled.main = compile_block("main", fn.main);
+      analyse_memory(compiled);
       p_.functions_.push_back(compiled);
       p_.max_scratch32_ = std::max<std::uint32_t>(p_.max_scratch32_, fn.scratch32_size);
       p_.max_scratch64_ = std::max<std::uint32_t>(p_.max_scratch64_, fn.scratch64_size);
       p_.static_size_ = std::max(p_.static_size_, fn.static_size);
+    }
+    lay_out_arena();
+  }
+
+  // Bytes an operation reads at its destination, reads at its source, writes at its destination.
+  struct Widths {
+    std::uint32_t dst_read, src_read, dst_write;
+  };
+  static Widths widths(Code code) {
+    switch (code) {
+      case Code::Copy4:
+        return {0, 4, 4};
+      case Code::Copy8:
+        return {0, 8, 8};
+      case Code::Copy12:
+        return {0, 12, 12};
+      case Code::NegI:
+      case Code::NegF:
+      case Code::Not:
+      case Code::IncI:
+      case Code::IncF:
+      case Code::DecI:
+      case Code::DecF:
+        return {4, 0, 4};
+      case Code::NegV:
+        return {12, 0, 12};
+      case Code::AddV:
+      case Code::SubV:
+        return {12, 12, 12};
+      case Code::ScaleV:
+      case Code::DivideV:
+        return {12, 4, 12};
+      case Code::EqV:
+      case Code::NeV:
+        return {12, 12, 4};
+      case Code::EqS:
+      case Code::NeS:
+        return {8, 8, 4};
+      case Code::JumpIfZero:
+        return {4, 0, 0};
+      default:
+        return {4, 4, 4};
+    }
+  }
+
+  // Decides which memory a run must load and save (see CompiledFunction). Static memory is dead
+  // between runs when, in every block, each static byte is written before it is read; blocks
+  // with jumps are not analysed (their memory stays live).
+  void analyse_memory(CompiledFunction& compiled) {
+    const auto& fn = p_.sources_[function_];
+    bool live = false;
+    std::array<bool, 12> reads_slot{};
+    auto scan = [&](std::uint32_t start) {
+      std::vector<bool> written(fn.static_size, false);
+      auto read = [&](Space space, std::uint32_t offset, std::uint32_t size) {
+        if (space >= Space::UserInBool) {
+          reads_slot[static_cast<std::size_t>(space) -
+                     static_cast<std::size_t>(Space::UserInBool)] = true;
+        }
+        if (space != Space::Static) return;
+        for (std::uint32_t b = offset; b < offset + size && b < written.size(); ++b) {
+          if (!written[b]) live = true;
+        }
+      };
+      auto write = [&](Space space, std::uint32_t offset, std::uint32_t size) {
+        if (space != Space::Static) return;
+        for (std::uint32_t b = offset; b < offset + size && b < written.size(); ++b)
+          written[b] = true;
+      };
+      for (auto pc = start;; ++pc) {
+        const auto& op = p_.code_[pc];
+        if (op.code == Code::End) return;
+        if (op.code == Code::Jump || op.code == Code::JumpIfZero) live = true;
+        if (op.code == Code::Call) {
+          const auto& sig = p_.calls_[op.aux].signature;
+          read(Space::Static, op.dst, sig.arguments_size());
+          write(Space::Static, op.dst, value_size(sig.result));
+          continue;
+        }
+        if (op.code == Code::Jump) continue;
+        const auto w = widths(op.code);
+        if (w.dst_read != 0) read(op.dst_space, op.dst, w.dst_read);
+        if (w.src_read != 0) read(op.src_space, op.src, w.src_read);
+        if (w.dst_write != 0) write(op.dst_space, op.dst, w.dst_write);
+      }
+    };
+    if (compiled.setup >= 0) scan(static_cast<std::uint32_t>(compiled.setup));
+    scan(compiled.main);
+    compiled.static_memory_live = live;
+    static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
+                                              DataType::Float, DataType::String, DataType::Vec3f};
+    for (std::uint8_t k = 0; k < 12; ++k) {
+      const auto bytes = compiled.user_slots[k] * value_size(kSlotTypes[k % 6]);
+      if (bytes == 0) continue;
+      // Inputs are loaded; outputs are loaded only when read, and always saved.
+      if (k < 6 || reads_slot[k]) compiled.load_slots[compiled.load_count++] = {k, bytes};
+      if (k >= 6) compiled.save_slots[compiled.save_count++] = {k, bytes};
+    }
+  }
+
+  // Places every space in one arena and turns (space, offset) operands into arena offsets.
+  void lay_out_arena() {
+    std::array<std::uint32_t, kSpaceCount> size{};
+    size[static_cast<std::size_t>(Space::Constant)] =
+        static_cast<std::uint32_t>(p_.constants_.size());
+    size[static_cast<std::size_t>(Space::Scratch32)] = p_.max_scratch32_;
+    size[static_cast<std::size_t>(Space::Scratch64)] = p_.max_scratch64_;
+    size[static_cast<std::size_t>(Space::Input)] = 12;
+    size[static_cast<std::size_t>(Space::Output)] = 12;
+    size[static_cast<std::size_t>(Space::Static)] = p_.static_size_;
+    static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
+                                              DataType::Float, DataType::String, DataType::Vec3f};
+    for (const auto& fn : p_.functions_) {
+      for (std::size_t k = 0; k < 12; ++k) {
+        auto& s = size[static_cast<std::size_t>(Space::UserInBool) + k];
+        s = std::max(s, fn.user_slots[k] * value_size(kSlotTypes[k % 6]));
+      }
+    }
+    // Constants first (the machine copies them once); 16-byte aligned starts.
+    static constexpr Space kOrder[] = {
+        Space::Constant,      Space::Scratch32,   Space::Scratch64,    Space::Input,
+        Space::Output,        Space::Static,      Space::UserInBool,   Space::UserInInt,
+        Space::UserInUInt,    Space::UserInFloat, Space::UserInString, Space::UserInVec3f,
+        Space::UserOutBool,   Space::UserOutInt,  Space::UserOutUInt,  Space::UserOutFloat,
+        Space::UserOutString, Space::UserOutVec3f};
+    std::uint64_t at = 0;
+    for (const auto space : kOrder) {
+      p_.layout_[static_cast<std::size_t>(space)] = static_cast<std::uint32_t>(at);
+      at += (size[static_cast<std::size_t>(space)] + 15u) & ~std::uint64_t{15};
+    }
+    if (at > (1u << 24)) {
+      throw LoadError(file_, "EXB", s_.file_offset,
+                      "the expressions need more than 16 MiB of memory");
+    }
+    p_.arena_size_ = static_cast<std::uint32_t>(at);
+    for (auto& op : p_.code_) {
+      switch (op.code) {
+        case Code::End:
+        case Code::Jump:
+          break;
+        case Code::JumpIfZero:
+        case Code::Call:
+          op.dst += p_.layout_[static_cast<std::size_t>(op.dst_space)];
+          break;
+        default:
+          op.dst += p_.layout_[static_cast<std::size_t>(op.dst_space)];
+          op.src += p_.layout_[static_cast<std::size_t>(op.src_space)];
+          break;
+      }
     }
   }
 
@@ -209,6 +359,7 @@ class Compiler {
         auto& used = current_->user_slots[static_cast<std::size_t>(result.space) -
                                           static_cast<std::size_t>(Space::UserInBool)];
         used = static_cast<std::uint16_t>(std::max<std::uint32_t>(used, slot + 1));
+        current_->uses_user_slots = true;
         break;
       }
     }

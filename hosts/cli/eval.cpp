@@ -167,7 +167,9 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
     frame.user_slots[k] = compiled.user_slots[k];
   }
 
-  exb::Machine machine(program);
+  exb::MachineOptions options;
+  options.keep_static_memory = true;  // --static seeds it even for functions that overwrite it
+  exb::Machine machine(program, options);
   auto status = machine.run_setup(request.function, frame);
   if (status == exb::Status::Ok) status = machine.run_main(request.function, frame);
   if (status != exb::Status::Ok) {

@@ -1,8 +1,9 @@
 #pragma once
 
-// Runs compiled EXB functions. A Machine owns the per-evaluation scratch memory (allocated once,
-// at construction, to the program's largest function) and never allocates, locks or reads a
-// clock while it runs. One Machine per thread; the Program it runs may be shared.
+// Runs compiled EXB functions. A Machine owns one arena holding every memory space of the program
+// (allocated once, at construction) and never allocates, locks or reads a clock while it runs.
+// A run copies the frame's static memory, input and user slots into the arena, runs, and copies
+// static memory, output and user outputs back. One Machine per thread; the Program may be shared.
 
 #include <array>
 #include <cstdint>
@@ -23,6 +24,10 @@ struct MachineOptions {
   // backward jump charges the length of the loop it closes, so a runaway loop stops here.
   std::int64_t instruction_budget = 100'000;
   MissingFunctionPolicy missing_functions = MissingFunctionPolicy::Error;
+  // Load and save the frame's static memory on every run, even for functions that write each
+  // static byte before reading it (no run can observe it then, so by default it is skipped).
+  // For debuggers, tests and `ainb eval`, which look at static memory after a run.
+  bool keep_static_memory = false;
 };
 
 enum class Status : std::uint8_t { Ok, BudgetExhausted, MissingFunction, BadFrame };
@@ -49,18 +54,27 @@ class Machine {
   // The main block (each evaluation).
   Status run_main(std::uint32_t function, Frame& frame);
 
+  // The main block, counting the instructions it executes (for tools and benchmarks; the
+  // ordinary runs count nothing). The count is read with executed().
+  Status run_main_counted(std::uint32_t function, Frame& frame);
+  std::uint64_t executed() const { return executed_; }
+
   // What went wrong in the last run that did not return Ok.
   const std::string& error() const { return error_; }
   const Program& program() const { return program_; }
 
  private:
+  template <bool kCount>
   Status run(std::uint32_t function, std::uint32_t start, Frame& frame);
   Status fail(Status status, std::string message);
 
   const Program& program_;
   MachineOptions options_;
-  std::vector<std::uint8_t> scratch32_, scratch64_;
+  // Every space of the program at the offsets of Program::space_offset; the constants are copied
+  // in once, the frame's memory around each run.
+  std::vector<std::uint8_t> arena_;
   std::string error_;
+  std::uint64_t executed_ = 0;
 };
 
 }  // namespace ainb::exb

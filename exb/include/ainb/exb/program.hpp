@@ -101,8 +101,10 @@ enum class Code : std::uint8_t {
   Jump,
 };
 
-// 16 bytes. `dst` / `src` are byte offsets into their spaces; `aux` is the absolute target of a
-// jump, the call-site index of a Call, or the loop length charged to the budget.
+// 16 bytes. `dst` / `src` are byte offsets into the machine's arena (every space laid out in one
+// buffer, see Program::space_offset), so an operand costs one addition at run time. `aux` is the
+// absolute target of a jump or the call-site index of a Call; a jump's `src` is the loop length
+// charged to the budget.
 struct Operation {
   Code code = Code::End;
   Space dst_space = Space::Constant;
@@ -119,6 +121,19 @@ struct CompiledFunction {
   std::uint32_t main = 0;
   // Highest slot + 1 this function uses per UserIn/UserOut space (index = space - UserInBool).
   std::array<std::uint16_t, 12> user_slots{};
+  bool uses_user_slots = false;
+  // Whether a run can observe static memory left by an earlier run (some byte is read before
+  // this run writes it). When false the machine neither loads nor saves the frame's static
+  // memory: every corpus function uses GMem as working memory this way.
+  bool static_memory_live = true;
+  // The user-slot spaces a run must load (inputs, and outputs it reads) and save (outputs).
+  struct SlotCopy {
+    std::uint8_t slot_space = 0;  // Space - Space::UserInBool
+    std::uint32_t bytes = 0;
+  };
+  std::array<SlotCopy, 12> load_slots{};
+  std::array<SlotCopy, 6> save_slots{};
+  std::uint8_t load_count = 0, save_count = 0;
 };
 
 struct CallSite {
@@ -151,6 +166,11 @@ class Program {
   std::uint32_t max_scratch32() const { return max_scratch32_; }
   std::uint32_t max_scratch64() const { return max_scratch64_; }
   std::uint32_t static_size() const { return static_size_; }
+  // Where each space starts in a machine's arena, and the arena's size. The constants are the
+  // first bytes of the arena (constants_size() of them).
+  std::uint32_t space_offset(Space space) const { return layout_[static_cast<std::size_t>(space)]; }
+  std::uint32_t arena_size() const { return arena_size_; }
+  std::uint32_t constants_size() const { return static_cast<std::uint32_t>(constants_.size()); }
 
  private:
   friend class Compiler;
@@ -161,6 +181,8 @@ class Program {
   std::vector<std::uint8_t> constants_;
   std::vector<char> strings_;  // copied string constants (pointers into it are stable)
   std::uint32_t max_scratch32_ = 0, max_scratch64_ = 0, static_size_ = 0;
+  std::array<std::uint32_t, kSpaceCount> layout_{};
+  std::uint32_t arena_size_ = 0;
 };
 
 }  // namespace ainb::exb
