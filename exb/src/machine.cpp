@@ -53,7 +53,9 @@ inline std::int32_t mod_i(std::int32_t a, std::int32_t b) {
 
 Machine::Machine(const Program& program, MachineOptions options)
     : program_(program), options_(options), arena_(program.arena_size()) {
-  std::memcpy(arena_.data(), program.constants(), program.constants_size());
+  if (program.constants_size() != 0) {  // memcpy from a null pointer is undefined even for 0 bytes
+    std::memcpy(arena_.data(), program.constants(), program.constants_size());
+  }
 }
 
 Status Machine::fail(Status status, std::string message) {
