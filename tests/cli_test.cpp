@@ -47,6 +47,8 @@ TEST_CASE("ainb info summarises a file") {
   CHECK(r.out.find("  Element_F32Selector              1\n") != std::string::npos);
   CHECK(r.out.find("  CheckEndEscapeFromTerror.module.ainb (AI, 1 instance)\n") !=
         std::string::npos);
+  CHECK(r.out.find("user functions called by expressions (the host registers these):\n"
+                   "  Actor.Pos( Vector3F )\n") != std::string::npos);
 }
 
 TEST_CASE("ainb dump prints the model and the peer layout as JSON") {

@@ -85,6 +85,13 @@ std::string format_info(const Model& m) {
   for (const auto& [type, count] : histogram)
     line("  {:<32} {}", type, count);
 
+  if (m.expressions && !m.expressions->signatures.empty()) {
+    line("{}", "");
+    line("{}", "user functions called by expressions (the host registers these):");
+    for (const auto signature : m.expressions->signatures)
+      line("  {}", signature);
+  }
+
   if (!m.modules.empty()) {
     line("{}", "");
     line("modules:");
