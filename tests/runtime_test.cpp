@@ -430,6 +430,23 @@ TEST_CASE("every corpus file runs 600 frames with stub nodes, keeping the invari
   MESSAGE(files << " corpus files ran 600 frames each");
 }
 
+TEST_CASE("a graph keeps its node classes alive after the registry is gone") {
+  Log log;
+  std::shared_ptr<const Graph> graph;
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {user("Probe")};
+  {
+    NodeRegistry registry;
+    registry.add("Probe", std::make_shared<Probe>("Probe", log, std::vector<Result>{S}));
+    graph = std::make_shared<Graph>(ainb::load(build(spec), "probe.ainb"), registry);
+  }
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  CHECK(log == Log{"enter Probe", "update Probe", "leave Probe"});
+}
+
 TEST_CASE("a node shared by two parents is entered, updated and left once") {
   Harness h;
   h.probe("Shared", {R, S});

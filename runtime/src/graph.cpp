@@ -1,5 +1,7 @@
 #include "ainb/runtime/graph.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace ainb::runtime {
@@ -8,9 +10,9 @@ void NodeRegistry::add(std::string name, std::shared_ptr<NodeClass> node_class) 
   classes_[std::move(name)] = std::move(node_class);
 }
 
-NodeClass* NodeRegistry::find(std::string_view name) const {
+std::shared_ptr<NodeClass> NodeRegistry::find(std::string_view name) const {
   const auto it = classes_.find(std::string(name));
-  return it == classes_.end() ? nullptr : it->second.get();
+  return it == classes_.end() ? nullptr : it->second;
 }
 
 std::string_view result_name(Result result) {
@@ -35,12 +37,26 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry)
     auto& g = nodes_[i];
     g.type = n.type;
     if (n.type == NodeType::UserDefined && !n.is_module()) {
-      g.user_class = registry.find(n.name);
+      if (auto found = registry.find(n.name)) {
+        g.user_class = found.get();
+        if (std::find(classes_.begin(), classes_.end(), found) == classes_.end()) {
+          classes_.push_back(std::move(found));
+        }
+      }
       if (g.user_class == nullptr && registry.unknown_classes == UnknownClassPolicy::Strict) {
         throw LoadError(m.name, "nodes", n.entry_offset,
                         fmt::format("node {} uses class \"{}\", which no node class is registered "
                                     "for (strict policy)",
                                     i, n.name));
+      }
+    }
+    if (n.type == NodeType::Sequential) {
+      for (const auto& p : m.properties_of(n, ParamType::Bool)) {
+        if (p.name == "IsUpdateNextInFrame") g.update_next_in_frame = std::get<bool>(p.value);
+        if (p.name == "IsLoop") g.loop = std::get<bool>(p.value);
+      }
+      for (const auto& p : m.properties_of(n, ParamType::Int)) {
+        if (p.name == "NumLoop") g.loop_count = std::get<std::int32_t>(p.value);
       }
     }
     g.children.base = static_cast<std::uint32_t>(children_.size());

@@ -37,7 +37,9 @@ T value_or(const Value& v, T fallback) {
 }  // namespace
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
-    : graph_(std::move(graph)), options_(options), random_(options.seed) {
+    : graph_(std::move(graph)),
+      options_(options),
+      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u) {
   const auto& m = graph_->model();
   nodes_.resize(m.nodes.size());
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -56,6 +58,14 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
 
 Instance::~Instance() {
   stop();
+}
+
+std::size_t Instance::memory_bytes() const {
+  std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(NodeState) +
+                      blackboard_.capacity() * sizeof(Value);
+  for (const auto& list : outputs_)
+    bytes += list.capacity() * sizeof(Value);
+  return bytes;
 }
 
 std::string_view Instance::command() const {
@@ -308,10 +318,10 @@ Result Instance::update_sequential(std::uint32_t node) {
   if (children.empty()) return Result::Success;
   auto& s = nodes_[node];
   const auto& m = graph_->model();
-  NodeContext context(*this, node);
-  const bool next_in_frame = context.property_bool("IsUpdateNextInFrame");
-  const bool loop = context.property_bool("IsLoop");
-  const auto loops = context.property_int("NumLoop");
+  const auto& g = graph_->nodes()[node];
+  const bool next_in_frame = g.update_next_in_frame;
+  const bool loop = g.loop;
+  const auto loops = g.loop_count;
   (void)m;
   for (;;) {
     const auto child = children[s.cursor];
@@ -423,7 +433,10 @@ std::uint16_t Instance::choose(std::uint32_t node) {
             std::max(0.0f, value_or(bb(w.blackboard, BlackboardType::F32, w.weight), w.weight));
       }
       if (total <= 0) return 0;
-      const auto pick = std::uniform_real_distribution<float>(0.0f, total)(random_);
+      // Mapped by hand: std::uniform_real_distribution differs between standard libraries.
+      const auto unit = static_cast<double>(random_() - std::minstd_rand::min()) /
+                        static_cast<double>(std::minstd_rand::max() - std::minstd_rand::min() + 1);
+      const auto pick = static_cast<float>(unit * total);
       float sum = 0;
       for (std::uint16_t i = 0; i < plugs.size(); ++i) {
         const auto& w = std::get<RandomWeight>(plugs[i].data);

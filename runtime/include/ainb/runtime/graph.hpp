@@ -16,11 +16,16 @@ struct GraphNode {
   NodeClass* user_class = nullptr;  // UserDefined nodes with a registered class
   Range children;                   // window of Graph::children: the node's Child plugs in order
   Range queries;                    // window of Graph::queries: node indices
+  // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
+  bool update_next_in_frame = false;
+  bool loop = false;
+  std::int32_t loop_count = 0;
 };
 
 class Graph {
  public:
-  // Throws LoadError (strict policy: an unregistered class) naming the node and class.
+  // Throws LoadError (strict policy: an unregistered class) naming the node and class. The
+  // registry is only read here; the graph holds on to the classes it uses.
   Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry);
 
   const Model& model() const { return *model_; }
@@ -43,6 +48,9 @@ class Graph {
   std::vector<std::uint32_t> children_;
   std::vector<std::uint32_t> queries_;
   std::vector<std::uint32_t> logic_roots_;
+  // The classes the nodes use: the graph keeps them alive, so the registry it was built from
+  // may go away.
+  std::vector<std::shared_ptr<NodeClass>> classes_;
 };
 
 }  // namespace ainb::runtime

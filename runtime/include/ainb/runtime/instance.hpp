@@ -52,6 +52,8 @@ class Instance {
   const Value* blackboard(std::string_view name) const;
 
   const Graph& graph() const { return *graph_; }
+  // Bytes this instance owns (itself and its arrays): what each actor costs besides the graph.
+  std::size_t memory_bytes() const;
   void* host() const { return options_.host; }
 
   // Used by NodeContext and the built-in nodes.
@@ -91,7 +93,9 @@ class Instance {
   std::vector<NodeState> nodes_;
   std::array<std::vector<Value>, kParamTypeCount> outputs_;  // by the model's output index
   std::vector<Value> blackboard_;                            // by the model's entry index
-  std::mt19937_64 random_;
+  // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
+  // standard library), seeded per instance.
+  std::minstd_rand random_;
   std::int32_t command_ = -1;
   CommandState state_ = CommandState::Idle;
   std::uint64_t frame_ = 0;

@@ -77,7 +77,7 @@ enum class UnknownClassPolicy : std::uint8_t {
 class NodeRegistry {
  public:
   void add(std::string name, std::shared_ptr<NodeClass> node_class);
-  NodeClass* find(std::string_view name) const;
+  std::shared_ptr<NodeClass> find(std::string_view name) const;
 
   UnknownClassPolicy unknown_classes = UnknownClassPolicy::Stub;
 

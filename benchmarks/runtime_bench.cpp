@@ -1,0 +1,170 @@
+// Scheduler speed: ns per node visit (one Update call) and bytes per instance.
+//   sequence100/{run}        a Sequential of 100 trivial user nodes that succeed at once: each tick
+//                            enters, updates and leaves all 100 (the command restarts every tick)
+//   simultaneous100          a Simultaneous of 100 user nodes that keep running: 100 updates/tick
+//   corpus/<file>            each corpus tree with stub nodes, commands restarted as they end
+//   actors10000/<file>       10,000 instances of the busiest corpus tree, 600 frames each
+//
+//   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
+
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include <benchmark/benchmark.h>
+
+#include "ainb/runtime/instance.hpp"
+#include "ainb_builder.hpp"
+
+using namespace ainb;
+using namespace ainb::runtime;
+
+namespace {
+
+struct Succeed : NodeClass {
+  Result update(NodeContext&) override { return Result::Success; }
+};
+struct Run : NodeClass {
+  Result update(NodeContext&) override { return Result::Running; }
+};
+
+struct Counter : Observer {
+  std::uint64_t updates = 0;
+  void on_update(std::uint32_t, Result) override { ++updates; }
+};
+
+std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
+  test::AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  test::BuildNode parent{.type = type};
+  parent.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  spec.nodes.push_back(parent);
+  for (std::uint32_t i = 1; i <= 100; ++i) {
+    spec.nodes[0].plugs.push_back({PlugKind::Child, i, ""});
+    spec.nodes.push_back(test::BuildNode{.name = leaf});
+  }
+  NodeRegistry registry;
+  registry.add("Succeed", std::make_shared<Succeed>());
+  registry.add("Run", std::make_shared<Run>());
+  return std::make_shared<Graph>(load(test::build(spec), "hundred.ainb"), registry);
+}
+
+// Runs `frames` frames of `instance`, restarting commands as they end (round robin).
+void drive(Instance& instance, std::uint64_t frames, std::size_t& next_command) {
+  const auto& commands = instance.graph().model().commands;
+  for (std::uint64_t f = 0; f < frames; ++f) {
+    if (!commands.empty() && instance.state() != CommandState::Running) {
+      instance.start(commands[next_command++ % commands.size()].name);
+    }
+    instance.tick();
+  }
+}
+
+void per_visit(benchmark::State& state, std::shared_ptr<const Graph> graph) {
+  // Count the visits of a fixed run first (with an observer), then time it without one.
+  std::uint64_t visits = 0;
+  {
+    Counter counter;
+    Instance probe(graph, InstanceOptions{1, nullptr, &counter});
+    std::size_t next = 0;
+    drive(probe, 1000, next);
+    visits = counter.updates;
+  }
+  Instance instance(graph, InstanceOptions{1, nullptr, nullptr});
+  for (auto _ : state) {
+    state.PauseTiming();
+    instance.stop();
+    std::size_t next = 0;
+    state.ResumeTiming();
+    drive(instance, 1000, next);
+  }
+  state.counters["visits_per_1000_frames"] = static_cast<double>(visits);
+  state.counters["ns_per_visit"] =
+      benchmark::Counter(static_cast<double>(visits) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bytes_per_instance"] = static_cast<double>(instance.memory_bytes());
+  state.counters["bytes_per_node"] =
+      static_cast<double>(instance.memory_bytes()) / static_cast<double>(graph->nodes().size());
+}
+
+void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
+  constexpr std::size_t kActors = 10'000;
+  constexpr std::uint64_t kFrames = 600;
+  for (auto _ : state) {
+    std::vector<std::unique_ptr<Instance>> instances;
+    instances.reserve(kActors);
+    for (std::size_t i = 0; i < kActors; ++i) {
+      instances.push_back(std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, nullptr}));
+    }
+    std::vector<std::size_t> next(kActors, 0);
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint64_t frame = 0; frame < kFrames; ++frame) {
+      for (std::size_t i = 0; i < kActors; ++i)
+        drive(*instances[i], 1, next[i]);
+    }
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(seconds);
+    state.counters["ms_per_frame"] = seconds * 1000.0 / kFrames;
+    state.counters["bytes_per_instance"] = static_cast<double>(instances[0]->memory_bytes());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::filesystem::path corpus = AINB_CORPUS_DIR;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
+      corpus = argv[++i];
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  benchmark::RegisterBenchmark("sequence100", per_visit, hundred(NodeType::Sequential, "Succeed"))
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("simultaneous100", per_visit, hundred(NodeType::Simultaneous, "Run"))
+      ->Unit(benchmark::kMicrosecond);
+  std::shared_ptr<const Graph> largest;
+  std::string largest_name;
+  std::uint64_t busiest_visits = 0;
+  if (std::filesystem::is_directory(corpus / "ainb")) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
+      if (entry.path().extension() == ".ainb") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    NodeRegistry stubs;  // every user node is a stub
+    for (const auto& path : files) {
+      auto graph = std::make_shared<const Graph>(load_file(path), stubs);
+      // The 10,000-actor case uses the tree that does the most work per frame.
+      Counter counter;
+      {
+        Instance probe(graph, InstanceOptions{1, nullptr, &counter});
+        std::size_t next = 0;
+        drive(probe, 100, next);
+      }
+      if (counter.updates > busiest_visits) {
+        busiest_visits = counter.updates;
+        largest = graph;
+        largest_name = path.stem().string();
+      }
+      benchmark::RegisterBenchmark(("corpus/" + path.stem().string()).c_str(), per_visit, graph)
+          ->Unit(benchmark::kMicrosecond);
+    }
+  } else {
+    std::cerr << "runtime_bench: no corpus at " << corpus.string() << "; corpus cases skipped\n";
+  }
+  if (largest) {
+    benchmark::RegisterBenchmark(("actors10000/" + largest_name).c_str(), actors, largest)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
