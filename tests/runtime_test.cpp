@@ -464,3 +464,84 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
   CHECK(h.tick() == Log{"update Shared", "leave Shared"});  // left when the last parent let go
   CHECK(h.instance->state() == CommandState::Succeeded);
 }
+
+TEST_CASE("Element_Alert logs, emits an alert event and returns its Result") {
+  struct Alerts : Observer {
+    std::vector<std::string> messages;
+    void on_alert(std::uint32_t, std::string_view message) override {
+      messages.emplace_back(message);
+    }
+  } alerts;
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode alert{.type = NodeType::Alert};
+  alert.properties = {{ParamType::Int, "Result", std::int32_t{3}}};
+  alert.inputs = {{ParamType::String, "Message", -1, 0, 0, std::string("unexpected form")}};
+  spec.nodes = {alert};
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "alert.ainb"), NodeRegistry{});
+  Instance instance(graph, InstanceOptions{0, nullptr, &alerts});
+  instance.start("Root");
+  instance.tick();
+  CHECK(alerts.messages == std::vector<std::string>{"unexpected form"});
+  CHECK(instance.state() == CommandState::Failed);  // Result 3 = Failure
+}
+
+#include <thread>
+
+namespace {
+
+struct Trace : Observer {
+  std::vector<std::uint64_t> events;  // (kind << 32) | node
+  void on_enter(std::uint32_t n) override { events.push_back((1ull << 32) | n); }
+  void on_update(std::uint32_t n, Result r) override {
+    events.push_back((static_cast<std::uint64_t>(2 + static_cast<int>(r)) << 32) | n);
+  }
+  void on_leave(std::uint32_t n) override { events.push_back((9ull << 32) | n); }
+};
+
+// Runs instance `i` of `graph` for 300 frames, restarting commands round robin.
+std::vector<std::uint64_t> run_traced(const std::shared_ptr<const Graph>& graph, std::size_t i) {
+  Trace trace;
+  {
+    Instance instance(graph, InstanceOptions{i, nullptr, &trace});
+    const auto& commands = graph->model().commands;
+    std::size_t next = i;
+    for (int frame = 0; frame < 300; ++frame) {
+      if (!commands.empty() && instance.state() != CommandState::Running) {
+        instance.start(commands[next++ % commands.size()].name);
+      }
+      instance.tick();
+    }
+  }
+  return trace.events;
+}
+
+}  // namespace
+
+TEST_CASE("instances of shared graphs on two threads give the same traces as on one") {
+  std::vector<std::shared_ptr<const Graph>> graphs;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    graphs.push_back(std::make_shared<Graph>(load_file(path), NodeRegistry{}));
+  }
+  if (graphs.empty()) return;
+  constexpr std::size_t kInstances = 16;
+  std::vector<std::vector<std::uint64_t>> alone(kInstances), together(kInstances);
+  for (std::size_t i = 0; i < kInstances; ++i)
+    alone[i] = run_traced(graphs[i % graphs.size()], i);
+  auto worker = [&](std::size_t first) {
+    for (std::size_t i = first; i < kInstances; i += 2) {
+      together[i] = run_traced(graphs[i % graphs.size()], i);
+    }
+  };
+  std::thread a(worker, 0), b(worker, 1);
+  a.join();
+  b.join();
+  std::size_t events = 0;
+  for (std::size_t i = 0; i < kInstances; ++i) {
+    CHECK_MESSAGE(alone[i] == together[i], "instance " << i);
+    events += alone[i].size();
+  }
+  CHECK(events > 0);
+  MESSAGE(kInstances << " instances of " << graphs.size() << " graphs on two threads: " << events
+                     << " identical events");
+}

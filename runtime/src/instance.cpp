@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace ainb::runtime {
 
@@ -253,6 +254,9 @@ Result Instance::update(std::uint32_t node) {
     case NodeType::SplitTiming:
       result = update_split_timing(node);
       break;
+    case NodeType::Alert:
+      result = update_alert(node);
+      break;
     default:
       break;
   }
@@ -377,6 +381,24 @@ Result Instance::update_split_timing(std::uint32_t node) {
   const auto on_update = plug_named(node, "Update");
   if (on_update < 0) return Result::Success;
   return update(graph_->children(node)[on_update]);
+}
+
+// Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's
+// result enum: 0 None, 1 Busy, 2 Success, 3 Failure) says what the node returns.
+Result Instance::update_alert(std::uint32_t node) {
+  NodeContext context(*this, node);
+  auto message = context.input_string("Message");
+  if (message.empty()) message = context.property_string("Message");
+  spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
+  if (options_.observer) options_.observer->on_alert(node, message);
+  switch (context.property_int("Result")) {
+    case 1:
+      return Result::Running;
+    case 3:
+      return Result::Failure;
+    default:
+      return Result::Success;
+  }
 }
 
 std::uint16_t Instance::choose(std::uint32_t node) {

@@ -84,6 +84,7 @@ class Instance {
   Result update_simultaneous(std::uint32_t node);
   Result update_selector(std::uint32_t node);
   Result update_split_timing(std::uint32_t node);
+  Result update_alert(std::uint32_t node);
   std::uint16_t choose(std::uint32_t node);
   std::int32_t plug_named(std::uint32_t node, std::string_view name) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);

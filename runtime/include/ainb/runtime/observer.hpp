@@ -17,6 +17,7 @@ class Observer {
   virtual void on_enter(std::uint32_t /*node*/) {}
   virtual void on_update(std::uint32_t /*node*/, Result /*result*/) {}
   virtual void on_leave(std::uint32_t /*node*/) {}
+  virtual void on_alert(std::uint32_t /*node*/, std::string_view /*message*/) {}
 };
 
 }  // namespace ainb::runtime
