@@ -545,3 +545,60 @@ TEST_CASE("instances of shared graphs on two threads give the same traces as on 
   MESSAGE(kInstances << " instances of " << graphs.size() << " graphs on two threads: " << events
                      << " identical events");
 }
+
+#include "exb_assembler.hpp"
+
+TEST_CASE("expressions: an Element_Expression node and an expression property") {
+  // Function 0 (Element_Expression): UserOut bool[0] = UserIn int[0] + UserIn int[1] >= 10.
+  // Function 1 (a float property): Out = In * 2.
+  ExbSpec exb;
+  exb.instructions = {{2, 3, 2, 10, 0, 0},                       // STR int GMem[0], UserIn[0]
+                      {5, 3, 2, 10, 0, 1},                       // ADD int GMem[0], UserIn[1]
+                      {19, 3, 2, 0, 0, 10},                      // GTE int GMem[0], 10
+                      {2, 2, 9, 2, 0, 0},                        // STR bool UserOut[0], GMem[0]
+                      {1, 0, 0, 0, 0, 0},   {2, 4, 2, 6, 0, 0},  // STR float GMem[0], In[0]
+                      {7, 4, 2, 0, 0, 2},                        // MUL float GMem[0], 2
+                      {2, 4, 5, 2, 0, 0},                        // STR float Out[0], GMem[0]
+                      {1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 5, 1, 1, 4, 0, 0}, {-1, 0, 5, 4, 4, 4, 4, 0, 0}};
+
+  Harness h;
+  h.probe("Counter", {R});
+  struct Reader : NodeClass {
+    std::vector<bool> ok;
+    std::vector<float> speed;
+    Result update(NodeContext& c) override {
+      ok.push_back(c.input_bool("Ok"));
+      speed.push_back(c.property_float("Speed"));
+      return Result::Running;
+    }
+  };
+  auto reader = std::make_shared<Reader>();
+  h.registry.add("Reader", reader);
+
+  AinbSpec spec;
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  // As in the corpus, the Element_Expression is a query node of the node reading its output.
+  BuildNode all{.type = NodeType::Simultaneous};
+  all.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 3, ""}};
+  BuildNode counter = user("Counter");
+  counter.outputs = {{ParamType::Int, "Count"}};
+  BuildNode expression{.type = NodeType::Expression, .flags = node_flags::kIsQuery};
+  expression.properties = {{ParamType::Int, "ExpressionBase", std::int32_t{0}, 0xC2000000u}};
+  expression.inputs = {{ParamType::Int, "A", 1, 0, 0, std::int32_t{0}},
+                       {ParamType::Int, "B", -1, 0, 0, std::int32_t{7}}};
+  expression.outputs = {{ParamType::Bool, "Result", true}};
+  BuildNode read = user("Reader");
+  read.inputs = {{ParamType::Bool, "Ok", 2, 0, 0, false}};
+  read.queries = {0};  // query node 0 = node 2, the expression
+  read.properties = {{ParamType::Float, "Speed", 1.5f, 0xC2000001u}};
+  spec.nodes = {all, counter, expression, read};
+  h.load(spec);
+  h.instance->start("Root");
+  for (int i = 0; i < 4; ++i)
+    h.tick();
+  // Count is 1, 2, 3, 4; with B = 7 the sum reaches 10 in the third frame.
+  CHECK(reader->ok == std::vector<bool>{false, false, true, true});
+  CHECK(reader->speed == std::vector<float>{3.0f, 3.0f, 3.0f, 3.0f});
+}

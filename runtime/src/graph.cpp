@@ -27,9 +27,11 @@ std::string_view result_name(Result result) {
   return "";
 }
 
-Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry)
+Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
+             const exb::UserFunctions* functions)
     : model_(std::move(model)) {
   const auto& m = *model_;
+  if (m.expressions) program_ = std::make_unique<exb::Program>(*m.expressions, m.name, functions);
   nodes_.resize(m.nodes.size());
   std::vector<bool> is_target(m.nodes.size(), false);
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
@@ -80,6 +82,52 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry)
     for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
       if (!is_target[i]) logic_roots_.push_back(i);
     }
+  }
+  collect_expression_sites();
+}
+
+void Graph::collect_expression_sites() {
+  const auto& m = *model_;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    property_sites_[t].assign(m.properties[t].size(), -1);
+    input_sites_[t].assign(m.inputs[t].size(), -1);
+  }
+  node_sites_.assign(m.nodes.size(), -1);
+  if (!program_) return;
+  auto add = [&](std::uint32_t function, std::uint32_t owner) {
+    const auto size = program_->functions()[function].source->static_size;
+    sites_.push_back({function, owner, expression_memory_});
+    expression_memory_ += (size + 3u) & ~3u;
+    return static_cast<std::int32_t>(sites_.size() - 1);
+  };
+  // Sites in node order, so each node's sites are contiguous in site_order_.
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    auto& g = nodes_[i];
+    g.sites.base = static_cast<std::uint32_t>(site_order_.size());
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto type = static_cast<ParamType>(t);
+      const auto props = n.properties[t];
+      for (std::uint32_t k = props.base; k < props.end(); ++k) {
+        const auto& p = m.properties[t][k];
+        if (p.flags.source() != ParamFlags::Source::Expression) continue;
+        if (n.type == NodeType::Expression && p.name == "ExpressionBase") {
+          node_sites_[i] = add(p.flags.index(), i);  // the node's own function
+        } else {
+          property_sites_[t][k] = add(p.flags.index(), i);
+        }
+        site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
+      }
+      const auto ins = n.inputs[t];
+      for (std::uint32_t k = ins.base; k < ins.end(); ++k) {
+        const auto& in = m.inputs[t][k];
+        if (in.is_multi_source() || in.flags.source() != ParamFlags::Source::Expression) continue;
+        input_sites_[t][k] = add(in.flags.index(), i);
+        site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
+      }
+      (void)type;
+    }
+    g.sites.count = static_cast<std::uint32_t>(site_order_.size()) - g.sites.base;
   }
 }
 

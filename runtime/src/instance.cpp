@@ -2,6 +2,7 @@
 
 #include "ainb/runtime/instance.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -49,6 +50,12 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
   blackboard_.reserve(m.blackboard.entries.size());
   for (const auto& e : m.blackboard.entries)
     blackboard_.push_back(e.default_value);
+  if (const auto* program = graph_->program()) {
+    exb::MachineOptions machine_options;
+    machine_options.missing_functions = options_.missing_functions;
+    machine_ = std::make_unique<exb::Machine>(*program, machine_options);
+    expression_memory_.assign(graph_->expression_memory(), 0);
+  }
   // Logic files: every root is entered when the instance is created.
   if (m.commands.empty()) {
     for (const auto root : graph_->logic_roots())
@@ -147,9 +154,15 @@ void Instance::calculate_queries(std::uint32_t node) {
         cls->enter(context);
       }
     }
-    NodeContext context(*this, q);
-    auto* cls = graph_->nodes()[q].user_class;
-    const auto result = cls ? cls->update(context) : Result::Success;
+    // A query is a calculation: a user class's update, or an Element_Expression (every one in
+    // the corpus is a query node of the node that reads its outputs).
+    Result result = Result::Success;
+    if (graph_->nodes()[q].type == NodeType::Expression) {
+      result = update_expression(q);
+    } else if (auto* cls = graph_->nodes()[q].user_class) {
+      NodeContext context(*this, q);
+      result = cls->update(context);
+    }
     if (options_.observer) options_.observer->on_update(q, result);
   }
 }
@@ -182,6 +195,12 @@ void Instance::enter(std::uint32_t node) {
   for (const auto q : graph_->queries(node))
     ++nodes_[q].query_users;
   calculate_queries(node);
+  if (machine_) {  // the setup blocks of the expressions this node owns run once per Enter
+    for (const auto site : graph_->sites_of(node)) {
+      auto frame = site_frame(site);
+      machine_->run_setup(graph_->expression_sites()[site].function, frame);
+    }
+  }
   if (options_.observer) options_.observer->on_enter(node);
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
@@ -256,6 +275,9 @@ Result Instance::update(std::uint32_t node) {
       break;
     case NodeType::Alert:
       result = update_alert(node);
+      break;
+    case NodeType::Expression:
+      result = update_expression(node);
       break;
     default:
       break;
@@ -482,7 +504,13 @@ Value Instance::property_value(const Property& p) const {
     as_input.default_value = p.value;
     return input_value(as_input);
   }
-  return p.value;  // expression properties: planned (docs/semantics.md)
+  if (p.flags.source() == ParamFlags::Source::Expression) {
+    const auto& m = graph_->model();
+    const auto t = static_cast<std::size_t>(p.type);
+    const auto index = static_cast<std::uint32_t>(&p - m.properties[t].data());
+    return evaluate(graph_->property_site(p.type, index), p.type, p.value, p.value);
+  }
+  return p.value;
 }
 
 Value Instance::input_value(const Input& in) const {
@@ -497,6 +525,27 @@ Value Instance::input_value(const Input& in) const {
     source_node = sources[0].node_index;
     source_output = sources[0].output_index;
     flags = sources[0].flags;
+  }
+  if (flags.source() == ParamFlags::Source::Expression && !in.is_multi_source() &&
+      graph_->program() != nullptr) {
+    // The expression's input is the source value: the linked output (of the function's input
+    // type), else the stored default.
+    const auto index = static_cast<std::uint32_t>(&in - m.inputs[t].data());
+    const auto site = graph_->input_site(in.type, index);
+    Value source = in.default_value;
+    if (source_node >= 0 && site >= 0) {
+      const auto function = graph_->expression_sites()[site].function;
+      const auto source_type = graph_->program()->functions()[function].source->input_type;
+      static constexpr ParamType kByExb[] = {ParamType::Int,    ParamType::Int,  ParamType::Bool,
+                                             ParamType::Int,    ParamType::Int,  ParamType::Float,
+                                             ParamType::String, ParamType::Vec3f};
+      const auto st = static_cast<std::size_t>(kByExb[static_cast<std::size_t>(source_type)]);
+      const auto& node = m.nodes[static_cast<std::size_t>(source_node)];
+      if (static_cast<std::uint32_t>(source_output) < node.outputs[st].count) {
+        source = outputs_[st][node.outputs[st].base + static_cast<std::uint32_t>(source_output)];
+      }
+    }
+    return evaluate(site, in.type, source, in.default_value);
   }
   if (source_node >= 0 && flags.source() != ParamFlags::Source::Expression) {
     const auto& node = m.nodes[static_cast<std::size_t>(source_node)];
@@ -515,6 +564,144 @@ Value Instance::input_value(const Input& in) const {
     return blackboard_[m.blackboard.first[static_cast<std::size_t>(kTypes[t])] + flags.index()];
   }
   return in.default_value;
+}
+
+// ---- expressions ----------------------------------------------------------------------------
+
+namespace {
+
+exb::Value to_exb(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> exb::Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Vec3f>) {
+          return exb::Vec3{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+          return x.data();  // model strings are NUL-terminated views into the file
+        } else if constexpr (std::is_same_v<T, PointerValue>) {
+          return std::monostate{};
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+Value from_exb(const exb::Value& v, const Value& fallback) {
+  return std::visit(
+      [&](const auto& x) -> Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, exb::Vec3>) {
+          return Vec3f{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, const char*>) {
+          return std::string_view(x != nullptr ? x : "");
+        } else if constexpr (std::is_same_v<T, std::monostate>) {
+          return fallback;
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+exb::DataType exb_type(ParamType type) {
+  switch (type) {
+    case ParamType::Int:
+      return exb::DataType::Int;
+    case ParamType::Bool:
+      return exb::DataType::Bool;
+    case ParamType::Float:
+      return exb::DataType::Float;
+    case ParamType::String:
+      return exb::DataType::String;
+    case ParamType::Vec3f:
+      return exb::DataType::Vec3f;
+    default:
+      return exb::DataType::None;
+  }
+}
+
+// UserIn/UserOut slot space (index from Space::UserInBool) of a parameter type.
+std::int32_t slot_space(ParamType type) {
+  switch (type) {
+    case ParamType::Bool:
+      return 0;
+    case ParamType::Int:
+      return 1;
+    case ParamType::Float:
+      return 3;
+    case ParamType::String:
+      return 4;
+    case ParamType::Vec3f:
+      return 5;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+exb::Frame Instance::site_frame(std::uint32_t site) const {
+  const auto& s = graph_->expression_sites()[site];
+  const auto size = graph_->program()->functions()[s.function].source->static_size;
+  exb::Frame frame;
+  frame.static_memory = std::span(expression_memory_).subspan(s.static_offset, size);
+  frame.host = options_.host;
+  return frame;
+}
+
+Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
+                         const Value& fallback) const {
+  if (site < 0 || !machine_) return fallback;
+  const auto function = graph_->expression_sites()[site].function;
+  const auto& source = *graph_->program()->functions()[function].source;
+  auto frame = site_frame(static_cast<std::uint32_t>(site));
+  if (exb::value_size(source.input_type) != 0) exb::write_value(to_exb(input), frame.input);
+  if (machine_->run_main(function, frame) != exb::Status::Ok) return fallback;
+  const auto out_type =
+      exb::value_size(source.output_type) != 0 ? source.output_type : exb_type(type);
+  return from_exb(exb::read_value(out_type, frame.output.data()), fallback);
+}
+
+// Element_Expression: its inputs and outputs are the function's user slots, numbered per type.
+Result Instance::update_expression(std::uint32_t node) {
+  const auto site = graph_->node_site(node);
+  if (site < 0 || !machine_) return Result::Success;
+  constexpr std::size_t kSlots = 16;  // per type; a function reading more fails (BadFrame)
+  std::array<std::array<std::uint8_t, kSlots * 12>, 12> slots{};
+  auto frame = site_frame(static_cast<std::uint32_t>(site));
+  const auto& m = graph_->model();
+  const auto& n = m.nodes[node];
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    const auto k = slot_space(type);
+    if (k < 0) continue;
+    const auto width = exb::value_size(exb_type(type));
+    const auto inputs = m.inputs_of(n, type);
+    const auto outputs = m.outputs_of(n, type);
+    frame.user[k] = slots[k].data();
+    frame.user_slots[k] = static_cast<std::uint16_t>(std::min(inputs.size(), kSlots));
+    frame.user[k + 6] = slots[k + 6].data();
+    frame.user_slots[k + 6] = static_cast<std::uint16_t>(std::min(outputs.size(), kSlots));
+    for (std::size_t i = 0; i < frame.user_slots[k]; ++i) {
+      std::array<std::uint8_t, 12> bytes{};
+      exb::write_value(to_exb(input_value(inputs[i])), bytes);
+      std::memcpy(slots[k].data() + i * width, bytes.data(), width);
+    }
+  }
+  const auto function = graph_->expression_sites()[site].function;
+  if (machine_->run_main(function, frame) != exb::Status::Ok) return Result::Failure;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    const auto k = slot_space(type);
+    if (k < 0) continue;
+    const auto width = exb::value_size(exb_type(type));
+    for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
+      auto& slot = outputs_[t][n.outputs[t].base + i];
+      slot = from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width), slot);
+    }
+  }
+  return Result::Success;
 }
 
 bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view name,

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ainb/exb/binding.hpp"
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/observer.hpp"
 
@@ -19,6 +20,10 @@ struct InstanceOptions {
   std::uint64_t seed = 0;  // Element_RandomSelector draws from a generator seeded with this
   void* host = nullptr;    // handed to node classes (NodeContext::host)
   Observer* observer = nullptr;
+  // A CFN call to a user function the graph was not given: zero and one warning (default, so a
+  // real file runs), or an evaluation error (the parameter keeps its default, an
+  // Element_Expression node fails).
+  exb::MissingFunctionPolicy missing_functions = exb::MissingFunctionPolicy::ZeroAndLogOnce;
 };
 
 enum class CommandState : std::uint8_t { Idle, Running, Succeeded, Failed };
@@ -88,6 +93,10 @@ class Instance {
   std::uint16_t choose(std::uint32_t node);
   std::int32_t plug_named(std::uint32_t node, std::string_view name) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
+  Value evaluate(std::int32_t site, ParamType type, const Value& input,
+                 const Value& fallback) const;
+  Result update_expression(std::uint32_t node);
+  exb::Frame site_frame(std::uint32_t site) const;
 
   std::shared_ptr<const Graph> graph_;
   InstanceOptions options_;
@@ -101,6 +110,9 @@ class Instance {
   CommandState state_ = CommandState::Idle;
   std::uint64_t frame_ = 0;
   std::uint32_t epoch_ = 1;
+  // Expressions: evaluating one is logically a read, so these are mutable.
+  mutable std::unique_ptr<exb::Machine> machine_;
+  mutable std::vector<std::uint8_t> expression_memory_;  // every site's static memory
 };
 
 }  // namespace ainb::runtime
