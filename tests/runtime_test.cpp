@@ -602,3 +602,59 @@ TEST_CASE("expressions: an Element_Expression node and an expression property") 
   CHECK(reader->ok == std::vector<bool>{false, false, true, true});
   CHECK(reader->speed == std::vector<float>{3.0f, 3.0f, 3.0f, 3.0f});
 }
+
+TEST_CASE("XLink actions and blackboard writes reach the observer; attachments reach the node") {
+  struct Events : Observer {
+    std::vector<std::string> log;
+    void on_xlink(std::uint32_t node, std::string_view slot, std::string_view action) override {
+      log.push_back(fmt::format("xlink {} {} {}", node, slot, action));
+    }
+    void on_blackboard(std::size_t entry) override {
+      log.push_back(fmt::format("blackboard {}", entry));
+    }
+  } events;
+  struct Attached : NodeClass {
+    float range = 0;
+    std::size_t count = 0;
+    Result update(NodeContext& c) override {
+      count = c.attachments().size();
+      range = c.attachment_float(0, "Range");
+      return Result::Success;
+    }
+  };
+  auto attached = std::make_shared<Attached>();
+  NodeRegistry registry;
+  registry.add("Guard", attached);
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode guard = user("Guard");
+  guard.attachments = {0};
+  spec.nodes = {guard};
+  spec.attachments = {{"Sight", {{ParamType::Float, "Range", 12.5f}}}};
+  spec.xlink_actions = {{0, "Main", "Alert"}};
+  spec.blackboard = {{BlackboardType::Bool, "Seen", false}};
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "guard.ainb"), registry);
+  Instance instance(graph, InstanceOptions{0, nullptr, &events});
+  instance.start("Root");
+  CHECK(instance.set_bool("Seen", true));
+  instance.tick();
+  CHECK(events.log == std::vector<std::string>{"xlink 0 Main Alert", "blackboard 0"});
+  CHECK(attached->count == 1);
+  CHECK(attached->range == 12.5f);
+}
+
+TEST_CASE("stubs run for the configured number of updates, then succeed") {
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {user("Unknown")};
+  NodeRegistry registry;
+  registry.stub_running_updates = 2;
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "stub.ainb"), registry);
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  instance.tick();
+  CHECK(instance.state() == CommandState::Running);
+  instance.tick();
+  CHECK(instance.state() == CommandState::Succeeded);
+}

@@ -32,6 +32,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
     : model_(std::move(model)) {
   const auto& m = *model_;
   if (m.expressions) program_ = std::make_unique<exb::Program>(*m.expressions, m.name, functions);
+  stub_running_updates_ = registry.stub_running_updates;
   nodes_.resize(m.nodes.size());
   std::vector<bool> is_target(m.nodes.size(), false);
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
@@ -83,6 +84,8 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
       if (!is_target[i]) logic_roots_.push_back(i);
     }
   }
+  for (const auto& action : m.xlink_actions)
+    nodes_[action.node_index].has_xlink = true;
   collect_expression_sites();
 }
 

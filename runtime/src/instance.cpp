@@ -203,6 +203,11 @@ void Instance::enter(std::uint32_t node) {
   }
   if (options_.observer) options_.observer->on_enter(node);
   const auto& g = graph_->nodes()[node];
+  if (g.has_xlink && options_.observer) {
+    for (const auto& action : graph_->model().xlink_actions) {
+      if (action.node_index == node) options_.observer->on_xlink(node, action.slot, action.action);
+    }
+  }
   const auto children = graph_->children(node);
   switch (g.type) {
     case NodeType::UserDefined:
@@ -255,6 +260,8 @@ Result Instance::update(std::uint32_t node) {
       if (g.user_class) {
         NodeContext context(*this, node);
         result = g.user_class->update(context);
+      } else if (nodes_[node].counter++ < graph_->stub_running_updates()) {
+        result = Result::Running;  // a stub: Running for the configured updates, then Success
       }
       break;
     case NodeType::Sequential:
@@ -723,6 +730,7 @@ bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value 
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].type == type && entries[i].name == name) {
       blackboard_[i] = value;
+      if (options_.observer) options_.observer->on_blackboard(i);
       return true;
     }
   }
@@ -757,6 +765,31 @@ const Value* Instance::blackboard(std::string_view name) const {
 
 const Node& NodeContext::node() const {
   return instance_.graph().model().nodes[node_];
+}
+
+std::span<const std::uint32_t> NodeContext::attachments() const {
+  return model().attachments_of(node());
+}
+const Attachment& NodeContext::attachment(std::uint32_t index) const {
+  return model().attachments[attachments()[index]];
+}
+float NodeContext::attachment_float(std::uint32_t index, std::string_view name) const {
+  for (const auto& p : model().properties_of(attachment(index), ParamType::Float)) {
+    if (p.name == name) return value_or(instance_.property_value(p), 0.0f);
+  }
+  return 0.0f;
+}
+std::int32_t NodeContext::attachment_int(std::uint32_t index, std::string_view name) const {
+  for (const auto& p : model().properties_of(attachment(index), ParamType::Int)) {
+    if (p.name == name) return value_or(instance_.property_value(p), std::int32_t{0});
+  }
+  return 0;
+}
+bool NodeContext::attachment_bool(std::uint32_t index, std::string_view name) const {
+  for (const auto& p : model().properties_of(attachment(index), ParamType::Bool)) {
+    if (p.name == name) return value_or(instance_.property_value(p), false);
+  }
+  return false;
 }
 const Model& NodeContext::model() const {
   return instance_.graph().model();

@@ -18,7 +18,8 @@ struct GraphNode {
   Range children;                   // window of Graph::children: the node's Child plugs in order
   Range queries;                    // window of Graph::queries: node indices
   // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
-  Range sites;  // window of the graph's site order: expression sites this node owns
+  Range sites;             // window of the graph's site order: expression sites this node owns
+  bool has_xlink = false;  // the file names XLink actions for this node
   bool update_next_in_frame = false;
   bool loop = false;
   std::int32_t loop_count = 0;
@@ -46,6 +47,7 @@ class Graph {
   // Logic files: the nodes no plug leads to, which all run every frame.
   const std::vector<std::uint32_t>& logic_roots() const { return logic_roots_; }
   std::shared_ptr<const Model> model_ptr() const { return model_; }
+  std::uint32_t stub_running_updates() const { return stub_running_updates_; }
 
   // Expressions: the compiled program (null when the file has none) and one use-site per
   // parameter that reads an expression and per Element_Expression node. Each use-site has its
@@ -83,6 +85,7 @@ class Graph {
   // The classes the nodes use: the graph keeps them alive, so the registry it was built from
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;
+  std::uint32_t stub_running_updates_ = 0;
   std::unique_ptr<exb::Program> program_;
   std::vector<ExpressionSite> sites_;
   std::vector<std::uint32_t> site_order_;  // site indices grouped by owner node

@@ -48,6 +48,13 @@ class NodeContext {
   bool write_string(std::string_view name, std::string_view value);
   bool write_vec3f(std::string_view name, Vec3f value);
 
+  // The node's attachments (property sets attached to it) and their properties by name.
+  std::span<const std::uint32_t> attachments() const;
+  const Attachment& attachment(std::uint32_t index) const;
+  float attachment_float(std::uint32_t index, std::string_view name) const;
+  std::int32_t attachment_int(std::uint32_t index, std::string_view name) const;
+  bool attachment_bool(std::uint32_t index, std::string_view name) const;
+
   Instance& instance() { return instance_; }
 
  private:
@@ -80,6 +87,8 @@ class NodeRegistry {
   std::shared_ptr<NodeClass> find(std::string_view name) const;
 
   UnknownClassPolicy unknown_classes = UnknownClassPolicy::Stub;
+  // A stub returns Running for this many updates after its Enter, then Success.
+  std::uint32_t stub_running_updates = 0;
 
  private:
   std::unordered_map<std::string, std::shared_ptr<NodeClass>> classes_;

@@ -18,6 +18,11 @@ class Observer {
   virtual void on_update(std::uint32_t /*node*/, Result /*result*/) {}
   virtual void on_leave(std::uint32_t /*node*/) {}
   virtual void on_alert(std::uint32_t /*node*/, std::string_view /*message*/) {}
+  // A node with XLink actions was entered: the game sets the actor's action slot.
+  virtual void on_xlink(std::uint32_t /*node*/, std::string_view /*slot*/,
+                        std::string_view /*action*/) {}
+  // The host or a node class wrote a blackboard entry (index into Model::blackboard.entries).
+  virtual void on_blackboard(std::size_t /*entry*/) {}
 };
 
 }  // namespace ainb::runtime
