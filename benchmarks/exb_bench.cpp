@@ -25,6 +25,7 @@ extern "C" {
 
 #include "ainb/exb/machine.hpp"
 #include "ainb/loader.hpp"
+#include "bench_common.hpp"
 #include "exb_assembler.hpp"
 
 using namespace ainb;
@@ -85,10 +86,12 @@ test::ExbSpec loop_spec() {
   return s;
 }
 
-void loop_exb(benchmark::State& state) {
-  const auto c = compile(loop_spec());
+// Runs function 0 of `spec` on input 1.0 and reports ns per executed instruction. With `chain`
+// each evaluation's output is the next one's input.
+void run_exb(benchmark::State& state, const test::ExbSpec& spec, bool chain) {
+  const auto c = compile(spec);
   Machine machine(*c.program);
-  std::array<std::uint8_t, 28> memory{};
+  std::vector<std::uint8_t> memory(c.program->static_size());
   Frame frame;
   frame.static_memory = memory;
   const float input = 1.0f;
@@ -97,12 +100,17 @@ void loop_exb(benchmark::State& state) {
   const auto executed = machine.executed();
   for (auto _ : state) {
     machine.run_main(0, frame);
-    benchmark::DoNotOptimize(frame.output);
+    if (chain) frame.input = frame.output;
   }
+  benchmark::DoNotOptimize(frame.output);
   state.counters["instructions"] = static_cast<double>(executed);
   state.counters["ns_per_instruction"] =
       benchmark::Counter(static_cast<double>(executed) * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void loop_exb(benchmark::State& state) {
+  run_exb(state, loop_spec(), false);
 }
 
 void loop_native(benchmark::State& state) {
@@ -154,24 +162,7 @@ test::ExbSpec straight_spec() {
 }
 
 void straight_exb(benchmark::State& state) {
-  const auto c = compile(straight_spec());
-  Machine machine(*c.program);
-  std::array<std::uint8_t, 4> memory{};
-  Frame frame;
-  frame.static_memory = memory;
-  const float input = 1.0f;
-  std::memcpy(frame.input.data(), &input, 4);
-  machine.run_main_counted(0, frame);
-  const auto executed = machine.executed();
-  for (auto _ : state) {
-    machine.run_main(0, frame);
-    frame.input = frame.output;  // the next evaluation depends on this one
-  }
-  benchmark::DoNotOptimize(frame.output);
-  state.counters["instructions"] = static_cast<double>(executed);
-  state.counters["ns_per_instruction"] =
-      benchmark::Counter(static_cast<double>(executed) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  run_exb(state, straight_spec(), true);
 }
 
 void straight_native(benchmark::State& state) {
@@ -292,22 +283,11 @@ class SummaryReporter : public benchmark::ConsoleReporter {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::filesystem::path corpus = AINB_CORPUS_DIR;
   std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
-      corpus = argv[++i];
-      continue;
-    }
-    args.push_back(argv[i]);
-  }
+  const auto corpus = bench::take_corpus_argument(argc, argv, args);
   static std::vector<CorpusFunction> targets;
-  if (std::filesystem::is_directory(corpus / "ainb")) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
-      if (entry.path().extension() == ".ainb") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
+  const auto files = bench::corpus_files(corpus);
+  if (!files.empty()) {
     for (const auto& path : files) {
       auto model = load_file(path);
       if (!model->expressions) continue;

@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 
 #include "ainb/loader.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
@@ -33,16 +34,9 @@ void load_file(benchmark::State& state, const std::vector<std::uint8_t>& bytes) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::filesystem::path corpus = AINB_CORPUS_DIR;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--corpus") == 0) corpus = argv[i + 1];
-  }
-  std::vector<std::filesystem::path> files;
-  if (std::filesystem::is_directory(corpus / "ainb")) {
-    for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
-      if (entry.path().extension() == ".ainb") files.push_back(entry.path());
-    }
-  }
+  std::vector<char*> args;
+  const auto corpus = ainb::bench::take_corpus_argument(argc, argv, args);
+  auto files = ainb::bench::corpus_files(corpus);
   if (files.empty()) {
     std::cerr << "loader_bench: no .ainb files under " << (corpus / "ainb").string() << '\n';
     return 1;
@@ -57,15 +51,6 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark(("load/" + path.filename().string()).c_str(), load_file,
                                  contents.back())
         ->Unit(benchmark::kMicrosecond);
-  }
-  // Drop our own flag before Google Benchmark parses the rest.
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--corpus") == 0) {
-      ++i;
-      continue;
-    }
-    args.push_back(argv[i]);
   }
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());

@@ -15,6 +15,7 @@
 
 #include "ainb/runtime/instance.hpp"
 #include "ainb_builder.hpp"
+#include "bench_common.hpp"
 
 using namespace ainb;
 using namespace ainb::runtime;
@@ -113,15 +114,8 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::filesystem::path corpus = AINB_CORPUS_DIR;
   std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
-      corpus = argv[++i];
-      continue;
-    }
-    args.push_back(argv[i]);
-  }
+  const auto corpus = bench::take_corpus_argument(argc, argv, args);
   benchmark::RegisterBenchmark("sequence100", per_visit, hundred(NodeType::Sequential, "Succeed"))
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("simultaneous100", per_visit, hundred(NodeType::Simultaneous, "Run"))
@@ -129,12 +123,8 @@ int main(int argc, char** argv) {
   std::shared_ptr<const Graph> largest;
   std::string largest_name;
   std::uint64_t busiest_visits = 0;
-  if (std::filesystem::is_directory(corpus / "ainb")) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
-      if (entry.path().extension() == ".ainb") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
+  const auto files = bench::corpus_files(corpus);
+  if (!files.empty()) {
     NodeRegistry stubs;  // every user node is a stub
     for (const auto& path : files) {
       auto graph = std::make_shared<const Graph>(load_file(path), stubs);

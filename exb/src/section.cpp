@@ -37,19 +37,10 @@ bool decode_data_type(std::uint32_t version, std::uint8_t raw, DataType& out) {
   return true;
 }
 
-// Bytes a value of `type` occupies in the parameter region.
+// Bytes a value of `type` occupies in the parameter region; strings are stored there only by
+// reference (ParamTableString), so they have no width of their own.
 std::uint32_t param_width(DataType type) {
-  switch (type) {
-    case DataType::Bool:
-    case DataType::Int:
-    case DataType::UInt:
-    case DataType::Float:
-      return 4;
-    case DataType::Vec3f:
-      return 12;
-    default:
-      return 0;
-  }
+  return type == DataType::String ? 0 : value_size(type);
 }
 
 class Decoder {

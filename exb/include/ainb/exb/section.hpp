@@ -71,6 +71,23 @@ std::string_view mnemonic(Opcode op);
 enum class DataType : std::uint8_t { None, Immediate, Bool, Int, UInt, Float, String, Vec3f };
 std::string_view data_type_name(DataType type);  // "NONE", "IMM", "BOOL", "INT", ...
 
+// Bytes a value of `type` occupies in EXB memory (strings are 8-byte pointers).
+constexpr std::uint32_t value_size(DataType type) {
+  switch (type) {
+    case DataType::Bool:
+    case DataType::Int:
+    case DataType::UInt:
+    case DataType::Float:
+      return 4;
+    case DataType::String:
+      return 8;
+    case DataType::Vec3f:
+      return 12;
+    default:
+      return 0;
+  }
+}
+
 enum class Source : std::uint8_t {
   Immediate = 0,
   ImmediateString = 1,

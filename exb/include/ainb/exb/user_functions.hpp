@@ -33,23 +33,6 @@ struct Vec3 {
   friend bool operator==(const Vec3&, const Vec3&) = default;
 };
 
-// Bytes a value of `type` occupies in EXB memory (strings are 8-byte pointers).
-constexpr std::uint32_t value_size(DataType type) {
-  switch (type) {
-    case DataType::Bool:
-    case DataType::Int:
-    case DataType::UInt:
-    case DataType::Float:
-      return 4;
-    case DataType::String:
-      return 8;
-    case DataType::Vec3f:
-      return 12;
-    default:
-      return 0;
-  }
-}
-
 struct Signature {
   std::string text;           // as stored in the file
   std::string name;           // "GetBBCodeFloat", "Forward", "Normalized"

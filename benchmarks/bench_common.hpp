@@ -1,0 +1,37 @@
+#pragma once
+
+// What the benchmark programs share: the corpus location and its AINB files.
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+namespace ainb::bench {
+
+// Removes `--corpus DIR` from the arguments (the rest go to Google Benchmark) and returns DIR,
+// or the build's default (../shared/corpus beside the checkout).
+inline std::filesystem::path take_corpus_argument(int argc, char** argv, std::vector<char*>& rest) {
+  std::filesystem::path corpus = AINB_CORPUS_DIR;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
+      corpus = argv[++i];
+      continue;
+    }
+    rest.push_back(argv[i]);
+  }
+  return corpus;
+}
+
+// The corpus's `*.ainb` files, sorted by name (empty when the corpus is missing).
+inline std::vector<std::filesystem::path> corpus_files(const std::filesystem::path& corpus) {
+  std::vector<std::filesystem::path> files;
+  if (!std::filesystem::is_directory(corpus / "ainb")) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus / "ainb")) {
+    if (entry.path().extension() == ".ainb") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace ainb::bench
