@@ -26,6 +26,7 @@ extern "C" {
 #include "ainb/exb/machine.hpp"
 #include "ainb/loader.hpp"
 #include "bench_common.hpp"
+#include "corpus_functions.hpp"
 #include "exb_assembler.hpp"
 
 using namespace ainb;
@@ -219,20 +220,7 @@ struct CorpusFunction {
 };
 
 UserFunctions& corpus_functions() {
-  static UserFunctions functions = [] {
-    UserFunctions f;
-    f.add("GetBBCodeBool( Bool, Int )", [](std::int32_t code) { return (code & 1) != 0; });
-    f.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code * 10; });
-    f.add("GetBBCodeFloat( Float, Int )",
-          [](std::int32_t code) { return static_cast<float>(code); });
-    f.add("GetBBCodeVector3F( Vector3F, Int )", [](std::int32_t) { return Vec3{1, 2, 3}; });
-    f.add("Normalize( Vector3F, Vector3F )", [](Vec3 v) { return v; });
-    f.add("(Vector3F).Normalized( Vector3F )", [](Vec3 v) { return v; });
-    f.add("Actor.Forward( Vector3F )", [] { return Vec3{0, 0, 1}; });
-    f.add("Actor.Pos( Vector3F )", [] { return Vec3{1, 2, 3}; });
-    f.add("Actor.Up( Vector3F )", [] { return Vec3{0, 1, 0}; });
-    return f;
-  }();
+  static UserFunctions functions = test::corpus_user_functions();
   return functions;
 }
 

@@ -10,6 +10,7 @@
 #include "ainb/exb/machine.hpp"
 #include "ainb/loader.hpp"
 #include "corpus.hpp"
+#include "corpus_functions.hpp"
 #include "exb_assembler.hpp"
 
 using namespace ainb;
@@ -511,20 +512,7 @@ TEST_CASE("the verifier rejects what the machine could not run safely") {
 }
 
 TEST_CASE("every corpus function verifies and runs") {
-  UserFunctions functions;
-  functions.add("GetBBCodeBool( Bool, Int )", [](std::int32_t code) { return code % 2 == 1; });
-  functions.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code * 10; });
-  functions.add("GetBBCodeFloat( Float, Int )",
-                [](std::int32_t code) { return static_cast<float>(code) * 0.5f; });
-  functions.add("GetBBCodeVector3F( Vector3F, Int )", [](std::int32_t code) {
-    const auto c = static_cast<float>(code);
-    return Vec3{c, 2 * c, 3 * c};
-  });
-  functions.add("Normalize( Vector3F, Vector3F )", [](Vec3 v) { return v; });
-  functions.add("(Vector3F).Normalized( Vector3F )", [](Vec3 v) { return v; });
-  functions.add("Actor.Forward( Vector3F )", [] { return Vec3{0, 0, 1}; });
-  functions.add("Actor.Pos( Vector3F )", [] { return Vec3{1, 2, 3}; });
-  functions.add("Actor.Up( Vector3F )", [] { return Vec3{0, 1, 0}; });
+  const auto functions = ainb::test::corpus_user_functions();
 
   std::size_t ran = 0;
   for (const auto& path : ainb::test::corpus_ainb_files()) {
@@ -723,16 +711,7 @@ TEST_CASE("static memory is loaded and saved only when a run can observe it") {
 #include "allocation_counter.hpp"
 
 TEST_CASE("an evaluation allocates nothing") {
-  UserFunctions functions;
-  functions.add("GetBBCodeBool( Bool, Int )", [](std::int32_t code) { return code % 2 == 1; });
-  functions.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code; });
-  functions.add("GetBBCodeFloat( Float, Int )", [](std::int32_t) { return 1.0f; });
-  functions.add("GetBBCodeVector3F( Vector3F, Int )", [](std::int32_t) { return Vec3{1, 2, 3}; });
-  functions.add("Normalize( Vector3F, Vector3F )", [](Vec3 v) { return v; });
-  functions.add("(Vector3F).Normalized( Vector3F )", [](Vec3 v) { return v; });
-  functions.add("Actor.Forward( Vector3F )", [] { return Vec3{0, 0, 1}; });
-  functions.add("Actor.Pos( Vector3F )", [] { return Vec3{1, 2, 3}; });
-  functions.add("Actor.Up( Vector3F )", [] { return Vec3{0, 1, 0}; });
+  const auto functions = ainb::test::corpus_user_functions();
   std::size_t evaluations = 0;
   for (const auto& path : ainb::test::corpus_ainb_files()) {
     const auto model = load_file(path);
