@@ -194,7 +194,7 @@ void Instance::enter(std::uint32_t node) {
   s.active = 1;
   for (const auto q : graph_->queries(node))
     ++nodes_[q].query_users;
-  calculate_queries(node);
+  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
   if (machine_) {  // the setup blocks of the expressions this node owns run once per Enter
     for (const auto site : graph_->sites_of(node)) {
       auto frame = site_frame(site);
@@ -252,7 +252,7 @@ void Instance::enter(std::uint32_t node) {
 Result Instance::update(std::uint32_t node) {
   auto& state = nodes_[node];
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
-  calculate_queries(node);
+  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
   const auto& g = graph_->nodes()[node];
   Result result = Result::Success;
   switch (g.type) {
@@ -332,7 +332,7 @@ void Instance::leave(std::uint32_t node) {
   }
   s.active = 0;
   if (options_.observer) options_.observer->on_leave(node);
-  leave_queries(node);
+  if (graph_->nodes()[node].queries.count != 0) leave_queries(node);
 }
 
 // ---- built-in composites --------------------------------------------------------------------
@@ -435,21 +435,25 @@ std::uint16_t Instance::choose(std::uint32_t node) {
   const auto& n = m.nodes[node];
   const auto plugs = m.plugs_of(n, PlugKind::Child);
   const auto last = static_cast<std::uint16_t>(plugs.size() - 1);
-  NodeContext context(*this, node);
+  // A selector has one input ("Input"): read it by position, not by name.
+  auto selector_input = [&](ParamType type) -> Value {
+    const auto inputs = m.inputs_of(n, type);
+    return inputs.empty() ? Value{} : input_value(inputs[0]);
+  };
   auto bb = [&](const PlugBlackboard& ref, BlackboardType type, Value fallback) -> Value {
     if (!ref.used) return fallback;
     return blackboard_[m.blackboard.first[static_cast<std::size_t>(type)] + ref.index];
   };
   switch (n.type) {
     case NodeType::BoolSelector: {
-      const auto wanted = context.input_bool("Input") ? "True" : "False";
+      const auto wanted = value_or(selector_input(ParamType::Bool), false) ? "True" : "False";
       for (std::uint16_t i = 0; i < plugs.size(); ++i) {
         if (plugs[i].name == wanted) return i;
       }
       return last;
     }
     case NodeType::S32Selector: {
-      const auto x = context.input_int("Input");
+      const auto x = value_or(selector_input(ParamType::Int), std::int32_t{0});
       for (std::uint16_t i = 0; i < last; ++i) {
         const auto& c = std::get<S32Condition>(plugs[i].data);
         if (x == value_or(bb(c.blackboard, BlackboardType::S32, c.value), c.value)) return i;
@@ -457,7 +461,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
       return last;
     }
     case NodeType::F32Selector: {
-      const auto x = context.input_float("Input");
+      const auto x = value_or(selector_input(ParamType::Float), 0.0f);
       for (std::uint16_t i = 0; i < last; ++i) {
         const auto& c = std::get<F32Condition>(plugs[i].data);
         const auto lo =
@@ -469,7 +473,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
       return last;
     }
     case NodeType::StringSelector: {
-      const auto x = context.input_string("Input");
+      const auto x = value_or(selector_input(ParamType::String), std::string_view{});
       for (std::uint16_t i = 0; i < last; ++i) {
         const auto& c = std::get<StringCondition>(plugs[i].data);
         if (x == value_or(bb(c.blackboard, BlackboardType::String, c.value), c.value)) return i;
