@@ -226,16 +226,8 @@ UserFunctions& corpus_functions() {
 
 void corpus_function(benchmark::State& state, CorpusFunction target) {
   Machine machine(*target.program);
-  const auto& compiled = target.program->functions()[target.function];
-  std::vector<std::uint8_t> memory(compiled.source->static_size + 1);
-  std::array<std::vector<std::uint8_t>, 12> slots;
-  Frame frame;
-  frame.static_memory = memory;
-  for (std::size_t k = 0; k < slots.size(); ++k) {
-    slots[k].assign(compiled.user_slots[k] * 12u + 12u, 1);
-    frame.user[k] = slots[k].data();
-    frame.user_slots[k] = compiled.user_slots[k];
-  }
+  FrameStorage storage(*target.program, target.function, 1);
+  auto& frame = storage.frame();
   const float input = 2.0f;
   std::memcpy(frame.input.data(), &input, 4);
   machine.run_main_counted(target.function, frame);

@@ -639,17 +639,9 @@ TEST_CASE("mutated EXB sections never crash the verifier or the machine") {
       for (std::uint32_t f = 0; f < program.functions().size(); ++f) {
         const auto& compiled = program.functions()[f];
         if (compiled.source->static_size > (1u << 16)) continue;
-        std::vector<std::uint8_t> memory(compiled.source->static_size);
-        std::array<std::vector<std::uint8_t>, 12> slots;
-        Frame frame;
-        frame.static_memory = memory;
-        for (std::size_t k = 0; k < slots.size(); ++k) {
-          slots[k].assign(compiled.user_slots[k] * 12u + 12u, 0);
-          frame.user[k] = slots[k].data();
-          frame.user_slots[k] = compiled.user_slots[k];
-        }
-        (void)machine.run_setup(f, frame);
-        (void)machine.run_main(f, frame);
+        FrameStorage storage(program, f);
+        (void)machine.run_setup(f, storage.frame());
+        (void)machine.run_main(f, storage.frame());
         ++runs;
       }
     } catch (const LoadError&) {

@@ -58,6 +58,17 @@ Machine::Machine(const Program& program, MachineOptions options)
   }
 }
 
+FrameStorage::FrameStorage(const Program& program, std::uint32_t function, std::uint8_t fill) {
+  const auto& compiled = program.functions().at(function);
+  static_.assign(std::max<std::uint32_t>(compiled.source->static_size, 1), fill);
+  frame_.static_memory = static_;
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    slots_[k].assign(compiled.user_slots[k] * 12u + 12u, fill);
+    frame_.user[k] = slots_[k].data();
+    frame_.user_slots[k] = compiled.user_slots[k];
+  }
+}
+
 Status Machine::fail(Status status, std::string message) {
   error_ = std::move(message);
   return status;

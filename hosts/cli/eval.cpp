@@ -138,8 +138,9 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
   const exb::Program program(section, model.name, &functions);
   const auto& fn = section.functions[request.function];
 
-  exb::Frame frame;
-  std::vector<std::uint8_t> memory(std::max<std::uint32_t>(fn.static_size, 1));
+  exb::FrameStorage storage(program, request.function);  // user slots start zeroed
+  auto& frame = storage.frame();
+  const auto memory = storage.static_memory();
   if (!request.static_hex.empty()) {
     const auto& hex = request.static_hex;
     if (hex.size() % 2 != 0 || hex.size() / 2 > memory.size()) {
@@ -150,7 +151,6 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
       memory[i / 2] = static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16));
     }
   }
-  frame.static_memory = memory;
   std::string input_storage;
   if (!request.input.empty() &&
       !parse_value(request.input, fn.input_type, frame.input, input_storage)) {
@@ -158,14 +158,7 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
         << " value\n";
     return kExitUsage;
   }
-  // Element_Expression slots the function uses start zeroed.
   const auto& compiled = program.functions()[request.function];
-  std::array<std::vector<std::uint8_t>, 12> slots;
-  for (std::size_t k = 0; k < slots.size(); ++k) {
-    slots[k].assign(compiled.user_slots[k] * 12u + 12u, 0);
-    frame.user[k] = slots[k].data();
-    frame.user_slots[k] = compiled.user_slots[k];
-  }
 
   exb::MachineOptions options;
   options.keep_static_memory = true;  // --static seeds it even for functions that overwrite it
@@ -189,7 +182,7 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
     const auto type = kSlotTypes[k - 6];
     for (std::uint32_t slot = 0; slot < compiled.user_slots[k]; ++slot) {
       out << "UserOut " << exb::data_type_name(type) << '[' << slot
-          << "] = " << format_value(type, slots[k].data() + slot * exb::value_size(type)) << '\n';
+          << "] = " << format_value(type, storage.slots(k) + slot * exb::value_size(type)) << '\n';
     }
   }
   return kExitOk;

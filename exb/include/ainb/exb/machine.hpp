@@ -45,6 +45,25 @@ struct Frame {
   void* host = nullptr;                        // passed to user functions
 };
 
+// Memory for running one function outside a runtime (tools, tests, benchmarks): static memory
+// (at least one byte) and every user slot the function uses, filled with `fill`.
+class FrameStorage {
+ public:
+  FrameStorage(const Program& program, std::uint32_t function, std::uint8_t fill = 0);
+  FrameStorage(const FrameStorage&) = delete;  // the frame points into the buffers
+  FrameStorage& operator=(const FrameStorage&) = delete;
+
+  Frame& frame() { return frame_; }
+  std::span<std::uint8_t> static_memory() { return static_; }
+  // User slot array `k` (Space - Space::UserInBool).
+  const std::uint8_t* slots(std::size_t k) const { return slots_[k].data(); }
+
+ private:
+  std::vector<std::uint8_t> static_;
+  std::array<std::vector<std::uint8_t>, 12> slots_;
+  Frame frame_;
+};
+
 class Machine {
  public:
   explicit Machine(const Program& program, MachineOptions options = {});
