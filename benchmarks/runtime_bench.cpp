@@ -31,7 +31,7 @@ struct Run : NodeClass {
 
 struct Counter : Observer {
   std::uint64_t updates = 0;
-  void on_update(std::uint32_t, Result) override { ++updates; }
+  void on_update(const Instance&, std::uint32_t, Result) override { ++updates; }
 };
 
 std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
