@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include "corpus.hpp"
 #include "runtime_probe.hpp"
 
 using namespace ainb;
@@ -17,7 +18,7 @@ struct Tally {
 
 // Succeeds on its third update; counts in its node's state block, not in the shared object.
 struct Counting : StatefulNodeClass<Tally> {
-  Result update(NodeContext& c, Tally& t) override {
+  Result on_update(NodeContext& c, Tally& t) override {
     c.write_int("Count", ++t.updates);
     return t.updates >= 3 ? Result::Success : Result::Running;
   }
@@ -172,4 +173,29 @@ TEST_CASE("the child replacement table is applied once, when the graph is built"
   CHECK(h.graph->model().attachments[h.graph->attachments(2)[0]].name == "Sight");
   h.instance->start("Root");
   CHECK(h.tick() == Log{"update Real", "leave Real", "enter Spare", "update Spare", "leave Spare"});
+}
+
+TEST_CASE("the README's embedding snippet runs a corpus actor with its modules") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  // As in README.md, "Running a file from C++" (paths adapted to the corpus).
+  struct Wait : ainb::runtime::StatefulNodeClass<int> {
+    ainb::runtime::Result on_update(ainb::runtime::NodeContext& c, int& frames) override {
+      return ++frames >= c.property_int("Frames") ? ainb::runtime::Result::Success
+                                                  : ainb::runtime::Result::Running;
+    }
+  };
+  ainb::runtime::NodeRegistry registry;
+  registry.add("ExecuteWait", std::make_shared<Wait>());
+  ainb::runtime::DirectoryResolver modules({dir / "ainb"});
+  auto graph = std::make_shared<const ainb::runtime::Graph>(
+      ainb::load_file(dir / "ainb" / "Toby.action.basicattack.module.ainb"), registry,
+      ainb::runtime::GraphOptions{.modules = &modules,
+                                  .missing_modules = MissingModulePolicy::Stub});
+  ainb::runtime::Instance actor(graph, {.seed = 7});
+  actor.start(graph->model().commands[0].name);
+  for (int frame = 0; frame < 600; ++frame)
+    actor.tick();
+  CHECK(actor.frame() == 600);
+  CHECK(graph->module_calls().size() == 2);  // the two calls of _LocalModule_d0e7ebe89ded
 }

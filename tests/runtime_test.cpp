@@ -110,6 +110,17 @@ TEST_CASE("selectors choose by their input and re-evaluate every frame") {
   CHECK(h.tick() == Log{"leave No", "enter Yes", "update Yes"});
   CHECK(h.tick() == Log{"update Yes"});
   CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Yes"});
+
+  SUBCASE("IsNoSelectWhenChildBusy keeps a running child until it finishes") {
+    h.probe("No", {R, S});
+    spec.nodes[0].properties = {{ParamType::Bool, "IsNoSelectWhenChildBusy", true}};
+    h.load(spec);
+    h.instance->start("Root");
+    CHECK(h.tick() == Log{"update No"});
+    h.instance->set_bool("Flag", true);
+    CHECK(h.tick() == Log{"update No", "leave No"});  // busy: not re-selected; then it finished
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
 }
 
 TEST_CASE("S32, F32 and String selectors, constants and blackboard conditions, defaults") {
@@ -623,4 +634,33 @@ TEST_CASE("stubs run for the configured number of updates, then succeed") {
   CHECK(instance.state() == CommandState::Running);
   instance.tick();
   CHECK(instance.state() == CommandState::Succeeded);
+}
+
+#include "allocation_counter.hpp"
+
+TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  std::size_t frames = 0;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    CAPTURE(path.filename().string());
+    const auto graph =
+        std::make_shared<Graph>(load_file(path), NodeRegistry{}, corpus_options(resolver));
+    Instance instance(graph, InstanceOptions{3, nullptr, nullptr});
+    const auto& commands = graph->model().commands;
+    auto run = [&](std::size_t count) {
+      for (std::size_t frame = 0; frame < count; ++frame, ++frames) {
+        if (!commands.empty() && frame % 20 == 0) {
+          instance.start(commands[(frame / 20) % commands.size()].name);
+        }
+        instance.tick();
+      }
+    };
+    // A first pass through every command: once-only warnings (missing user functions,
+    // Element_Alert messages) may allocate in the logger.
+    run(20 * std::max<std::size_t>(commands.size(), 1));
+    const auto before = ainb::test::allocations();
+    run(600);
+    CHECK(ainb::test::allocations() - before == 0);
+  }
+  MESSAGE(frames << " frames ticked");
 }

@@ -202,6 +202,14 @@ void Graph::build_nodes(const NodeRegistry& registry) {
           if (p.name == "NumLoop") g.loop_count = std::get<std::int32_t>(p.value);
         }
         break;
+      case NodeType::S32Selector:
+      case NodeType::F32Selector:
+      case NodeType::StringSelector:
+      case NodeType::BoolSelector:
+        for (const auto& p : m.properties_of(n, ParamType::Bool)) {
+          if (p.name == "IsNoSelectWhenChildBusy") g.no_select_when_busy = std::get<bool>(p.value);
+        }
+        break;
       case NodeType::Join:
         for (const auto& p : m.properties_of(n, ParamType::Int)) {
           if (p.name == "InFlowNum") {

@@ -770,7 +770,11 @@ Result Instance::update_selector(std::uint32_t node) {
   if (children.empty()) return Result::Success;
   auto& s = nodes_[node];
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
-  if (graph_->nodes()[node].type != NodeType::RandomSelector) {
+  // IsNoSelectWhenChildBusy keeps the current child while its last update said Running.
+  const auto& g = graph_->nodes()[node];
+  const auto& current = nodes_[children[s.cursor]];
+  const bool busy = current.epoch != 0 && current.last == Result::Running;
+  if (g.type != NodeType::RandomSelector && !(g.no_select_when_busy && busy)) {
     const auto choice = choose(node);
     if (children[choice] != children[s.cursor]) {  // two plugs may lead to the same node
       leave(children[s.cursor]);

@@ -63,12 +63,13 @@ struct TransitionLog : runtime::Observer {
 };
 
 struct Harness {
+  // Declared before the instance, so they outlive it: its destructor leaves nodes and reports.
   Log log;
+  TransitionLog transitions{log};
   runtime::NodeRegistry registry;
   runtime::GraphOptions options;
   std::shared_ptr<const runtime::Graph> graph;
   std::unique_ptr<runtime::Instance> instance;
-  TransitionLog transitions{log};
 
   void probe(const std::string& name, std::vector<runtime::Result> script) {
     registry.add(name, std::make_shared<Probe>(name, log, std::move(script)));

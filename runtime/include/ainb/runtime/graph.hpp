@@ -76,8 +76,9 @@ struct GraphNode {
   bool update_next_in_frame = false;
   bool loop = false;
   std::int32_t loop_count = 0;
-  std::uint32_t in_flow = 1;   // Element_Join: InFlowNum
-  std::string_view parameter;  // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
+  bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
+  std::uint32_t in_flow = 1;         // Element_Join: InFlowNum
+  std::string_view parameter;        // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
 };
 
 class Graph;

@@ -105,18 +105,19 @@ class NodeClass {
   virtual std::size_t state_size() const { return 0; }
 };
 
-// A NodeClass with a typed state block: implement the three calls on `State&`.
+// A NodeClass with a typed state block: implement the three calls on `State&` (named apart
+// from NodeClass's, so overriding one hides nothing).
 template <typename State>
 class StatefulNodeClass : public NodeClass {
  public:
   static_assert(std::is_trivially_copyable_v<State> && alignof(State) <= 16);
-  virtual void enter(NodeContext&, State&) {}
-  virtual Result update(NodeContext&, State&) = 0;
-  virtual void leave(NodeContext&, State&) {}
+  virtual void on_enter(NodeContext&, State&) {}
+  virtual Result on_update(NodeContext&, State&) = 0;
+  virtual void on_leave(NodeContext&, State&) {}
 
-  void enter(NodeContext& c) final { enter(c, c.state<State>()); }
-  Result update(NodeContext& c) final { return update(c, c.state<State>()); }
-  void leave(NodeContext& c) final { leave(c, c.state<State>()); }
+  void enter(NodeContext& c) final { on_enter(c, c.state<State>()); }
+  Result update(NodeContext& c) final { return on_update(c, c.state<State>()); }
+  void leave(NodeContext& c) final { on_leave(c, c.state<State>()); }
   std::size_t state_size() const final { return sizeof(State); }
 };
 
