@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "allocation_counter.hpp"
 #include "corpus.hpp"
 #include "runtime_probe.hpp"
 
@@ -148,7 +149,14 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
   CHECK(h.tick() == Log{"leave Watch", "transition Mid.module -> AfterModule", "enter AfterModule",
                         "update AfterModule"});
   CHECK(watcher->seen == std::vector<std::int32_t>{0, 0, 10, 10});
-  CHECK(h.instance->memory_bytes() > mid_instance->memory_bytes());
+
+  // The actor and its two module sub-instances are one block: one allocation, of block_size().
+  const auto before = ainb::test::allocations();
+  {
+    Instance another(h.graph);
+    CHECK(another.memory_bytes() == sizeof(Instance) + Instance::block_size(*h.graph));
+  }
+  CHECK(ainb::test::allocations() - before == 1);
 }
 
 TEST_CASE("module errors: cycles name the chain, missing files and depth follow the policy") {

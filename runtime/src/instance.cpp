@@ -54,24 +54,72 @@ ParamType module_if_type(NodeType type) {
 // ---- life cycle -----------------------------------------------------------------------------
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
-    : Instance(std::move(graph), options, nullptr, nullptr) {}
+    : Instance(std::move(graph), options, nullptr, nullptr, nullptr) {}
+
+namespace {
+
+// Room for `count` objects of type T in a monotonic arena, with its alignment padding.
+template <typename T>
+constexpr std::size_t room(std::size_t count) {
+  return count * sizeof(T) + alignof(std::max_align_t);
+}
+
+}  // namespace
+
+std::size_t Instance::block_size(const Graph& graph) {
+  const auto& m = graph.model();
+  const auto entries = m.blackboard.entries.size();
+  std::size_t bytes =
+      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<std::string>(entries) +
+      room<BlackboardLink>(entries) + room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
+      room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
+      room<Instance*>(graph.module_calls().size());
+  for (const auto& list : m.outputs)
+    bytes += room<Value>(list.size());
+  for (const auto& call : graph.module_calls())
+    bytes += room<Instance>(1) + block_size(*call.graph);
+  return bytes;
+}
+
+// Nothing beyond the block: a wrong size is an exception here, never a hidden allocation.
+std::optional<std::pmr::monotonic_buffer_resource> Instance::block_arena(std::byte* block,
+                                                                         std::size_t bytes) {
+  return std::optional<std::pmr::monotonic_buffer_resource>(std::in_place, block, bytes,
+                                                            std::pmr::null_memory_resource());
+}
+
+std::pmr::vector<Value> Instance::output_slots(ParamType type) {
+  return std::pmr::vector<Value>(graph_->model().outputs[static_cast<std::size_t>(type)].size(),
+                                 zero_of(type), arena_);
+}
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-                   const ModuleCall* call)
+                   const ModuleCall* call, std::pmr::memory_resource* arena)
     : graph_(std::move(graph)),
       options_(options),
       parent_(parent),
       call_(call),
-      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u) {
+      block_bytes_(arena != nullptr ? 0 : block_size(*graph_)),
+      block_(arena != nullptr ? nullptr : std::make_unique<std::byte[]>(block_bytes_)),
+      owned_arena_(arena != nullptr ? std::nullopt : block_arena(block_.get(), block_bytes_)),
+      arena_(arena != nullptr ? arena : &*owned_arena_),
+      nodes_(graph_->model().nodes.size(), arena_),
+      outputs_{output_slots(ParamType::Int),   output_slots(ParamType::Bool),
+               output_slots(ParamType::Float), output_slots(ParamType::String),
+               output_slots(ParamType::Vec3f), output_slots(ParamType::Pointer)},
+      blackboard_(arena_),
+      blackboard_strings_(arena_),
+      blackboard_links_(arena_),
+      bb_(arena_),
+      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
+      slots_(arena_),
+      modules_(arena_),
+      expression_memory_(arena_) {
   const auto& m = graph_->model();
-  nodes_.resize(m.nodes.size());
-  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-    outputs_[t].assign(m.outputs[t].size(), zero_of(static_cast<ParamType>(t)));
-  }
   link_blackboard();
   slots_.reserve(graph_->max_active_roots());
   if (graph_->node_memory() != 0) {
-    node_memory_ = std::make_unique<std::byte[]>(graph_->node_memory());
+    node_memory_ = static_cast<std::byte*>(arena_->allocate(graph_->node_memory(), 16));
   }
   if (const auto* program = graph_->program()) {
     exb::MachineOptions machine_options;
@@ -79,14 +127,15 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
     machine_ = std::make_unique<exb::Machine>(*program, machine_options);
     expression_memory_.assign(graph_->expression_memory(), 0);
   }
-  // One sub-instance per module call site, each with its own seed.
+  // One sub-instance per module call site, each with its own seed, in this block.
   const auto& calls = graph_->module_calls();
   modules_.reserve(calls.size());
+  std::pmr::polymorphic_allocator<Instance> allocator(arena_);
   for (std::size_t k = 0; k < calls.size(); ++k) {
     auto sub = options_;
     sub.seed = options_.seed * 6364136223846793005ull + k + 1;
-    modules_.push_back(
-        std::unique_ptr<Instance>(new Instance(calls[k].graph, sub, this, &calls[k])));
+    auto* place = allocator.allocate(1);
+    modules_.push_back(new (place) Instance(calls[k].graph, sub, this, &calls[k], arena_));
   }
   // Logic files: every root is entered when the instance is created (a command-less module's
   // roots are entered when its module node is).
@@ -102,6 +151,9 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
 
 Instance::~Instance() {
   stop();
+  // Sub-instances live in the block: destroyed here, their memory goes with the block.
+  for (auto* sub : modules_)
+    sub->~Instance();
 }
 
 // An entry that inherits (from the root file, or from the parent file for a module) is the
@@ -112,6 +164,7 @@ void Instance::link_blackboard() {
   for (const auto& e : entries)
     blackboard_.push_back(e.default_value);
   blackboard_strings_.resize(entries.size());
+  blackboard_links_.reserve(entries.size());
   const Instance* root = this;
   while (root->parent_ != nullptr)
     root = root->parent_;
@@ -139,16 +192,9 @@ void Instance::link_blackboard() {
 }
 
 std::size_t Instance::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(NodeState) +
-                      blackboard_.capacity() * sizeof(Value) +
-                      blackboard_strings_.capacity() * sizeof(std::string) +
-                      blackboard_links_.capacity() * sizeof(BlackboardLink) +
-                      bb_.capacity() * sizeof(Value*) + slots_.capacity() * sizeof(Slot) +
-                      graph_->node_memory() + expression_memory_.capacity() +
-                      modules_.capacity() * sizeof(modules_[0]);
-  for (const auto& list : outputs_)
-    bytes += list.capacity() * sizeof(Value);
-  for (const auto& sub : modules_)
+  std::size_t bytes = (parent_ == nullptr ? sizeof(*this) + block_bytes_ : 0) +
+                      (machine_ ? machine_->memory_bytes() : 0);
+  for (const auto* sub : modules_)
     bytes += sub->memory_bytes();
   return bytes;
 }
@@ -166,7 +212,7 @@ std::vector<std::uint32_t> Instance::active_roots() const {
 
 const Instance* Instance::module_instance(std::uint32_t node) const {
   const auto k = graph_->nodes()[node].module;
-  return k < 0 ? nullptr : modules_[static_cast<std::size_t>(k)].get();
+  return k < 0 ? nullptr : modules_[static_cast<std::size_t>(k)];
 }
 
 // ---- commands and the frame -------------------------------------------------------------------
@@ -368,7 +414,7 @@ void Instance::enter_own(std::uint32_t node) {
   for (const auto& out : graph_->stub_outputs(node))
     outputs_[static_cast<std::size_t>(out.type)][out.slot] = out.value;
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module();
-  if (g.state_size != 0) std::memset(node_memory_.get() + g.state, 0, g.state_size);
+  if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
   if (g.user_class) {
     NodeContext context(*this, node);
     g.user_class->enter(context);
@@ -974,7 +1020,7 @@ void* Instance::node_state(std::uint32_t node, std::size_t size, std::size_t ali
         fmt::format("{}: node {} asks for {} bytes of state, but its class's state_size() is {}",
                     graph_->model().name, node, size, g.state_size));
   }
-  return node_memory_.get() + g.state;
+  return node_memory_ + g.state;
 }
 
 // ---- expressions ----------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 #pragma once
 
 // One actor (AI file), AI group (Logic file) or scene (Sequence file) running a shared Graph.
-// The instance owns all mutable state in arrays sized when it is created, including one
-// sub-instance per module call site; a tick allocates nothing. Semantics: docs/semantics.md.
+// The instance owns all mutable state in one block allocated when it is created: node states,
+// outputs, blackboard, active node array, user class state, EXB static memory and one
+// sub-instance per module call site (laid out in the same block). A tick allocates nothing.
+// Semantics: docs/semantics.md.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -71,9 +75,11 @@ class Instance {
   const Value* blackboard(std::string_view name) const;
 
   const Graph& graph() const { return *graph_; }
-  // Bytes this instance owns (itself, its arrays and its module sub-instances): what each actor
-  // costs besides the graph.
+  // Bytes this instance owns (itself, its block with the module sub-instances, and the EXB
+  // machines): what each actor costs besides the graph.
   std::size_t memory_bytes() const;
+  // The size of the block an instance of `graph` allocates (an upper bound of what it uses).
+  static std::size_t block_size(const Graph& graph);
   void* host() const { return options_.host; }
 
   // Used by NodeContext and the built-in nodes.
@@ -111,8 +117,12 @@ class Instance {
     bool post = false;
   };
 
+  // `arena`: the caller's block, for a module sub-instance; null for a top-level instance.
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-           const ModuleCall* call);
+           const ModuleCall* call, std::pmr::memory_resource* arena);
+  std::pmr::vector<Value> output_slots(ParamType type);
+  static std::optional<std::pmr::monotonic_buffer_resource> block_arena(std::byte* block,
+                                                                        std::size_t bytes);
   void link_blackboard();
 
   void start_command(std::size_t index);
@@ -161,22 +171,27 @@ class Instance {
   InstanceOptions options_;
   Instance* parent_ = nullptr;
   const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
-  std::vector<NodeState> nodes_;
-  std::array<std::vector<Value>, kParamTypeCount> outputs_;  // by the model's output index
+  // The block: owned by a top-level instance, shared with (carved for) its sub-instances.
+  std::size_t block_bytes_ = 0;
+  std::unique_ptr<std::byte[]> block_;
+  std::optional<std::pmr::monotonic_buffer_resource> owned_arena_;
+  std::pmr::memory_resource* arena_;
+  std::pmr::vector<NodeState> nodes_;
+  std::array<std::pmr::vector<Value>, kParamTypeCount> outputs_;  // by the model's output index
   // The blackboard: values by entry index, and for each entry where it lives (this instance's
   // value, or the root's or parent's entry it inherits).
-  std::vector<Value> blackboard_;
-  std::vector<std::string> blackboard_strings_;  // storage of string values set by the host
+  std::pmr::vector<Value> blackboard_;
+  std::pmr::vector<std::string> blackboard_strings_;  // storage of string values set by the host
   struct BlackboardLink {
     Instance* owner;
     std::uint32_t entry;
   };
-  std::vector<BlackboardLink> blackboard_links_;
-  std::vector<Value*> bb_;  // reads: the linked values
+  std::pmr::vector<BlackboardLink> blackboard_links_;
+  std::pmr::vector<Value*> bb_;  // reads: the linked values
   // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
   // standard library), seeded per instance.
   std::minstd_rand random_;
-  std::vector<Slot> slots_;  // capacity Graph::max_active_roots(), reserved at creation
+  std::pmr::vector<Slot> slots_;  // capacity Graph::max_active_roots(), reserved at creation
   ForkRequest fork_;
   std::int32_t current_slot_ = -1;  // the slot being calculated
   Result last_root_result_ = Result::Success;
@@ -186,11 +201,11 @@ class Instance {
   bool state_end_requested_ = false;
   std::uint64_t frame_ = 0;
   std::uint32_t epoch_ = 1;
-  std::unique_ptr<std::byte[]> node_memory_;        // user class state blocks
-  std::vector<std::unique_ptr<Instance>> modules_;  // by Graph::module_calls index
+  std::byte* node_memory_ = nullptr;     // user class state blocks
+  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
-  mutable std::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
 };
 
 }  // namespace ainb::runtime
