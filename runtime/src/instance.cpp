@@ -421,6 +421,11 @@ void Instance::enter_own(std::uint32_t node) {
   }
 }
 
+Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
+  NodeContext context(*this, node);
+  return g.user_class->update(context);
+}
+
 void Instance::leave_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
@@ -499,17 +504,20 @@ void Instance::enter(std::uint32_t node) {
   }
   s = NodeState{};
   s.active = 1;
-  for (const auto q : graph_->queries(node))
-    ++nodes_[q].query_users;
-  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
-  if (machine_) {  // the setup blocks of the expressions this node owns run once per Enter
+  const auto& g = graph_->nodes()[node];
+  if (g.queries.count != 0) {
+    for (const auto q : graph_->queries(node))
+      ++nodes_[q].query_users;
+    calculate_queries(node);
+  }
+  if (g.sites.count !=
+      0) {  // the setup blocks of the expressions this node owns run once per Enter
     for (const auto site : graph_->sites_of(node)) {
       auto frame = site_frame(site);
       machine_->run_setup(graph_->expression_sites()[site].function, frame);
     }
   }
   if (options_.observer) options_.observer->on_enter(*this, node);
-  const auto& g = graph_->nodes()[node];
   if (g.has_xlink && options_.observer) {
     for (const auto& action : graph_->model().xlink_actions) {
       if (action.node_index == node) {
@@ -517,11 +525,16 @@ void Instance::enter(std::uint32_t node) {
       }
     }
   }
+  if (g.type == NodeType::UserDefined) return enter_own(node);
+  enter_builtin(node);
+}
+
+// The Enter of a built-in node: its children, as its kind says.
+void Instance::enter_builtin(std::uint32_t node) {
+  auto& s = nodes_[node];
+  const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   switch (g.type) {
-    case NodeType::UserDefined:
-      enter_own(node);
-      break;
     case NodeType::Sequential:
       if (!children.empty()) enter(children[0]);
       break;
@@ -563,7 +576,28 @@ void Instance::enter(std::uint32_t node) {
 Result Instance::update(std::uint32_t node) {
   auto& state = nodes_[node];
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
-  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
+  const auto& g = graph_->nodes()[node];
+  if (g.queries.count != 0) calculate_queries(node);
+  // A registered user class is the common case: called directly.
+  const auto result = g.user_class != nullptr ? call_update(node, g) : update_builtin(node);
+  if (options_.observer) options_.observer->on_update(*this, node, result);
+  nodes_[node].epoch = epoch_;
+  nodes_[node].last = result;
+  // A node that finishes takes its first (ordinary) transition, unless one was requested.
+  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
+    const auto transitions = graph_->transitions(node);
+    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
+      if (!transitions[k].state_end) {
+        request_transition(node, k);
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+// The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
+Result Instance::update_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   Result result = Result::Success;
   switch (g.type) {
@@ -609,19 +643,6 @@ Result Instance::update(std::uint32_t node) {
       result = calculate(node);
       break;
   }
-  if (options_.observer) options_.observer->on_update(*this, node, result);
-  nodes_[node].epoch = epoch_;
-  nodes_[node].last = result;
-  // A node that finishes takes its first (ordinary) transition, unless one was requested.
-  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
-    const auto transitions = graph_->transitions(node);
-    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
-      if (!transitions[k].state_end) {
-        request_transition(node, k);
-        break;
-      }
-    }
-  }
   return result;
 }
 
@@ -633,17 +654,26 @@ void Instance::leave(std::uint32_t node) {
     return;
   }
   const auto& g = graph_->nodes()[node];
+  if (g.type == NodeType::UserDefined) {
+    leave_own(node);
+  } else {
+    leave_builtin(node);
+  }
+  nodes_[node].active = 0;
+  if (options_.observer) options_.observer->on_leave(*this, node);
+  if (g.queries.count != 0) leave_queries(node);
+}
+
+// The Leave of a built-in node: its children first, so a child never runs outside its parent.
+void Instance::leave_builtin(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
-  // Children first, so a child never runs outside its parent.
   if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
     for (auto it = children.rbegin(); it != children.rend(); ++it) {
       if (nodes_[*it].active != 0) leave(*it);
     }
   }
   switch (g.type) {
-    case NodeType::UserDefined:
-      leave_own(node);
-      break;
     case NodeType::SplitTiming: {
       if (const auto on_update = plug_named(node, "Update"); on_update >= 0) {
         leave(children[on_update]);
@@ -663,9 +693,6 @@ void Instance::leave(std::uint32_t node) {
     default:
       break;
   }
-  s.active = 0;
-  if (options_.observer) options_.observer->on_leave(*this, node);
-  if (graph_->nodes()[node].queries.count != 0) leave_queries(node);
 }
 
 // ---- module calls ---------------------------------------------------------------------------

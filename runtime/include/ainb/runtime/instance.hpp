@@ -129,6 +129,10 @@ class Instance {
   void enter(std::uint32_t node);
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
+  void enter_builtin(std::uint32_t node);
+  Result update_builtin(std::uint32_t node);
+  void leave_builtin(std::uint32_t node);
+  Result call_update(std::uint32_t node, const GraphNode& g);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
   void calculate_query(std::uint32_t query);
