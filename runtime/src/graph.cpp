@@ -140,6 +140,12 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
   }
   stub_running_updates_ = registry.stub_running_updates;
+  for (const auto type : {ParamType::String, ParamType::Vec3f, ParamType::Int, ParamType::Float,
+                          ParamType::Pointer, ParamType::Bool}) {
+    const auto t = static_cast<std::size_t>(type);
+    output_offset_[t] = output_bytes_;
+    output_bytes_ += static_cast<std::uint32_t>(m.outputs[t].size() * output_size(t));
+  }
   build_nodes(registry);
   build_control_flow();
   build.chain.push_back(file_name_);
@@ -183,7 +189,7 @@ void Graph::build_nodes(const NodeRegistry& registry) {
         const auto outputs = m.outputs_of(n, type);
         for (std::uint32_t k = 0; k < outputs.size(); ++k) {
           auto value = registry.stub_outputs(n.name, outputs[k]);
-          if (!value) continue;
+          if (!value || value->index() != t) continue;  // nothing, or not the output's type
           if (const auto* s = std::get_if<std::string_view>(&*value)) {
             *value = std::string_view(stub_strings_.emplace_back(*s));
           }

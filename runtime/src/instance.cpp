@@ -14,24 +14,6 @@ namespace ainb::runtime {
 
 namespace {
 
-Value zero_of(ParamType type) {
-  switch (type) {
-    case ParamType::Int:
-      return std::int32_t{0};
-    case ParamType::Bool:
-      return false;
-    case ParamType::Float:
-      return 0.0f;
-    case ParamType::String:
-      return std::string_view{};
-    case ParamType::Vec3f:
-      return Vec3f{};
-    case ParamType::Pointer:
-      return PointerValue{};
-  }
-  return std::int32_t{0};
-}
-
 template <typename T>
 T value_or(const Value& v, T fallback) {
   if (const auto* p = std::get_if<T>(&v)) return *p;
@@ -74,8 +56,8 @@ std::size_t Instance::block_size(const Graph& graph) {
       room<BlackboardLink>(entries) + room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
       room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
       room<Instance*>(graph.module_calls().size());
-  for (const auto& list : m.outputs)
-    bytes += room<Value>(list.size());
+  bytes += room<std::byte>(graph.output_bytes()) +
+           room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   for (const auto& call : graph.module_calls())
     bytes += room<Instance>(1) + block_size(*call.graph);
   return bytes;
@@ -88,9 +70,35 @@ std::optional<std::pmr::monotonic_buffer_resource> Instance::block_arena(std::by
                                                             std::pmr::null_memory_resource());
 }
 
-std::pmr::vector<Value> Instance::output_slots(ParamType type) {
-  return std::pmr::vector<Value>(graph_->model().outputs[static_cast<std::size_t>(type)].size(),
-                                 zero_of(type), arena_);
+// An output slot holds its type's value in its natural size (Graph::output_offset).
+Value Instance::output(std::size_t t, std::uint32_t index) const {
+  const auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  auto load = [at](auto value) -> Value {
+    std::memcpy(&value, at, sizeof(value));
+    return value;
+  };
+  switch (static_cast<ParamType>(t)) {
+    case ParamType::Int:
+      return load(std::int32_t{});
+    case ParamType::Bool:
+      return load(false);
+    case ParamType::Float:
+      return load(0.0f);
+    case ParamType::String:
+      return load(std::string_view{});
+    case ParamType::Vec3f:
+      return load(Vec3f{});
+    case ParamType::Pointer:
+      return load(PointerValue{});
+  }
+  return Value{};
+}
+
+// A value of another type than the slot's is not stored (every writer converts first).
+void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value) {
+  if (value.index() != t) return;
+  auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  std::visit([at](const auto& v) { std::memcpy(at, &v, sizeof(v)); }, value);
 }
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
@@ -104,9 +112,6 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       owned_arena_(arena != nullptr ? std::nullopt : block_arena(block_.get(), block_bytes_)),
       arena_(arena != nullptr ? arena : &*owned_arena_),
       nodes_(graph_->model().nodes.size(), arena_),
-      outputs_{output_slots(ParamType::Int),   output_slots(ParamType::Bool),
-               output_slots(ParamType::Float), output_slots(ParamType::String),
-               output_slots(ParamType::Vec3f), output_slots(ParamType::Pointer)},
       blackboard_(arena_),
       blackboard_strings_(arena_),
       blackboard_links_(arena_),
@@ -116,6 +121,12 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       modules_(arena_),
       expression_memory_(arena_) {
   const auto& m = graph_->model();
+  // Outputs start at their types' zero; all-zero bytes are that for every type, string views
+  // included, which are written as such all the same.
+  outputs_ = static_cast<std::byte*>(arena_->allocate(graph_->output_bytes(), 8));
+  std::memset(outputs_, 0, graph_->output_bytes());
+  for (std::uint32_t i = 0; i < m.outputs[static_cast<std::size_t>(ParamType::String)].size(); ++i)
+    set_output(static_cast<std::size_t>(ParamType::String), i, std::string_view{});
   link_blackboard();
   slots_.reserve(graph_->max_active_roots());
   if (graph_->node_memory() != 0) {
@@ -163,7 +174,9 @@ void Instance::link_blackboard() {
   blackboard_.reserve(entries.size());
   for (const auto& e : entries)
     blackboard_.push_back(e.default_value);
-  blackboard_strings_.resize(entries.size());
+  // Host-set strings are kept here, one per String entry (entries are grouped by type).
+  blackboard_strings_.resize(
+      graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   blackboard_links_.reserve(entries.size());
   const Instance* root = this;
   while (root->parent_ != nullptr)
@@ -412,7 +425,7 @@ void Instance::finish_state_end() {
 void Instance::enter_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   for (const auto& out : graph_->stub_outputs(node))
-    outputs_[static_cast<std::size_t>(out.type)][out.slot] = out.value;
+    set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module();
   if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
   if (g.user_class) {
@@ -772,13 +785,13 @@ Result Instance::calculate_module_if(std::uint32_t node) {
   if (g.type < NodeType::ModuleIFOutputS32) {
     if (link >= 0 && n.outputs[t].count != 0) {
       const auto& in = parent_->graph_->model().inputs_of(caller, type)[link];
-      outputs_[t][n.outputs[t].base] = parent_->input_value(in);
+      set_output(t, n.outputs[t].base, parent_->input_value(in));
     }
   } else {
     const auto inputs = m.inputs_of(n, type);
     if (link >= 0 && !inputs.empty()) {
-      parent_->outputs_[t][caller.outputs[t].base + static_cast<std::uint32_t>(link)] =
-          input_value(inputs[0]);
+      parent_->set_output(t, caller.outputs[t].base + static_cast<std::uint32_t>(link),
+                          input_value(inputs[0]));
     }
   }
   return Result::Success;
@@ -1000,7 +1013,7 @@ Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& 
     case InputBinding::Kind::Default:
       return fallback;
     case InputBinding::Kind::Output:
-      return outputs_[t][b.slot];
+      return output(t, b.slot);
     case InputBinding::Kind::Blackboard:
       return *bb_[b.slot];
     case InputBinding::Kind::Component: {
@@ -1009,9 +1022,9 @@ Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& 
     }
     case InputBinding::Kind::Expression: {
       // The function's input is the linked output, else the stored value.
-      const auto& source = b.source_slot >= 0 ? outputs_[static_cast<std::size_t>(b.source_type)]
-                                                        [static_cast<std::size_t>(b.source_slot)]
-                                              : fallback;
+      const auto source = b.source_slot >= 0 ? output(static_cast<std::size_t>(b.source_type),
+                                                      static_cast<std::uint32_t>(b.source_slot))
+                                             : fallback;
       return evaluate(static_cast<std::int32_t>(b.slot), type, source, fallback);
     }
     case InputBinding::Kind::MultiSource:
@@ -1181,8 +1194,10 @@ Result Instance::update_expression(std::uint32_t node) {
     if (k < 0) continue;
     const auto width = exb::value_size(exb_type(type));
     for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
-      auto& slot = outputs_[t][n.outputs[t].base + i];
-      slot = from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width), slot);
+      const auto index = n.outputs[t].base + static_cast<std::uint32_t>(i);
+      set_output(t, index,
+                 from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width),
+                          output(t, index)));
     }
   }
   return Result::Success;
@@ -1195,7 +1210,7 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
   const auto outputs = m.outputs_of(m.nodes[node], type);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i].name == name) {
-      outputs_[t][m.nodes[node].outputs[t].base + i] = value;
+      set_output(t, m.nodes[node].outputs[t].base + static_cast<std::uint32_t>(i), value);
       return true;
     }
   }
@@ -1209,7 +1224,8 @@ bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value 
     // Written where the entry lives: this instance, or the file it inherits the entry from.
     auto [owner, entry] = blackboard_links_[i];
     if (const auto* text = std::get_if<std::string_view>(&value)) {
-      value = std::string_view(owner->blackboard_strings_[entry].assign(*text));
+      const auto first = owner->graph_->model().blackboard.first[static_cast<std::size_t>(type)];
+      value = std::string_view(owner->blackboard_strings_[entry - first].assign(*text));
     }
     owner->blackboard_[entry] = value;
     if (options_.observer) options_.observer->on_blackboard(*owner, entry);

@@ -152,6 +152,14 @@ class Graph {
   std::uint32_t stub_running_updates() const { return stub_running_updates_; }
   // Most active roots a calculation can have at once (the widest Fork; at least 1).
   std::uint32_t max_active_roots() const { return max_active_roots_; }
+  // Outputs in an instance: one byte array, each type's values together in their natural size
+  // (string views first, for their alignment).
+  static constexpr std::size_t output_size(std::size_t type) {
+    constexpr std::size_t kSizes[kParamTypeCount] = {4, 1, 4, sizeof(std::string_view), 12, 4};
+    return kSizes[type];
+  }
+  std::uint32_t output_offset(std::size_t type) const { return output_offset_[type]; }
+  std::uint32_t output_bytes() const { return output_bytes_; }
   // Bytes of user class state per instance.
   std::uint32_t node_memory() const { return node_memory_; }
 
@@ -215,6 +223,8 @@ class Graph {
   std::uint32_t stub_running_updates_ = 0;
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t node_memory_ = 0;
+  std::array<std::uint32_t, kParamTypeCount> output_offset_{};
+  std::uint32_t output_bytes_ = 0;
   std::array<std::vector<InputBinding>, kParamTypeCount> input_bindings_;
   std::vector<InputBinding> source_bindings_;
   std::unique_ptr<exb::Program> program_;

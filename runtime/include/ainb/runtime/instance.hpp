@@ -120,7 +120,9 @@ class Instance {
   // `arena`: the caller's block, for a module sub-instance; null for a top-level instance.
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
            const ModuleCall* call, std::pmr::memory_resource* arena);
-  std::pmr::vector<Value> output_slots(ParamType type);
+  // Output `index` (the model's index among outputs of type `t`).
+  Value output(std::size_t t, std::uint32_t index) const;
+  void set_output(std::size_t t, std::uint32_t index, const Value& value);
   static std::optional<std::pmr::monotonic_buffer_resource> block_arena(std::byte* block,
                                                                         std::size_t bytes);
   void link_blackboard();
@@ -181,11 +183,11 @@ class Instance {
   std::optional<std::pmr::monotonic_buffer_resource> owned_arena_;
   std::pmr::memory_resource* arena_;
   std::pmr::vector<NodeState> nodes_;
-  std::array<std::pmr::vector<Value>, kParamTypeCount> outputs_;  // by the model's output index
+  std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
   // The blackboard: values by entry index, and for each entry where it lives (this instance's
   // value, or the root's or parent's entry it inherits).
   std::pmr::vector<Value> blackboard_;
-  std::pmr::vector<std::string> blackboard_strings_;  // storage of string values set by the host
+  std::pmr::vector<std::string> blackboard_strings_;  // String entries' values set by the host
   struct BlackboardLink {
     Instance* owner;
     std::uint32_t entry;
