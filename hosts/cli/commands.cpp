@@ -66,6 +66,28 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   eval->add_option("--user", eval_request.user,
                    "SIGNATURE=VALUE: a user function returning VALUE (repeatable)");
 
+  RunRequest run_request;
+  auto* run = app.add_subcommand(
+      "run", "Simulate a file offline: run a command for some frames under a scenario");
+  run->add_option("FILE", run_request.file, "AINB file")->required();
+  run->add_option("--command", run_request.command,
+                  "The command to start (default: the scenario's, else the file's first; a "
+                  "Logic file runs all its nodes)");
+  run->add_option("--frames", run_request.frames, "Frames to run")->capture_default_str();
+  run->add_option("--modules", run_request.module_dirs,
+                  "A folder where module files are found (repeatable; default: the file's own)");
+  run->add_option("--scenario", run_request.scenario,
+                  "A scenario file (JSON, docs/simulation.md): blackboard values, command "
+                  "switches, node behaviour, user function values, seed");
+  run->add_option("--seed", run_request.seed, "Random seed (the scenario's wins)")
+      ->capture_default_str();
+  run->add_option("--trace", run_request.trace, "Write the trace to this file, or - for stdout");
+  run->add_option("--format", run_request.format, "Trace format")
+      ->check(CLI::IsMember({"jsonl", "text", "chrome"}))
+      ->capture_default_str();
+  run->add_flag("--stub-missing-modules", run_request.stub_missing_modules,
+                "Run module nodes whose file is not found as stub nodes (one warning each)");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -80,6 +102,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "error: " << e.what() << "\nrun `ainb --help` for usage\n";
     return kExitUsage;
   }
+
+  if (run->parsed()) return run_simulation(run_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

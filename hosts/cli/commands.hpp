@@ -29,4 +29,19 @@ struct EvalRequest {
 // `ainb eval`: runs one EXB function and prints its output (eval.cpp).
 int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, std::ostream& err);
 
+struct RunRequest {
+  std::string file;
+  std::string command;
+  std::uint64_t frames = 600;
+  std::vector<std::string> module_dirs;
+  std::string scenario;
+  std::uint64_t seed = 0;
+  std::string trace;  // a file, "-" for standard output, empty for none
+  std::string format = "jsonl";
+  bool stub_missing_modules = false;
+};
+
+// `ainb run`: offline simulation with a trace and a summary (run.cpp).
+int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli

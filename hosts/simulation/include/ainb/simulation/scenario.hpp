@@ -1,0 +1,69 @@
+#pragma once
+
+// A scenario scripts the world around a simulated actor: blackboard values set at chosen frames,
+// command switches, how user node classes behave, what user EXB functions return, the seed.
+// Format and examples: docs/simulation.md.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ainb/runtime/node_class.hpp"
+
+namespace ainb::simulation {
+
+// A scenario that does not parse or does not fit the file it is run with. The message names the
+// scenario and the JSON path ("patrol.json: /blackboard/0/value: ...").
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One user node class's scripted behaviour. Each update: Running for `running` updates after
+// its Enter, then `result`; the outputs are written at every update. An override replaces the
+// result and adds outputs in the frames it names.
+struct NodeBehaviour {
+  std::uint32_t running = 0;
+  runtime::Result result = runtime::Result::Success;
+  std::map<std::string, nlohmann::json> outputs;
+  struct Override {
+    std::uint64_t frame = 0;
+    std::optional<runtime::Result> result;
+    std::map<std::string, nlohmann::json> outputs;
+  };
+  std::vector<Override> overrides;
+};
+
+struct Scenario {
+  std::string name;  // the file it came from (messages)
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> frames;
+  std::optional<std::string> command;
+  struct BlackboardSet {
+    std::uint64_t frame = 0;
+    std::string entry;
+    nlohmann::json value;
+    std::string path;  // JSON path, for messages
+  };
+  std::vector<BlackboardSet> blackboard;
+  struct CommandSwitch {
+    std::uint64_t frame = 0;
+    std::string command;
+    std::string path;
+  };
+  std::vector<CommandSwitch> commands;
+  std::map<std::string, NodeBehaviour> nodes;       // by class name
+  std::map<std::string, nlohmann::json> functions;  // by user function signature
+};
+
+// Throws ScenarioError naming `name` and the JSON path of the first problem.
+Scenario parse_scenario(const nlohmann::json& json, const std::string& name);
+Scenario load_scenario(const std::filesystem::path& path);
+
+}  // namespace ainb::simulation

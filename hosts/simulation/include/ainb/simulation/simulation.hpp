@@ -1,0 +1,70 @@
+#pragma once
+
+// Offline simulation: runs a file (with its modules) for a number of frames under a scenario,
+// streaming trace events and returning a summary. `ainb run` and `ainb regress` are built on it.
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ainb/runtime/instance.hpp"
+#include "ainb/simulation/scenario.hpp"
+
+namespace ainb::simulation {
+
+struct RunOptions {
+  std::string command;  // empty: the scenario's, else the file's first command
+  std::uint64_t frames = 600;
+  std::uint64_t seed = 0;
+  std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
+  bool stub_missing_modules = false;
+};
+
+// One event of a run, as the trace formats print it.
+struct TraceEvent {
+  std::uint64_t frame = 0;
+  std::string event;  // command, enter, update, leave, transition, alert, xlink, blackboard
+  std::string file;   // the file the node belongs to (a module's, inside a module call)
+  std::int64_t node = -1;
+  std::string type;         // built-in type name, or the user class name
+  std::string name;         // the node's name where it has one (user class, module path)
+  std::string result;       // update
+  std::int64_t to = -1;     // transition target
+  std::string detail;       // command name, alert message, "slot=action", entry
+  std::uint32_t depth = 0;  // nesting, for the text form
+};
+
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  virtual void event(const TraceEvent& event) = 0;
+  virtual void finish() {}
+};
+
+enum class TraceFormat { Jsonl, Text, Chrome };
+// Writes to `out` (which must outlive the sink).
+std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out);
+
+struct Summary {
+  std::string file;
+  std::string command;
+  std::uint64_t frames = 0;
+  std::uint64_t visits = 0;                               // update calls, every file of the actor
+  std::map<std::string, std::uint64_t> updates_by_class;  // by class or built-in type name
+  std::string state;                                      // the command's state at the end
+  std::map<std::string, std::string> last_results;        // "file #node Type" -> last result
+  std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
+};
+void print_summary(const Summary& summary, std::ostream& out);
+
+// Loads `file`, resolves its modules and runs it. Throws LoadError (file or module),
+// ScenarioError (a scenario that does not fit the file) or std::invalid_argument (an unknown
+// command: the message lists the file's commands).
+Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
+                 const RunOptions& options, TraceSink* trace);
+
+}  // namespace ainb::simulation

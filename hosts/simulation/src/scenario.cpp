@@ -1,0 +1,161 @@
+#include "ainb/simulation/scenario.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace ainb::simulation {
+
+namespace {
+
+// Reads one scenario file, remembering where it is so errors name the JSON path.
+class Reader {
+ public:
+  explicit Reader(const std::string& name) : name_(name) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw ScenarioError(fmt::format("{}: {}: {}", name_, path.empty() ? "/" : path, what));
+  }
+  void expect_object(const nlohmann::json& j, const std::string& path) const {
+    if (!j.is_object()) fail(path, "expected an object");
+  }
+  void expect_array(const nlohmann::json& j, const std::string& path) const {
+    if (!j.is_array()) fail(path, "expected an array");
+  }
+  std::uint64_t count(const nlohmann::json& j, const std::string& path) const {
+    if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
+      fail(path, "expected a non-negative integer");
+    }
+    return j.get<std::uint64_t>();
+  }
+  std::string text(const nlohmann::json& j, const std::string& path) const {
+    if (!j.is_string()) fail(path, "expected a string");
+    return j.get<std::string>();
+  }
+  runtime::Result result(const nlohmann::json& j, const std::string& path) const {
+    const auto s = text(j, path);
+    if (s == "Running") return runtime::Result::Running;
+    if (s == "Success") return runtime::Result::Success;
+    if (s == "Failure") return runtime::Result::Failure;
+    fail(path, fmt::format("\"{}\" is not a result (Running, Success or Failure)", s));
+  }
+  // Only the keys listed: a misspelt key is an error, not silently ignored.
+  void only(const nlohmann::json& j, const std::string& path,
+            std::initializer_list<std::string_view> keys) const {
+    for (const auto& [key, value] : j.items()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+        std::string known;
+        for (const auto k : keys)
+          known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
+        fail(path + "/" + key, fmt::format("unknown key (expected one of: {})", known));
+      }
+    }
+  }
+  std::map<std::string, nlohmann::json> values(const nlohmann::json& j,
+                                               const std::string& path) const {
+    expect_object(j, path);
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& [key, value] : j.items()) {
+      if (!value.is_primitive() && !value.is_array()) fail(path + "/" + key, "expected a value");
+      out.emplace(key, value);
+    }
+    return out;
+  }
+
+ private:
+  const std::string& name_;
+};
+
+}  // namespace
+
+Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
+  Reader r(name);
+  Scenario s;
+  s.name = name;
+  r.expect_object(json, "");
+  r.only(json, "", {"seed", "frames", "command", "blackboard", "commands", "nodes", "functions"});
+  if (json.contains("seed")) s.seed = r.count(json["seed"], "/seed");
+  if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames");
+  if (json.contains("command")) s.command = r.text(json["command"], "/command");
+  if (json.contains("blackboard")) {
+    const auto& list = json["blackboard"];
+    r.expect_array(list, "/blackboard");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto path = fmt::format("/blackboard/{}", i);
+      const auto& item = list[i];
+      r.expect_object(item, path);
+      r.only(item, path, {"frame", "name", "value"});
+      if (!item.contains("name")) r.fail(path, "missing key \"name\"");
+      if (!item.contains("value")) r.fail(path, "missing key \"value\"");
+      s.blackboard.push_back({item.contains("frame") ? r.count(item["frame"], path + "/frame") : 0,
+                              r.text(item["name"], path + "/name"), item["value"],
+                              path + "/value"});
+    }
+  }
+  if (json.contains("commands")) {
+    const auto& list = json["commands"];
+    r.expect_array(list, "/commands");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto path = fmt::format("/commands/{}", i);
+      const auto& item = list[i];
+      r.expect_object(item, path);
+      r.only(item, path, {"frame", "command"});
+      if (!item.contains("frame")) r.fail(path, "missing key \"frame\"");
+      if (!item.contains("command")) r.fail(path, "missing key \"command\"");
+      s.commands.push_back({r.count(item["frame"], path + "/frame"),
+                            r.text(item["command"], path + "/command"), path + "/command"});
+    }
+  }
+  if (json.contains("nodes")) {
+    const auto& nodes = json["nodes"];
+    r.expect_object(nodes, "/nodes");
+    for (const auto& [cls, spec] : nodes.items()) {
+      const auto path = "/nodes/" + cls;
+      r.expect_object(spec, path);
+      r.only(spec, path, {"running", "result", "outputs", "frames"});
+      NodeBehaviour b;
+      if (spec.contains("running")) {
+        b.running = static_cast<std::uint32_t>(r.count(spec["running"], path + "/running"));
+      }
+      if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");
+      if (spec.contains("outputs")) b.outputs = r.values(spec["outputs"], path + "/outputs");
+      if (spec.contains("frames")) {
+        const auto& list = spec["frames"];
+        r.expect_array(list, path + "/frames");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+          const auto at = fmt::format("{}/frames/{}", path, i);
+          const auto& item = list[i];
+          r.expect_object(item, at);
+          r.only(item, at, {"frame", "result", "outputs"});
+          if (!item.contains("frame")) r.fail(at, "missing key \"frame\"");
+          NodeBehaviour::Override o;
+          o.frame = r.count(item["frame"], at + "/frame");
+          if (item.contains("result")) o.result = r.result(item["result"], at + "/result");
+          if (item.contains("outputs")) o.outputs = r.values(item["outputs"], at + "/outputs");
+          b.overrides.push_back(std::move(o));
+        }
+      }
+      s.nodes.emplace(cls, std::move(b));
+    }
+  }
+  if (json.contains("functions")) {
+    const auto& functions = json["functions"];
+    r.expect_object(functions, "/functions");
+    s.functions = r.values(functions, "/functions");
+  }
+  return s;
+}
+
+Scenario load_scenario(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(fmt::format("{}: cannot be read", path.string()));
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ScenarioError(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
+  }
+  return parse_scenario(json, path.string());
+}
+
+}  // namespace ainb::simulation

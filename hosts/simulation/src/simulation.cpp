@@ -1,0 +1,426 @@
+#include "ainb/simulation/simulation.hpp"
+
+#include <cstring>
+#include <deque>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "ainb/exb/user_functions.hpp"
+
+namespace ainb::simulation {
+
+namespace {
+
+using runtime::Instance;
+using runtime::NodeContext;
+using runtime::Result;
+
+// The readable form of a value (summaries, blackboard events).
+std::string format_value(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return x ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+          return fmt::format("\"{}\"", x);
+        } else if constexpr (std::is_same_v<T, Vec3f>) {
+          return fmt::format("[{}, {}, {}]", x.x, x.y, x.z);
+        } else if constexpr (std::is_same_v<T, PointerValue>) {
+          return "null";
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      v);
+}
+
+// A JSON value as a value of `type`, or nullopt when it is not one. Strings are views into the
+// JSON (which outlives the run).
+std::optional<Value> json_value(const nlohmann::json& j, ParamType type) {
+  switch (type) {
+    case ParamType::Int:
+      if (j.is_number_integer()) return static_cast<std::int32_t>(j.get<std::int64_t>());
+      return std::nullopt;
+    case ParamType::Bool:
+      if (j.is_boolean()) return j.get<bool>();
+      return std::nullopt;
+    case ParamType::Float:
+      if (j.is_number()) return j.get<float>();
+      return std::nullopt;
+    case ParamType::String:
+      if (j.is_string()) return std::string_view(j.get_ref<const std::string&>());
+      return std::nullopt;
+    case ParamType::Vec3f:
+      if (j.is_array() && j.size() == 3 && j[0].is_number() && j[1].is_number() &&
+          j[2].is_number()) {
+        return Vec3f{j[0].get<float>(), j[1].get<float>(), j[2].get<float>()};
+      }
+      return std::nullopt;
+    case ParamType::Pointer:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string_view expected(ParamType type) {
+  switch (type) {
+    case ParamType::Int:
+      return "an integer";
+    case ParamType::Bool:
+      return "true or false";
+    case ParamType::Float:
+      return "a number";
+    case ParamType::String:
+      return "a string";
+    case ParamType::Vec3f:
+      return "[x, y, z]";
+    case ParamType::Pointer:
+      return "nothing (pointers cannot be set)";
+  }
+  return "";
+}
+
+ParamType param_type(BlackboardType type) {
+  switch (type) {
+    case BlackboardType::S32:
+    case BlackboardType::U32:
+      return ParamType::Int;
+    case BlackboardType::F32:
+      return ParamType::Float;
+    case BlackboardType::Bool:
+      return ParamType::Bool;
+    case BlackboardType::String:
+      return ParamType::String;
+    case BlackboardType::Vec3f:
+      return ParamType::Vec3f;
+    case BlackboardType::Pointer:
+      return ParamType::Pointer;
+  }
+  return ParamType::Int;
+}
+
+// A user node class as the scenario scripts it (see NodeBehaviour).
+class ScriptedNode : public runtime::StatefulNodeClass<std::uint32_t> {
+ public:
+  explicit ScriptedNode(const NodeBehaviour& behaviour) : behaviour_(behaviour) {}
+  Result on_update(NodeContext& c, std::uint32_t& updates) override {
+    ++updates;
+    auto result = updates <= behaviour_.running ? Result::Running : behaviour_.result;
+    write(c, behaviour_.outputs);
+    for (const auto& o : behaviour_.overrides) {
+      if (o.frame != c.instance().frame()) continue;
+      if (o.result) result = *o.result;
+      write(c, o.outputs);
+    }
+    return result;
+  }
+
+ private:
+  static void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
+    for (const auto& [name, json] : outputs) {
+      for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+        const auto type = static_cast<ParamType>(t);
+        for (const auto& out : c.model().outputs_of(c.node(), type)) {
+          if (out.name != name) continue;
+          if (const auto v = json_value(json, type)) {
+            c.instance().write_output(c.node_index(), type, name, *v);
+          }
+        }
+      }
+    }
+  }
+  const NodeBehaviour& behaviour_;
+};
+
+// Every file of the actor: the root and its modules, once each.
+void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Graph*>& out) {
+  if (std::find(out.begin(), out.end(), &graph) != out.end()) return;
+  out.push_back(&graph);
+  for (const auto& call : graph.module_calls())
+    collect_graphs(*call.graph, out);
+}
+
+// Checks what the scenario names against the files, so a typo fails before the run.
+void validate(const Scenario& s, const runtime::Graph& graph) {
+  const auto& m = graph.model();
+  for (const auto& set : s.blackboard) {
+    const BlackboardEntry* found = nullptr;
+    for (const auto& e : m.blackboard.entries) {
+      if (e.name == set.entry) found = &e;
+    }
+    if (found == nullptr) {
+      throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name, set.path,
+                                      graph.file_name(), set.entry));
+    }
+    const auto type = param_type(found->type);
+    if (!json_value(set.value, type)) {
+      throw ScenarioError(fmt::format("{}: {}: \"{}\" is a {} entry: expected {}", s.name, set.path,
+                                      set.entry, blackboard_type_name(found->type),
+                                      expected(type)));
+    }
+  }
+  std::vector<const runtime::Graph*> graphs;
+  collect_graphs(graph, graphs);
+  for (const auto& [cls, behaviour] : s.nodes) {
+    auto check = [&](const std::map<std::string, nlohmann::json>& outputs,
+                     const std::string& path) {
+      for (const auto& [name, json] : outputs) {
+        std::optional<ParamType> declared;
+        for (const auto* g : graphs) {
+          for (const auto& n : g->model().nodes) {
+            if (n.name != cls) continue;
+            for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+              for (const auto& out : g->model().outputs_of(n, static_cast<ParamType>(t))) {
+                if (out.name == name) declared = static_cast<ParamType>(t);
+              }
+            }
+          }
+        }
+        const auto at = fmt::format("{}: {}/{}", s.name, path, name);
+        if (!declared) {
+          throw ScenarioError(
+              fmt::format("{}: no node of class \"{}\" has an output \"{}\"", at, cls, name));
+        }
+        if (!json_value(json, *declared)) {
+          throw ScenarioError(fmt::format("{}: \"{}\" is a {} output: expected {}", at, name,
+                                          param_type_name(*declared), expected(*declared)));
+        }
+      }
+    };
+    check(behaviour.outputs, "/nodes/" + cls + "/outputs");
+    for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
+      check(behaviour.overrides[i].outputs, fmt::format("/nodes/{}/frames/{}/outputs", cls, i));
+    }
+  }
+}
+
+// The scenario's user functions as constants of their signatures' return types.
+void add_functions(const Scenario& s, exb::UserFunctions& functions) {
+  for (const auto& [signature, json] : s.functions) {
+    const auto at = fmt::format("{}: /functions/{}", s.name, signature);
+    std::string error;
+    const auto parsed = exb::parse_signature(signature, &error);
+    if (!parsed) throw ScenarioError(fmt::format("{}: not a signature: {}", at, error));
+    std::array<std::uint8_t, 12> bytes{};
+    std::optional<Value> value;
+    switch (parsed->result) {
+      case exb::DataType::Bool:
+        value = json_value(json, ParamType::Bool);
+        if (value) bytes[0] = std::get<bool>(*value) ? 1 : 0;
+        break;
+      case exb::DataType::Int:
+      case exb::DataType::UInt:
+        value = json_value(json, ParamType::Int);
+        if (value) std::memcpy(bytes.data(), &std::get<std::int32_t>(*value), 4);
+        break;
+      case exb::DataType::Float:
+        value = json_value(json, ParamType::Float);
+        if (value) std::memcpy(bytes.data(), &std::get<float>(*value), 4);
+        break;
+      case exb::DataType::Vec3f:
+        value = json_value(json, ParamType::Vec3f);
+        if (value) std::memcpy(bytes.data(), &std::get<Vec3f>(*value), 12);
+        break;
+      case exb::DataType::String:
+        value = json_value(json, ParamType::String);
+        if (value) {
+          const char* text = json.get_ref<const std::string&>().c_str();
+          std::memcpy(bytes.data(), &text, sizeof(text));
+        }
+        break;
+      default:
+        value = Value{};  // None: nothing to return
+        break;
+    }
+    if (!value)
+      throw ScenarioError(fmt::format("{}: not a value of the function's return type", at));
+    functions.add_constant(signature, bytes);
+  }
+}
+
+// Turns the runtime's observer calls into trace events and counts for the summary.
+class Tracer : public runtime::Observer {
+ public:
+  Tracer(TraceSink* sink, Summary& summary) : sink_(sink), summary_(summary) {}
+  // The frame events belong to: set by the run, so the scenario's changes before a tick and
+  // the tick share its number.
+  std::uint64_t frame = 0;
+
+  void on_command(const Instance& i, std::string_view name) override {
+    emit(i, "command", -1, {}, [&](TraceEvent& e) { e.detail = name; });
+  }
+  void on_enter(const Instance& i, std::uint32_t node) override {
+    depth_[{&i, node}] = depth(i) + open_[&i]++;
+    emit(i, "enter", node);
+  }
+  void on_update(const Instance& i, std::uint32_t node, Result result) override {
+    ++summary_.visits;
+    ++summary_.updates_by_class[type_of(i, node)];
+    summary_.last_results[fmt::format("{} #{} {}", i.graph().file_name(), node, type_of(i, node))] =
+        std::string(runtime::result_name(result));
+    emit(i, "update", node, {}, [&](TraceEvent& e) { e.result = runtime::result_name(result); });
+  }
+  void on_leave(const Instance& i, std::uint32_t node) override {
+    emit(i, "leave", node);
+    --open_[&i];
+  }
+  void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
+    emit(i, "transition", from, {}, [&](TraceEvent& e) { e.to = to; });
+  }
+  void on_alert(const Instance& i, std::uint32_t node, std::string_view message) override {
+    emit(i, "alert", node, {}, [&](TraceEvent& e) { e.detail = message; });
+  }
+  void on_xlink(const Instance& i, std::uint32_t node, std::string_view slot,
+                std::string_view action) override {
+    emit(i, "xlink", node, {},
+         [&](TraceEvent& e) { e.detail = fmt::format("{}={}", slot, action); });
+  }
+  void on_blackboard(const Instance& i, std::size_t entry) override {
+    const auto& e = i.graph().model().blackboard.entries[entry];
+    emit(i, "blackboard", -1, {}, [&](TraceEvent& ev) {
+      const auto* v = i.blackboard(e.name);
+      ev.detail = fmt::format("{}={}", e.name, v ? format_value(*v) : "?");
+    });
+  }
+
+ private:
+  static std::string type_of(const Instance& i, std::uint32_t node) {
+    const auto& n = i.graph().model().nodes[node];
+    return n.type == NodeType::UserDefined ? std::string(n.name)
+                                           : std::string(node_type_name(n.type));
+  }
+  // Nesting of an instance: its module node's depth in the caller, plus one.
+  std::uint32_t depth(const Instance& i) {
+    if (i.parent() == nullptr) return 0;
+    const auto it = depth_.find({i.parent(), i.caller_node()});
+    return it == depth_.end() ? 0 : it->second + 1;
+  }
+  template <typename F = void (*)(TraceEvent&)>
+  void emit(const Instance& i, const char* kind, std::int64_t node, int = 0, F&& fill = {}) {
+    if (sink_ == nullptr) return;
+    TraceEvent e;
+    e.frame = frame;
+    e.event = kind;
+    e.file = i.graph().file_name();
+    e.node = node;
+    if (node >= 0) {
+      const auto n = static_cast<std::uint32_t>(node);
+      const auto& mn = i.graph().model().nodes[n];
+      e.type = type_of(i, n);
+      if (mn.type == NodeType::UserDefined) e.name = mn.name;
+      const auto it = depth_.find({&i, n});
+      e.depth = it != depth_.end() ? it->second : depth(i);
+    } else {
+      e.depth = depth(i);
+    }
+    if constexpr (!std::is_same_v<std::decay_t<F>, void (*)(TraceEvent&)>) fill(e);
+    sink_->event(e);
+  }
+
+  TraceSink* sink_;
+  Summary& summary_;
+  std::map<std::pair<const Instance*, std::uint32_t>, std::uint32_t> depth_;
+  std::map<const Instance*, std::uint32_t> open_;
+};
+
+}  // namespace
+
+Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
+                 const RunOptions& options, TraceSink* trace) {
+  auto model = load_file(file);
+  runtime::NodeRegistry registry;
+  std::vector<std::shared_ptr<ScriptedNode>> scripted;
+  for (const auto& [cls, behaviour] : scenario.nodes)
+    registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
+  exb::UserFunctions functions;
+  add_functions(scenario, functions);
+  auto dirs = options.module_dirs;
+  if (dirs.empty()) dirs.push_back(file.parent_path().empty() ? "." : file.parent_path());
+  const runtime::DirectoryResolver modules(dirs);
+  runtime::GraphOptions graph_options{.functions = &functions,
+                                      .modules = &modules,
+                                      .missing_modules = options.stub_missing_modules
+                                                             ? runtime::MissingModulePolicy::Stub
+                                                             : runtime::MissingModulePolicy::Error};
+  const auto graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
+  validate(scenario, *graph);
+
+  const auto& commands = graph->model().commands;
+  std::string command = !options.command.empty() ? options.command : scenario.command.value_or("");
+  if (command.empty() && !commands.empty()) command = commands[0].name;
+  for (const auto& c : scenario.commands) {
+    if (std::none_of(commands.begin(), commands.end(),
+                     [&](const Command& k) { return k.name == c.command; })) {
+      throw ScenarioError(fmt::format("{}: {}: {} has no command \"{}\"", scenario.name, c.path,
+                                      graph->file_name(), c.command));
+    }
+  }
+
+  Summary summary;
+  summary.file = graph->file_name();
+  summary.command = command;
+  Tracer tracer(trace, summary);
+  {
+    Instance actor(graph, {.seed = scenario.seed.value_or(options.seed), .observer = &tracer});
+    auto apply = [&](std::uint64_t frame) {
+      for (const auto& set : scenario.blackboard) {
+        if (set.frame != frame) continue;
+        for (const auto& e : graph->model().blackboard.entries) {
+          if (e.name != set.entry) continue;
+          const auto v = *json_value(set.value, param_type(e.type));
+          std::visit(
+              [&](const auto& x) {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, std::int32_t>) actor.set_int(e.name, x);
+                if constexpr (std::is_same_v<T, bool>) actor.set_bool(e.name, x);
+                if constexpr (std::is_same_v<T, float>) actor.set_float(e.name, x);
+                if constexpr (std::is_same_v<T, std::string_view>) actor.set_string(e.name, x);
+                if constexpr (std::is_same_v<T, Vec3f>) actor.set_vec3f(e.name, x);
+              },
+              v);
+        }
+      }
+      for (const auto& c : scenario.commands) {
+        if (c.frame == frame) actor.start(c.command);
+      }
+    };
+    apply(0);
+    if (!command.empty() && actor.command().empty()) actor.start(command);
+    const auto frames = scenario.frames.value_or(options.frames);
+    for (std::uint64_t frame = 1; frame <= frames; ++frame) {
+      tracer.frame = frame;
+      apply(frame);
+      actor.tick();
+    }
+    summary.frames = actor.frame();
+    summary.command = std::string(actor.command());
+    static constexpr const char* kStates[] = {"idle", "running", "succeeded", "failed"};
+    summary.state = kStates[static_cast<int>(actor.state())];
+    for (const auto& e : graph->model().blackboard.entries) {
+      const auto* v = actor.blackboard(e.name);
+      summary.blackboard.emplace_back(std::string(e.name), v ? format_value(*v) : "?");
+    }
+  }  // the actor leaves its nodes: traced too
+  if (trace != nullptr) trace->finish();
+  return summary;
+}
+
+void print_summary(const Summary& s, std::ostream& out) {
+  out << fmt::format("summary: {}, command {}: {} after {} frames, {} node updates\n", s.file,
+                     s.command.empty() ? "(none)" : s.command, s.state, s.frames, s.visits);
+  out << "updates by class:\n";
+  for (const auto& [cls, count] : s.updates_by_class)
+    out << fmt::format("  {:<40} {}\n", cls, count);
+  out << "last results:\n";
+  for (const auto& [node, result] : s.last_results)
+    out << fmt::format("  {:<56} {}\n", node, result);
+  if (!s.blackboard.empty()) {
+    out << "blackboard at the end:\n";
+    for (const auto& [name, value] : s.blackboard)
+      out << fmt::format("  {:<40} {}\n", name, value);
+  }
+}
+
+}  // namespace ainb::simulation

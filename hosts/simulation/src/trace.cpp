@@ -1,0 +1,103 @@
+// The trace formats of `ainb run`: JSON lines (one object per event), an indented readable text,
+// and the Chrome trace event format (open it in a trace viewer: Enter/Leave become spans).
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/simulation/simulation.hpp"
+
+namespace ainb::simulation {
+
+namespace {
+
+nlohmann::ordered_json to_json(const TraceEvent& e) {
+  nlohmann::ordered_json j;
+  j["frame"] = e.frame;
+  j["event"] = e.event;
+  j["file"] = e.file;
+  if (e.node >= 0) j["node"] = e.node;
+  if (!e.type.empty()) j["type"] = e.type;
+  if (!e.name.empty()) j["name"] = e.name;
+  if (!e.result.empty()) j["result"] = e.result;
+  if (e.to >= 0) j["to"] = e.to;
+  if (!e.detail.empty()) j["detail"] = e.detail;
+  return j;
+}
+
+class JsonLines : public TraceSink {
+ public:
+  explicit JsonLines(std::ostream& out) : out_(out) {}
+  void event(const TraceEvent& e) override { out_ << to_json(e).dump() << '\n'; }
+
+ private:
+  std::ostream& out_;
+};
+
+class Text : public TraceSink {
+ public:
+  explicit Text(std::ostream& out) : out_(out) {}
+  void event(const TraceEvent& e) override {
+    std::string line = fmt::format("{:>5}  {:{}}{:<10} ", e.frame, "", 2 * e.depth, e.event);
+    if (e.node >= 0) line += fmt::format("#{} {}", e.node, e.type);
+    if (e.event == "update") line += " -> " + e.result;
+    if (e.to >= 0) line += fmt::format(" -> #{}", e.to);
+    if (!e.detail.empty()) line += (e.node >= 0 ? ": " : "") + e.detail;
+    if (e.file != file_) {  // name the file when it changes (a module call, and back)
+      line += fmt::format("   [{}]", e.file);
+      file_ = e.file;
+    }
+    out_ << line << '\n';
+  }
+
+ private:
+  std::ostream& out_;
+  std::string file_;
+};
+
+// Chrome's trace event format: a frame is 1000 µs; events within a frame are spread 1 µs apart
+// so their order survives. Enter/Leave are B/E spans, the rest instant events.
+class Chrome : public TraceSink {
+ public:
+  explicit Chrome(std::ostream& out) : out_(out) { out_ << "{\"traceEvents\":[\n"; }
+  void event(const TraceEvent& e) override {
+    if (e.frame != frame_) {
+      frame_ = e.frame;
+      tick_ = 0;
+    }
+    nlohmann::ordered_json j;
+    j["name"] = e.node >= 0 ? fmt::format("#{} {}", e.node, e.type) : e.event + " " + e.detail;
+    j["cat"] = e.event;
+    j["ph"] = e.event == "enter" ? "B" : e.event == "leave" ? "E" : "i";
+    if (j["ph"] == "i") j["s"] = "t";
+    j["ts"] = e.frame * 1000 + tick_++;
+    j["pid"] = 1;
+    j["tid"] = 1;
+    j["args"] = to_json(e);
+    out_ << (first_ ? "" : ",\n") << j.dump();
+    first_ = false;
+  }
+  void finish() override { out_ << "\n]}\n"; }
+
+ private:
+  std::ostream& out_;
+  std::uint64_t frame_ = 0, tick_ = 0;
+  bool first_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out) {
+  switch (format) {
+    case TraceFormat::Jsonl:
+      return std::make_unique<JsonLines>(out);
+    case TraceFormat::Text:
+      return std::make_unique<Text>(out);
+    case TraceFormat::Chrome:
+      return std::make_unique<Chrome>(out);
+  }
+  return nullptr;
+}
+
+}  // namespace ainb::simulation

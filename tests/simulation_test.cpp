@@ -1,0 +1,195 @@
+// Offline simulation (`ainb run`): scenario parsing and its errors, trace content for the bundled
+// example, the trace formats, and the messages and exit codes of bad input.
+
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/simulation/simulation.hpp"
+#include "ainb_builder.hpp"
+#include "commands.hpp"
+#include "corpus.hpp"
+
+using namespace ainb;
+using namespace ainb::simulation;
+
+namespace {
+
+const std::filesystem::path kPatrol = std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb";
+const std::filesystem::path kScenario =
+    std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.scenario.json";
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run ainb_cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = ainb::cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string parse_error(const char* json) {
+  try {
+    parse_scenario(nlohmann::json::parse(json), "s.json");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(parsed)";
+}
+
+// Runs the bundled example under `scenario` and returns the JSON-lines trace.
+std::vector<nlohmann::json> trace_of(const Scenario& scenario, RunOptions options = {}) {
+  std::ostringstream out;
+  auto writer = make_trace_writer(TraceFormat::Jsonl, out);
+  simulate(kPatrol, scenario, options, writer.get());
+  std::vector<nlohmann::json> events;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);)
+    events.push_back(nlohmann::json::parse(line));
+  return events;
+}
+
+}  // namespace
+
+TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
+  CHECK(parse_error("[]") == "s.json: /: expected an object");
+  CHECK(parse_error(R"({"frame": 3})") ==
+        "s.json: /frame: unknown key (expected one of: seed, frames, command, blackboard, "
+        "commands, nodes, functions)");
+  CHECK(parse_error(R"({"frames": -1})") == "s.json: /frames: expected a non-negative integer");
+  CHECK(parse_error(R"({"blackboard": [{"name": "A"}]})") ==
+        "s.json: /blackboard/0: missing key \"value\"");
+  CHECK(parse_error(R"({"commands": [{"frame": 2, "command": 5}]})") ==
+        "s.json: /commands/0/command: expected a string");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"result": "Done"}}})") ==
+        "s.json: /nodes/Wait/result: \"Done\" is not a result (Running, Success or Failure)");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"frames": [{"result": "Success"}]}}})") ==
+        "s.json: /nodes/Wait/frames/0: missing key \"frame\"");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"outputs": {"X": {"a": 1}}}}})") ==
+        "s.json: /nodes/Wait/outputs/X: expected a value");
+
+  // Checked against the file before the run.
+  auto fails_with = [](const char* json) {
+    try {
+      simulate(kPatrol, parse_scenario(nlohmann::json::parse(json), "s.json"), {}, nullptr);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(ran)");
+  };
+  CHECK(fails_with(R"({"blackboard": [{"name": "Enemy", "value": 1}]})") ==
+        "s.json: /blackboard/0/value: patrol.root.ainb has no blackboard entry \"Enemy\"");
+  CHECK(fails_with(R"({"blackboard": [{"name": "IsEnemyNear", "value": 1}]})") ==
+        "s.json: /blackboard/0/value: \"IsEnemyNear\" is a bool entry: expected true or false");
+  CHECK(fails_with(R"({"nodes": {"MoveTo": {"outputs": {"Distance": 1}}}})") ==
+        "s.json: /nodes/MoveTo/outputs/Distance: no node of class \"MoveTo\" has an output "
+        "\"Distance\"");
+  CHECK(fails_with(R"({"nodes": {"MoveTo": {"outputs": {"DistanceLeft": "far"}}}})") ==
+        "s.json: /nodes/MoveTo/outputs/DistanceLeft: \"DistanceLeft\" is a float output: "
+        "expected a number");
+  CHECK(fails_with(R"({"commands": [{"frame": 2, "command": "Flee"}]})") ==
+        "s.json: /commands/0/command: patrol.root.ainb has no command \"Flee\"");
+  CHECK(fails_with(R"({"functions": {"Broken(": 1}})") ==
+        "s.json: /functions/Broken(: not a signature: expected Name( Result, Arguments... )");
+}
+
+TEST_CASE("ainb run: the bundled example's trace follows its scenario") {
+  const auto events = trace_of(load_scenario(kScenario));
+  REQUIRE(events.size() > 20);
+  CHECK(events[0] ==
+        nlohmann::json::parse(
+            R"({"frame":0,"event":"command","file":"patrol.root.ainb","detail":"Root"})"));
+  CHECK(events[4] == nlohmann::json::parse(R"({"frame":0,"event":"enter","file":"patrol.root.ainb",
+                                               "node":4,"type":"MoveTo","name":"MoveTo"})"));
+  auto find = [&](const char* event, std::int64_t node, std::uint64_t frame) {
+    for (const auto& e : events) {
+      if (e["event"] == event && e.value("node", std::int64_t{-1}) == node && e["frame"] == frame) {
+        return e;
+      }
+    }
+    return nlohmann::json();
+  };
+  // MoveTo runs for two updates, then succeeds (frame 3); Wait one, then succeeds (frame 5).
+  CHECK(find("update", 4, 2)["result"] == "Running");
+  CHECK(find("update", 4, 3)["result"] == "Success");
+  CHECK(find("update", 5, 5)["result"] == "Success");
+  // IsEnemyNear is set at frame 6: the selector switches to Attack, which fails at frame 7.
+  CHECK(find("blackboard", -1, 6)["detail"] == "IsEnemyNear=true");
+  CHECK(find("enter", 2, 6)["type"] == "Attack");
+  CHECK(find("update", 2, 7)["result"] == "Failure");
+  CHECK(find("update", 0, 7)["result"] == "Failure");
+  // The command switch at frame 10 runs Alert's SplitTiming.
+  CHECK(find("command", -1, 10)["detail"] == "Alert");
+  CHECK(find("update", 6, 10)["result"] == "Success");
+
+  SUBCASE("the same scenario and seed give the same trace") {
+    CHECK(trace_of(load_scenario(kScenario)) == events);
+  }
+}
+
+TEST_CASE("ainb run: text, chrome and the summary") {
+  const auto text = ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(), "--trace",
+                              "-", "--format", "text"});
+  CHECK(text.code == 0);
+  CHECK(text.out.find("    6  blackboard IsEnemyNear=true\n") != std::string::npos);
+  CHECK(text.out.find("    7      update     #2 Attack -> Failure\n") != std::string::npos);
+  CHECK(text.out.find("summary: patrol.root.ainb, command Alert: succeeded after 12 frames, 30 "
+                      "node updates\n") != std::string::npos);
+  CHECK(text.out.find("  IsEnemyNear                              true\n") != std::string::npos);
+
+  const auto chrome = ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(),
+                                "--trace", "-", "--format", "chrome"});
+  CHECK(chrome.code == 0);
+  const auto json = nlohmann::json::parse(chrome.out);  // stdout holds only the trace
+  const auto& events = json["traceEvents"];
+  int open = 0;
+  for (const auto& e : events) {
+    if (e["ph"] == "B") ++open;
+    if (e["ph"] == "E") --open;
+    CHECK(open >= 0);
+  }
+  CHECK(open == 0);
+  CHECK(events.size() > 50);
+  CHECK(chrome.err.find("summary: patrol.root.ainb") != std::string::npos);
+}
+
+TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenarios") {
+  CHECK(ainb_cli({"run", kPatrol.string(), "--command", "Flee"}).err ==
+        "error: " + kPatrol.string() + " has no command \"Flee\" (it has: \"Root\", \"Alert\")\n");
+  CHECK(ainb_cli({"run", kPatrol.string(), "--command", "Flee"}).code == 2);
+  const auto missing = ainb_cli({"run", kPatrol.string(), "--scenario", "/nonexistent.json"});
+  CHECK(missing.code == 1);
+  CHECK(missing.err == "error: /nonexistent.json: cannot be read\n");
+  const auto broken = write_temp("broken.scenario.json", "{\"frames\": ");
+  CHECK(ainb_cli({"run", kPatrol.string(), "--scenario", broken.string()})
+            .err.starts_with("error: " + broken.string() + ": not valid JSON: "));
+
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto toby = (dir / "ainb" / "Toby.utility.root.ainb").string();
+  const auto no_modules = ainb_cli({"run", toby, "--frames", "10"});
+  CHECK(no_modules.code == 1);
+  CHECK(no_modules.err.find("calls module \"_LocalModule_c0c88ab744a8.module.ainb\", which was "
+                            "not found (searched " +
+                            (dir / "ainb").string() + ")") != std::string::npos);
+  CHECK(no_modules.err.find("hint: --modules DIR") != std::string::npos);
+  const auto stubbed = ainb_cli({"run", toby, "--frames", "10", "--stub-missing-modules"});
+  CHECK(stubbed.code == 0);
+  CHECK(stubbed.out.find("after 10 frames") != std::string::npos);
+  // A real module call: basicattack finds _LocalModule_d0e7ebe89ded beside it.
+  const auto attack =
+      ainb_cli({"run", (dir / "ainb" / "Toby.action.basicattack.module.ainb").string(), "--frames",
+                "30", "--stub-missing-modules", "--trace", "-"});
+  CHECK(attack.code == 0);
+  CHECK(attack.out.find(R"("file":"_LocalModule_d0e7ebe89ded.module.ainb")") != std::string::npos);
+}
