@@ -327,7 +327,7 @@ TEST_CASE("jumps and the instruction budget") {
   CHECK(endless.run() == Status::BudgetExhausted);
 }
 
-TEST_CASE("the setup block runs on enter; static memory persists across evaluations") {
+TEST_CASE("the setup block runs on enter, and static memory persists across evaluations") {
   ExbSpec spec;
   spec.instructions = {{2, kInt, kStatic, kImm, 0, 10},  // setup: GMem[0] = 10
                        {1, 0, 0, 0, 0, 0},

@@ -92,7 +92,7 @@ TEST_CASE("a node class chooses its transition, even while running") {
   CHECK(h.tick() == Log{"transition Chooser -> Right", "enter Right", "update Right"});
 }
 
-TEST_CASE("Fork starts its paths; Join waits for InFlowNum of them") {
+TEST_CASE("Fork starts its paths, and Join waits for InFlowNum of them") {
   // Fork -> {P1, P2, P3}; each path ends with a transition to the Join; Join -> End (post calc).
   Harness h;
   h.probe("P1", {S});

@@ -67,7 +67,7 @@ TEST_CASE("user classes keep per-node state in the instance, zeroed at each Ente
   }
 }
 
-TEST_CASE("multi-source inputs: the class reads every source; a plain read gives the first") {
+TEST_CASE("multi-source inputs: the class reads every source, and a plain read gives the first") {
   struct Any : NodeClass {
     std::vector<std::string> seen;
     Result update(NodeContext& c) override {

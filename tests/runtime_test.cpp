@@ -220,7 +220,7 @@ TEST_CASE("SplitTiming runs Enter on enter, Update every frame, Leave on leave")
   CHECK(h.instance->state() == CommandState::Succeeded);
 }
 
-TEST_CASE("commands: switching leaves every active node; unknown names are reported") {
+TEST_CASE("commands: switching leaves every active node, and unknown names are reported") {
   Harness h;
   h.probe("Walk", {R});
   h.probe("Look", {R});
@@ -579,7 +579,8 @@ TEST_CASE("expressions: an Element_Expression node and an expression property") 
   CHECK(reader->speed == std::vector<float>{3.0f, 3.0f, 3.0f, 3.0f});
 }
 
-TEST_CASE("XLink actions and blackboard writes reach the observer; attachments reach the node") {
+TEST_CASE(
+    "XLink actions and blackboard writes reach the observer, and attachments reach the node") {
   struct Events : Observer {
     std::vector<std::string> log;
     void on_xlink(const Instance&, std::uint32_t node, std::string_view slot,

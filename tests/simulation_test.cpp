@@ -193,3 +193,82 @@ TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenar
   CHECK(attack.code == 0);
   CHECK(attack.out.find(R"("file":"_LocalModule_d0e7ebe89ded.module.ainb")") != std::string::npos);
 }
+
+namespace {
+
+// Guard.root: Sequential [BoolSelector on Alarm (True -> Attack, False -> Patrol), Wait].
+ainb::test::AinbSpec guard() {
+  using namespace ainb::test;
+  AinbSpec spec;
+  spec.file_name = "Guard.root";
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Alarm", false}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 4, ""}};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
+  choose.plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 3, "False"}};
+  BuildNode wait{.name = "Wait"};
+  wait.properties = {{ParamType::Float, "Time", 2.0f}};
+  spec.nodes = {seq, choose, BuildNode{.name = "Attack"}, BuildNode{.name = "Patrol"}, wait};
+  return spec;
+}
+
+std::string write_spec(const std::string& name, const ainb::test::AinbSpec& spec) {
+  const auto bytes = ainb::test::build(spec);
+  return write_temp(name, std::string(bytes.begin(), bytes.end())).string();
+}
+
+}  // namespace
+
+TEST_CASE("ainb regress: equal files, and the first difference of single edits") {
+  const auto original = write_spec("guard.ainb", guard());
+  const auto same = ainb_cli({"regress", original, original, "--frames", "5"});
+  CHECK(same.code == 0);
+  CHECK(same.out == "equal: 14 events agree under 1 scenario(s)\n");
+
+  SUBCASE("a child plug changed") {
+    auto spec = guard();
+    spec.nodes[1].plugs[1].node = 2;  // False -> Attack
+    const auto r = ainb_cli({"regress", original, write_spec("guard-plug.ainb", spec)});
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "different: scenario (no scenario), event 3, frame 0\n"
+          "  a different node was entered: #3 Patrol in the original, #2 Attack in the edited "
+          "file (a different child was chosen or linked)\n"
+          "    both:     frame 0 command: Root [Guard.root.ainb]\n"
+          "    both:     frame 0 enter #0 Element_Sequential [Guard.root.ainb]\n"
+          "    both:     frame 0 enter #1 Element_BoolSelector [Guard.root.ainb]\n"
+          "  > original: frame 0 enter #3 Patrol [Guard.root.ainb]\n"
+          "  > edited:   frame 0 enter #2 Attack [Guard.root.ainb]\n");
+  }
+  SUBCASE("a built-in node's property changed") {
+    auto spec = guard();
+    spec.nodes[0].properties = {{ParamType::Bool, "IsLoop", true}};
+    const auto r = ainb_cli({"regress", original, write_spec("guard-loop.ainb", spec)});
+    CHECK(r.code == 1);
+    CHECK(r.out.starts_with("different: scenario (no scenario), event 12, frame 2\n"));
+    CHECK(r.out.find("  > original: frame 2 update #0 Element_Sequential -> Success") !=
+          std::string::npos);
+  }
+  SUBCASE("a stub's property changed: the traces agree, and a note says so") {
+    auto spec = guard();
+    spec.nodes[4].properties = {{ParamType::Float, "Time", 5.0f}};
+    const auto r = ainb_cli({"regress", original, write_spec("guard-time.ainb", spec)});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("note: node #4 (Wait): property Time is 2 in the original and 5 in the "
+                     "edited file") != std::string::npos);
+  }
+  SUBCASE("a node removed") {
+    auto spec = guard();
+    spec.nodes.pop_back();  // Wait, and the Sequential's plug to it
+    spec.nodes[0].plugs.pop_back();
+    const auto r = ainb_cli({"regress", original, write_spec("guard-nowait.ainb", spec)});
+    CHECK(r.code == 1);
+    CHECK(r.out.find("  > original: frame 1 enter #4 Wait [Guard.root.ainb]\n") !=
+          std::string::npos);
+    CHECK(r.out.find("  > edited:   frame 1 update #0 Element_Sequential -> Success") !=
+          std::string::npos);
+  }
+  CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
+}

@@ -88,6 +88,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   run->add_flag("--stub-missing-modules", run_request.stub_missing_modules,
                 "Run module nodes whose file is not found as stub nodes (one warning each)");
 
+  RegressRequest regress_request;
+  auto* regress = app.add_subcommand(
+      "regress",
+      "Run an original and an edited file under the same scenarios and report the "
+      "first difference (exit 0 equal, 1 different, 2 error)");
+  regress->add_option("ORIGINAL", regress_request.original, "The original AINB file")->required();
+  regress->add_option("EDITED", regress_request.edited, "The edited AINB file")->required();
+  regress->add_option("--scenario", regress_request.scenarios, "A scenario file (repeatable)");
+  regress->add_option("--command", regress_request.run.command, "The command to start");
+  regress->add_option("--frames", regress_request.run.frames, "Frames to run")
+      ->capture_default_str();
+  regress->add_option("--modules", regress_request.run.module_dirs,
+                      "A folder where module files are found (repeatable)");
+  regress->add_option("--seed", regress_request.run.seed, "Random seed")->capture_default_str();
+  regress->add_flag("--stub-missing-modules", regress_request.run.stub_missing_modules,
+                    "Run module nodes whose file is not found as stub nodes");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -104,6 +121,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
 
   if (run->parsed()) return run_simulation(run_request, out, err);
+  if (regress->parsed()) return run_regress(regress_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

@@ -44,4 +44,16 @@ struct RunRequest {
 // `ainb run`: offline simulation with a trace and a summary (run.cpp).
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);
 
+struct RegressRequest {
+  std::string original, edited;
+  std::vector<std::string> scenarios;
+  RunRequest run;  // command, frames, modules, seed, stub policy
+};
+
+// Exit codes of `ainb regress`: 0 equal, 1 different, 2 an error.
+inline constexpr int kExitDifferent = 1;
+inline constexpr int kExitRegressError = 2;
+// `ainb regress`: runs both files under the same scenarios and compares the traces (run.cpp).
+int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli

@@ -7,15 +7,51 @@
 #include <spdlog/spdlog.h>
 
 #include "ainb/load_error.hpp"
+#include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "commands.hpp"
 
 namespace ainb::cli {
 
-int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err) {
+namespace {
+
+void log_to_stderr() {
   // Warnings (a module run as a stub, a missing user function) go to stderr, so a trace on
   // standard output stays clean.
   if (!spdlog::get("ainb")) spdlog::set_default_logger(spdlog::stderr_color_st("ainb"));
+}
+
+simulation::RunOptions run_options(const RunRequest& request) {
+  simulation::RunOptions options;
+  options.command = request.command;
+  options.frames = request.frames;
+  options.seed = request.seed;
+  options.stub_missing_modules = request.stub_missing_modules;
+  for (const auto& dir : request.module_dirs)
+    options.module_dirs.emplace_back(dir);
+  return options;
+}
+
+}  // namespace
+
+int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
+  log_to_stderr();
+  try {
+    std::vector<simulation::Scenario> scenarios;
+    for (const auto& path : request.scenarios)
+      scenarios.push_back(simulation::load_scenario(path));
+    const auto result =
+        simulation::regress(request.original, request.edited, scenarios, run_options(request.run));
+    simulation::print_regress(result, out);
+    return result.difference ? kExitDifferent : kExitOk;
+  } catch (const std::exception& e) {  // a file, module or scenario that does not load or fit
+    err << "error: " << e.what() << '\n';
+    return kExitRegressError;
+  }
+}
+
+int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err) {
+  log_to_stderr();
   simulation::TraceFormat format = simulation::TraceFormat::Jsonl;
   if (request.format == "text") format = simulation::TraceFormat::Text;
   if (request.format == "chrome") format = simulation::TraceFormat::Chrome;
@@ -37,14 +73,8 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   try {
     simulation::Scenario scenario;
     if (!request.scenario.empty()) scenario = simulation::load_scenario(request.scenario);
-    simulation::RunOptions options;
-    options.command = request.command;
-    options.frames = request.frames;
-    options.seed = request.seed;
-    options.stub_missing_modules = request.stub_missing_modules;
-    for (const auto& dir : request.module_dirs)
-      options.module_dirs.emplace_back(dir);
-    const auto summary = simulation::simulate(request.file, scenario, options, trace.get());
+    const auto summary =
+        simulation::simulate(request.file, scenario, run_options(request), trace.get());
     if (request.trace == "-" && format == simulation::TraceFormat::Text) out << '\n';
     simulation::print_summary(summary, summary_out);
     return kExitOk;

@@ -1,0 +1,37 @@
+#pragma once
+
+// Regression testing of an edited file: both files run under the same scenarios, options and
+// seed, and their traces are compared event by event (`ainb regress`).
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ainb/simulation/simulation.hpp"
+
+namespace ainb::simulation {
+
+struct Difference {
+  std::string scenario;                        // the scenario's name, or "(no scenario)"
+  std::size_t index = 0;                       // of the first differing event
+  std::vector<TraceEvent> context;             // the events before it, common to both runs
+  std::optional<TraceEvent> original, edited;  // nullopt: that run had no more events
+  std::string explanation;
+};
+
+struct RegressResult {
+  std::size_t scenarios = 0;
+  std::size_t events = 0;  // compared, over every scenario
+  std::optional<Difference> difference;
+  // Property values that differ on nodes both runs visited, although the traces agree (a stub
+  // or scripted class ignores them; register the real class to see their effect).
+  std::vector<std::string> notes;
+};
+
+// Throws what simulate() throws, for either file.
+RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
+                      const std::vector<Scenario>& scenarios, const RunOptions& options);
+void print_regress(const RegressResult& result, std::ostream& out);
+
+}  // namespace ainb::simulation

@@ -1,0 +1,172 @@
+#include "ainb/simulation/regress.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+namespace ainb::simulation {
+
+namespace {
+
+class Collect : public TraceSink {
+ public:
+  void event(const TraceEvent& e) override { events.push_back(e); }
+  std::vector<TraceEvent> events;
+};
+
+std::string describe(const TraceEvent& e) {
+  std::string s = fmt::format("frame {} {}", e.frame, e.event);
+  if (e.node >= 0) s += fmt::format(" #{} {}", e.node, e.type);
+  if (!e.result.empty()) s += " -> " + e.result;
+  if (e.to >= 0) s += fmt::format(" -> #{}", e.to);
+  if (!e.detail.empty()) s += ": " + e.detail;
+  return s + fmt::format(" [{}]", e.file);
+}
+
+// Events are the same when everything but the top-level file's name agrees (an edited copy may
+// be saved under another name).
+bool same(const TraceEvent& a, const TraceEvent& b, const std::string& top_a,
+          const std::string& top_b) {
+  const bool files = (a.file == top_a && b.file == top_b) || a.file == b.file;
+  return files && a.frame == b.frame && a.event == b.event && a.node == b.node &&
+         a.type == b.type && a.result == b.result && a.to == b.to && a.detail == b.detail;
+}
+
+// A short reason for the first difference, in the modder's terms.
+std::string explain(const std::optional<TraceEvent>& a, const std::optional<TraceEvent>& b) {
+  if (!a) return "the edited file does more: its run has events where the original's ended";
+  if (!b) return "the edited file does less: its run ends where the original's goes on";
+  if (a->frame != b->frame) {
+    return fmt::format(
+        "the same step happens at frame {} in the original and at frame {} in the "
+        "edited file (timing changed)",
+        a->frame, b->frame);
+  }
+  if (a->event == b->event && a->node == b->node && a->type != b->type) {
+    return fmt::format("node #{} is {} in the original and {} in the edited file", a->node, a->type,
+                       b->type);
+  }
+  if (a->event == "update" && b->event == "update" && a->node == b->node) {
+    return fmt::format("node #{} ({}) returned {} in the original and {} in the edited file",
+                       a->node, a->type, a->result, b->result);
+  }
+  if (a->event == "enter" && b->event == "enter") {
+    return fmt::format(
+        "a different node was entered: #{} {} in the original, #{} {} in the "
+        "edited file (a different child was chosen or linked)",
+        a->node, a->type, b->node, b->type);
+  }
+  if (a->event == b->event && a->event == "blackboard") {
+    return fmt::format("a different blackboard write: {} in the original, {} in the edited file",
+                       a->detail, b->detail);
+  }
+  if (a->event == "transition" || b->event == "transition") {
+    return "a different transition (active node update) was taken";
+  }
+  return fmt::format("the original does \"{}\" where the edited file does \"{}\"", describe(*a),
+                     describe(*b));
+}
+
+std::string property_text(const Property& p) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Vec3f>) {
+          return fmt::format("[{}, {}, {}]", x.x, x.y, x.z);
+        } else if constexpr (std::is_same_v<T, PointerValue>) {
+          return "pointer";
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return x ? "true" : "false";
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      p.value);
+}
+
+// Properties of nodes visited in both runs whose stored values differ.
+void property_notes(const Model& a, const Model& b, const std::vector<TraceEvent>& events,
+                    const std::string& top, std::vector<std::string>& notes) {
+  std::vector<bool> seen(a.nodes.size(), false);
+  for (const auto& e : events) {
+    if (e.file == top && e.event == "enter" && e.node >= 0 &&
+        static_cast<std::size_t>(e.node) < seen.size()) {
+      seen[static_cast<std::size_t>(e.node)] = true;
+    }
+  }
+  for (std::size_t i = 0; i < a.nodes.size() && i < b.nodes.size(); ++i) {
+    if (!seen[i] || a.nodes[i].name != b.nodes[i].name) continue;
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto pa = a.properties_of(a.nodes[i], static_cast<ParamType>(t));
+      const auto pb = b.properties_of(b.nodes[i], static_cast<ParamType>(t));
+      for (const auto& p : pa) {
+        for (const auto& q : pb) {
+          if (p.name != q.name || property_text(p) == property_text(q)) continue;
+          auto note = fmt::format(
+              "node #{} ({}): property {} is {} in the original and {} in the "
+              "edited file; the traces agree, so nothing that ran read it "
+              "(a stub or scripted class ignores it)",
+              i, a.nodes[i].name.empty() ? node_type_name(a.nodes[i].type) : a.nodes[i].name,
+              p.name, property_text(p), property_text(q));
+          if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
+                      const std::vector<Scenario>& scenarios, const RunOptions& options) {
+  RegressResult result;
+  std::vector<Scenario> runs = scenarios;
+  if (runs.empty()) {
+    runs.emplace_back();
+    runs.back().name = "(no scenario)";
+  }
+  for (const auto& scenario : runs) {
+    Collect a, b;
+    const auto sa = simulate(original, scenario, options, &a);
+    const auto sb = simulate(edited, scenario, options, &b);
+    ++result.scenarios;
+    const auto n = std::max(a.events.size(), b.events.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool has_a = i < a.events.size(), has_b = i < b.events.size();
+      if (has_a && has_b && same(a.events[i], b.events[i], sa.file, sb.file)) continue;
+      Difference d;
+      d.scenario = scenario.name;
+      d.index = i;
+      for (std::size_t k = i >= 5 ? i - 5 : 0; k < i; ++k)
+        d.context.push_back(a.events[k]);
+      if (has_a) d.original = a.events[i];
+      if (has_b) d.edited = b.events[i];
+      d.explanation = explain(d.original, d.edited);
+      result.events += i;
+      result.difference = std::move(d);
+      return result;
+    }
+    result.events += n;
+    property_notes(*load_file(original), *load_file(edited), a.events, sa.file, result.notes);
+  }
+  return result;
+}
+
+void print_regress(const RegressResult& r, std::ostream& out) {
+  if (!r.difference) {
+    out << fmt::format("equal: {} events agree under {} scenario(s)\n", r.events, r.scenarios);
+    for (const auto& note : r.notes)
+      out << "note: " << note << '\n';
+    return;
+  }
+  const auto& d = *r.difference;
+  out << fmt::format("different: scenario {}, event {}, frame {}\n", d.scenario, d.index,
+                     d.original ? d.original->frame : d.edited->frame);
+  out << fmt::format("  {}\n", d.explanation);
+  for (const auto& e : d.context)
+    out << "    both:     " << describe(e) << '\n';
+  out << "  > original: " << (d.original ? describe(*d.original) : "(no more events)") << '\n';
+  out << "  > edited:   " << (d.edited ? describe(*d.edited) : "(no more events)") << '\n';
+}
+
+}  // namespace ainb::simulation
