@@ -66,6 +66,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   eval->add_option("--user", eval_request.user,
                    "SIGNATURE=VALUE: a user function returning VALUE (repeatable)");
 
+  CatRequest cat_request;
+  auto* cat = app.add_subcommand(
+      "cat", "Print a BYML, AAMP, SARC (file list) or zstd-compressed file as readable text");
+  cat->add_option("FILE", cat_request.file, "The file")->required();
+  cat->add_option("--dict", cat_request.dictionaries,
+                  "zstd dictionaries: a folder of *.zsdic files or TotK's ZsDic.pack.zs");
+  cat->add_option("--names", cat_request.names,
+                  "AAMP names (one a line) to print instead of their CRC32 hashes");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -80,6 +89,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "error: " << e.what() << "\nrun `ainb --help` for usage\n";
     return kExitUsage;
   }
+
+  if (cat->parsed()) return run_cat(cat_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

@@ -29,4 +29,13 @@ struct EvalRequest {
 // `ainb eval`: runs one EXB function and prints its output (eval.cpp).
 int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, std::ostream& err);
 
+struct CatRequest {
+  std::string file;
+  std::string dictionaries;  // a folder of *.zsdic or TotK's ZsDic.pack.zs; empty: none
+  std::string names;         // a file of AAMP names, one a line; empty: none
+};
+
+// `ainb cat`: prints a BYML, AAMP, SARC or zstd file as readable text (cat.cpp).
+int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli
