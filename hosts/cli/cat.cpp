@@ -18,7 +18,10 @@ namespace {
 
 std::string describe(std::span<const std::uint8_t> bytes, const std::string& name,
                      const formats::aamp::NameTable& names) {
-  if (formats::byml::is_byml(bytes)) return formats::to_text(formats::byml::read(bytes, name));
+  // "BY"/"YB" alone decides, so an unsupported version gets the reader's error, not "unknown".
+  const bool byml = bytes.size() >= 2 &&
+                    ((bytes[0] == 'B' && bytes[1] == 'Y') || (bytes[0] == 'Y' && bytes[1] == 'B'));
+  if (byml) return formats::to_text(formats::byml::read(bytes, name));
   if (formats::aamp::is_aamp(bytes))
     return formats::to_text(formats::aamp::read(bytes, name), names);
   if (formats::is_sarc(bytes)) {
