@@ -125,9 +125,14 @@ TEST_CASE("BYML: cycles, bad offsets, indices and types are load errors") {
                     "of offsets)");
   auto outside = sample(std::endian::little);
   outside.u32(0x40, 0x1000);
-  CHECK_THROWS_WITH(byml::read(outside.bytes, "o.byml"),
-                    "o.byml: nodes at offset 0x1000: node type (0x1 bytes) runs past the end of "
-                    "the data (size 0x100)");
+  CHECK_THROWS_WITH(
+      byml::read(outside.bytes, "o.byml"),
+      "o.byml: nodes at offset 0x1000: container header (0x4 bytes) runs past the end of "
+      "the data (size 0x100)");
+  auto unaligned = sample(std::endian::little);
+  unaligned.u32(0x40, 0xC1);
+  CHECK_THROWS_WITH(byml::read(unaligned.bytes, "a.byml"),
+                    "a.byml: nodes at offset 0xc1: the container at 0xc1 is not 4-byte aligned");
   auto string_index = sample(std::endian::big);
   string_index.u32(0x9C, 7);
   CHECK_THROWS_WITH(byml::read(string_index.bytes, "s.byml"),
