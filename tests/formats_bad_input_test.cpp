@@ -117,7 +117,7 @@ TEST_CASE("BYML: truncated and mutated files read or raise LoadError") {
   CHECK(rejected > 0);
 }
 
-TEST_CASE("AAMP: every truncated prefix is rejected; mutations read or raise LoadError") {
+TEST_CASE("AAMP: every truncated prefix is rejected and mutations read or raise LoadError") {
   const auto files = read_all(ainb::test::corpus_aamp_files());
   if (files.empty()) return;
   const Reader read = [](const Bytes& bytes) { ainb::formats::aamp::read(bytes, "bad.aamp"); };
