@@ -79,7 +79,10 @@ class ByteReader {
     T value;
     std::memcpy(&value, data_.data() + offset, sizeof(T));
     if constexpr (std::is_integral_v<T> && sizeof(T) > 1) {
-      if (byte_order_ != std::endian::native) value = byte_swap(value);
+      // AINB (the hot path) is little endian; big-endian data are the exception.
+      if (byte_order_ != std::endian::native) [[unlikely]] {
+        value = byte_swap(value);
+      }
     }
     return value;
   }
