@@ -201,6 +201,10 @@ TEST_CASE("ainb cat: errors and usage") {
   CHECK(unknown.code == 1);
   CHECK(unknown.err.find("unknown magic") != std::string::npos);
   CHECK(run({"cat", "/nonexistent/x.byml"}).code == 1);
+  const auto no_dict = run({"cat", path.string(), "--dict", "/nonexistent/ZsDic.pack.zs"});
+  CHECK(no_dict.code == 1);
+  CHECK(no_dict.err ==
+        "error: /nonexistent/ZsDic.pack.zs: file at offset 0x0: cannot open the file\n");
   CHECK(run({"cat"}).code == 2);
   CHECK(run({"cat", path.string(), "--bogus"}).code == 2);
 }

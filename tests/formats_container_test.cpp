@@ -161,6 +161,30 @@ TEST_CASE("dictionaries load from the folder and from ZsDic.pack.zs, and are cho
   frame.resize(size);
   CHECK(ainb::formats::zstd_frame_dictionary_id(frame) == 0);
   CHECK(ainb::formats::zstd_decompress(frame, "NoId.pack.zs", &from_folder) == data);
+
+  // The same for a real TotK map unit: A-4_Static.bcett.byml compressed with bcett.byml.zsdic
+  // and no ID in the frame comes back only through the name `*.bcett.byml.zs`.
+  const auto byml = ainb::test::read_file(ainb::test::corpus_dir() / "byml/A-4_Static.bcett.byml");
+  const auto bcett = ainb::test::read_file(dir / "bcett.byml.zsdic");
+  ZSTD_CCtx* byml_context = ZSTD_createCCtx();
+  REQUIRE(ZSTD_CCtx_loadDictionary(byml_context, bcett.data(), bcett.size()) == 0);
+  REQUIRE(ZSTD_CCtx_setParameter(byml_context, ZSTD_c_dictIDFlag, 0) == 0);
+  REQUIRE_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(byml_context, ZSTD_c_checksumFlag, 1)));
+  std::vector<std::uint8_t> byml_frame(ZSTD_compressBound(byml.size()));
+  const auto byml_size =
+      ZSTD_compress2(byml_context, byml_frame.data(), byml_frame.size(), byml.data(), byml.size());
+  ZSTD_freeCCtx(byml_context);
+  REQUIRE_FALSE(ZSTD_isError(byml_size));
+  byml_frame.resize(byml_size);
+  CHECK(ainb::formats::zstd_decompress(byml_frame, "Banc/A-4_Static.bcett.byml.zs", &from_folder) ==
+        byml);
+  // Under another name the game's choice is zs.zsdic: the frame does not decode to the file.
+  bool same = false;
+  try {
+    same = ainb::formats::zstd_decompress(byml_frame, "A-4_Static.byml.zs", &from_folder) == byml;
+  } catch (const ainb::LoadError&) {
+  }
+  CHECK_FALSE(same);
 }
 
 TEST_CASE("the corpus packs list their files, and their AI files load and match the corpus") {
