@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include <benchmark/benchmark.h>
+#include <spdlog/spdlog.h>
 
 #include "ainb/runtime/instance.hpp"
 #include "ainb_builder.hpp"
@@ -31,7 +32,7 @@ struct Run : NodeClass {
 
 struct Counter : Observer {
   std::uint64_t updates = 0;
-  void on_update(std::uint32_t, Result) override { ++updates; }
+  void on_update(const Instance&, std::uint32_t, Result) override { ++updates; }
 };
 
 std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
@@ -126,8 +127,12 @@ int main(int argc, char** argv) {
   const auto files = bench::corpus_files(corpus);
   if (!files.empty()) {
     NodeRegistry stubs;  // every user node is a stub
+    // Module files found beside the roots run for real; the others are stubs.
+    const DirectoryResolver modules({files.front().parent_path()});
+    const GraphOptions options{.modules = &modules, .missing_modules = MissingModulePolicy::Stub};
+    spdlog::set_level(spdlog::level::err);  // one "module not found" warning per file otherwise
     for (const auto& path : files) {
-      auto graph = std::make_shared<const Graph>(load_file(path), stubs);
+      auto graph = std::make_shared<const Graph>(load_file(path), stubs, options);
       // The 10,000-actor case uses the tree that does the most work per frame.
       Counter counter;
       {

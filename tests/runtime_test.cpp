@@ -2,6 +2,7 @@
 // the exact sequence frame by frame (docs/semantics.md says why each order is what it is).
 
 #include <functional>
+#include <map>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -9,74 +10,11 @@
 #include "ainb/runtime/instance.hpp"
 #include "ainb_builder.hpp"
 #include "corpus.hpp"
+#include "runtime_probe.hpp"
 
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
-
-namespace {
-
-using Log = std::vector<std::string>;
-
-// Logs its calls as "enter A", "update A", "leave A"; returns `script[k]` on its k-th update of
-// one activation (the last entry repeats). Writes its update count to an int output "Count".
-class Probe : public NodeClass {
- public:
-  Probe(std::string name, Log& log, std::vector<Result> script)
-      : name_(std::move(name)), log_(log), script_(std::move(script)) {}
-  void enter(NodeContext&) override {
-    log_.push_back("enter " + name_);
-    updates_ = 0;
-  }
-  Result update(NodeContext& context) override {
-    log_.push_back("update " + name_);
-    context.write_int("Count", static_cast<std::int32_t>(updates_ + 1));
-    const auto r = script_[std::min<std::size_t>(updates_++, script_.size() - 1)];
-    return r;
-  }
-  void leave(NodeContext&) override { log_.push_back("leave " + name_); }
-
- private:
-  std::string name_;
-  Log& log_;
-  std::vector<Result> script_;
-  std::size_t updates_ = 0;
-};
-
-constexpr auto R = Result::Running;
-constexpr auto S = Result::Success;
-constexpr auto F = Result::Failure;
-
-struct Harness {
-  Log log;
-  NodeRegistry registry;
-  std::shared_ptr<const Graph> graph;
-  std::unique_ptr<Instance> instance;
-
-  void probe(const std::string& name, std::vector<Result> script) {
-    registry.add(name, std::make_shared<Probe>(name, log, std::move(script)));
-  }
-  void load(const AinbSpec& spec, std::uint64_t seed = 0) {
-    auto model = ainb::load(build(spec), spec.file_name + ".ainb");
-    graph = std::make_shared<Graph>(model, registry);
-    instance = std::make_unique<Instance>(graph, InstanceOptions{seed, nullptr, nullptr});
-  }
-  // The log of one step, then cleared.
-  Log step(const std::function<void()>& action) {
-    log.clear();
-    action();
-    return log;
-  }
-  Log tick() {
-    return step([&] { instance->tick(); });
-  }
-};
-
-BuildNode user(const std::string& name) {
-  return BuildNode{.name = name};
-}
-
-}  // namespace
 
 TEST_CASE("Sequential runs its children one after another") {
   Harness h;
@@ -172,6 +110,17 @@ TEST_CASE("selectors choose by their input and re-evaluate every frame") {
   CHECK(h.tick() == Log{"leave No", "enter Yes", "update Yes"});
   CHECK(h.tick() == Log{"update Yes"});
   CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Yes"});
+
+  SUBCASE("IsNoSelectWhenChildBusy keeps a running child until it finishes") {
+    h.probe("No", {R, S});
+    spec.nodes[0].properties = {{ParamType::Bool, "IsNoSelectWhenChildBusy", true}};
+    h.load(spec);
+    h.instance->start("Root");
+    CHECK(h.tick() == Log{"update No"});
+    h.instance->set_bool("Flag", true);
+    CHECK(h.tick() == Log{"update No", "leave No"});  // busy: not re-selected; then it finished
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
 }
 
 TEST_CASE("S32, F32 and String selectors, constants and blackboard conditions, defaults") {
@@ -378,36 +327,56 @@ TEST_CASE("unregistered classes: a stub by default, a load error in strict mode"
 
 namespace {
 
-// Checks the runtime's guarantees on every event (docs/semantics.md, "Frames, results and calls").
+// Checks the runtime's guarantees on every event (docs/semantics.md, "Frames, results and calls"),
+// across the module sub-instances of an actor.
 struct InvariantObserver : Observer {
-  std::vector<int> active;
+  std::map<std::pair<const Instance*, std::uint32_t>, int> active;
   std::vector<std::string> violations;
-  std::size_t events = 0;
-  explicit InvariantObserver(std::size_t nodes) : active(nodes, 0) {}
-  void on_enter(std::uint32_t n) override {
-    ++events;
-    if (active[n]++ != 0) violations.push_back(fmt::format("node {} entered twice", n));
+  std::size_t events = 0, module_events = 0, switches = 0;
+  std::string where(const Instance& i, std::uint32_t n) const {
+    return fmt::format("{} node {} (frame {})", i.graph().file_name(), n, i.frame());
   }
-  void on_update(std::uint32_t n, Result) override {
+  void count(const Instance& i) {
     ++events;
-    if (active[n] == 0) violations.push_back(fmt::format("node {} updated before enter", n));
+    if (i.parent() != nullptr) ++module_events;
   }
-  void on_leave(std::uint32_t n) override {
-    ++events;
-    if (active[n]-- != 1) violations.push_back(fmt::format("node {} left while inactive", n));
+  void on_command(const Instance& i, std::string_view) override {
+    if (i.parent() != nullptr) return;
+    ++switches;  // a top-level command starts only after everything was left
+    for (const auto& [key, a] : active) {
+      if (a != 0) violations.push_back(where(*key.first, key.second) + " active at a switch");
+    }
+  }
+  void on_enter(const Instance& i, std::uint32_t n) override {
+    count(i);
+    if (active[{&i, n}]++ != 0) violations.push_back(where(i, n) + " entered twice");
+  }
+  void on_update(const Instance& i, std::uint32_t n, Result) override {
+    count(i);
+    if (active[{&i, n}] == 0) violations.push_back(where(i, n) + " updated before enter");
+  }
+  void on_leave(const Instance& i, std::uint32_t n) override {
+    count(i);
+    if (active[{&i, n}]-- != 1) violations.push_back(where(i, n) + " left while inactive");
   }
 };
+
+// The corpus's module files are found beside the roots; the others run as stubs.
+GraphOptions corpus_options(const DirectoryResolver& resolver) {
+  return GraphOptions{.modules = &resolver, .missing_modules = MissingModulePolicy::Stub};
+}
 
 }  // namespace
 
 TEST_CASE("every corpus file runs 600 frames with stub nodes, keeping the invariants") {
-  std::size_t files = 0;
+  std::size_t files = 0, module_events = 0;
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
   for (const auto& path : ainb::test::corpus_ainb_files()) {
     CAPTURE(path.filename().string());
     const auto model = load_file(path);
     NodeRegistry registry;
-    const auto graph = std::make_shared<Graph>(model, registry);
-    InvariantObserver observer(model->nodes.size());
+    const auto graph = std::make_shared<Graph>(model, registry, corpus_options(resolver));
+    InvariantObserver observer;
     {
       Instance instance(graph, InstanceOptions{1, nullptr, &observer});
       const auto& commands = model->commands;
@@ -421,13 +390,18 @@ TEST_CASE("every corpus file runs 600 frames with stub nodes, keeping the invari
     }  // destruction leaves everything
     for (const auto& v : observer.violations)
       FAIL_CHECK(v);
-    const auto still_active =
-        std::count_if(observer.active.begin(), observer.active.end(), [](int a) { return a != 0; });
+    const auto still_active = std::count_if(observer.active.begin(), observer.active.end(),
+                                            [](const auto& a) { return a.second != 0; });
     CHECK(still_active == 0);
     CHECK(observer.events > 0);
+    CHECK(observer.switches == (model->commands.empty() ? 0u : 12u));
+    module_events += observer.module_events;
     ++files;
   }
-  MESSAGE(files << " corpus files ran 600 frames each");
+  // Toby.action.basicattack calls the corpus's _LocalModule_d0e7ebe89ded twice.
+  CHECK(module_events > 0);
+  MESSAGE(files << " corpus files ran 600 frames each; " << module_events
+                << " events inside real module files");
 }
 
 TEST_CASE("a graph keeps its node classes alive after the registry is gone") {
@@ -468,7 +442,7 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
 TEST_CASE("Element_Alert logs, emits an alert event and returns its Result") {
   struct Alerts : Observer {
     std::vector<std::string> messages;
-    void on_alert(std::uint32_t, std::string_view message) override {
+    void on_alert(const Instance&, std::uint32_t, std::string_view message) override {
       messages.emplace_back(message);
     }
   } alerts;
@@ -492,11 +466,11 @@ namespace {
 
 struct Trace : Observer {
   std::vector<std::uint64_t> events;  // (kind << 32) | node
-  void on_enter(std::uint32_t n) override { events.push_back((1ull << 32) | n); }
-  void on_update(std::uint32_t n, Result r) override {
+  void on_enter(const Instance&, std::uint32_t n) override { events.push_back((1ull << 32) | n); }
+  void on_update(const Instance&, std::uint32_t n, Result r) override {
     events.push_back((static_cast<std::uint64_t>(2 + static_cast<int>(r)) << 32) | n);
   }
-  void on_leave(std::uint32_t n) override { events.push_back((9ull << 32) | n); }
+  void on_leave(const Instance&, std::uint32_t n) override { events.push_back((9ull << 32) | n); }
 };
 
 // Runs instance `i` of `graph` for 300 frames, restarting commands round robin.
@@ -519,9 +493,11 @@ std::vector<std::uint64_t> run_traced(const std::shared_ptr<const Graph>& graph,
 }  // namespace
 
 TEST_CASE("instances of shared graphs on two threads give the same traces as on one") {
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
   std::vector<std::shared_ptr<const Graph>> graphs;
   for (const auto& path : ainb::test::corpus_ainb_files()) {
-    graphs.push_back(std::make_shared<Graph>(load_file(path), NodeRegistry{}));
+    graphs.push_back(
+        std::make_shared<Graph>(load_file(path), NodeRegistry{}, corpus_options(resolver)));
   }
   if (graphs.empty()) return;
   constexpr std::size_t kInstances = 16;
@@ -606,10 +582,11 @@ TEST_CASE("expressions: an Element_Expression node and an expression property") 
 TEST_CASE("XLink actions and blackboard writes reach the observer; attachments reach the node") {
   struct Events : Observer {
     std::vector<std::string> log;
-    void on_xlink(std::uint32_t node, std::string_view slot, std::string_view action) override {
+    void on_xlink(const Instance&, std::uint32_t node, std::string_view slot,
+                  std::string_view action) override {
       log.push_back(fmt::format("xlink {} {} {}", node, slot, action));
     }
-    void on_blackboard(std::size_t entry) override {
+    void on_blackboard(const Instance&, std::size_t entry) override {
       log.push_back(fmt::format("blackboard {}", entry));
     }
   } events;
@@ -657,4 +634,33 @@ TEST_CASE("stubs run for the configured number of updates, then succeed") {
   CHECK(instance.state() == CommandState::Running);
   instance.tick();
   CHECK(instance.state() == CommandState::Succeeded);
+}
+
+#include "allocation_counter.hpp"
+
+TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  std::size_t frames = 0;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    CAPTURE(path.filename().string());
+    const auto graph =
+        std::make_shared<Graph>(load_file(path), NodeRegistry{}, corpus_options(resolver));
+    Instance instance(graph, InstanceOptions{3, nullptr, nullptr});
+    const auto& commands = graph->model().commands;
+    auto run = [&](std::size_t count) {
+      for (std::size_t frame = 0; frame < count; ++frame, ++frames) {
+        if (!commands.empty() && frame % 20 == 0) {
+          instance.start(commands[(frame / 20) % commands.size()].name);
+        }
+        instance.tick();
+      }
+    };
+    // A first pass through every command: once-only warnings (missing user functions,
+    // Element_Alert messages) may allocate in the logger.
+    run(20 * std::max<std::size_t>(commands.size(), 1));
+    const auto before = ainb::test::allocations();
+    run(600);
+    CHECK(ainb::test::allocations() - before == 0);
+  }
+  MESSAGE(frames << " frames ticked");
 }

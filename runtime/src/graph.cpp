@@ -1,10 +1,14 @@
 #include "ainb/runtime/graph.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace ainb::runtime {
+
+// ---- registry and resolvers -----------------------------------------------------------------
 
 void NodeRegistry::add(std::string name, std::shared_ptr<NodeClass> node_class) {
   classes_[std::move(name)] = std::move(node_class);
@@ -27,14 +31,133 @@ std::string_view result_name(Result result) {
   return "";
 }
 
+DirectoryResolver::DirectoryResolver(std::vector<std::filesystem::path> directories)
+    : directories_(std::move(directories)) {}
+
+std::shared_ptr<const Model> DirectoryResolver::find(std::string_view path) const {
+  std::lock_guard lock(mutex_);
+  if (const auto it = loaded_.find(path); it != loaded_.end()) return it->second;
+  for (const auto& directory : directories_) {
+    for (const auto& candidate : {directory / path, directory / "AI" / path}) {
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(candidate, error)) continue;
+      auto model = load_file(candidate);
+      loaded_.emplace(std::string(path), model);
+      return model;
+    }
+  }
+  return nullptr;
+}
+
+std::string DirectoryResolver::where() const {
+  if (directories_.empty()) return "no module directories were given";
+  std::string list;
+  for (const auto& d : directories_)
+    list += fmt::format("{}{}", list.empty() ? "" : ", ", d.string());
+  return "searched " + list;
+}
+
+void MemoryResolver::add(std::string path, std::shared_ptr<const Model> model) {
+  models_[std::move(path)] = std::move(model);
+}
+
+std::shared_ptr<const Model> MemoryResolver::find(std::string_view path) const {
+  const auto it = models_.find(path);
+  return it == models_.end() ? nullptr : it->second;
+}
+
+std::string MemoryResolver::where() const {
+  return fmt::format("searched {} module(s) held in memory", models_.size());
+}
+
+// ---- graph ----------------------------------------------------------------------------------
+
+namespace {
+
+// The value type a ModuleIF node passes, by node type.
+std::optional<ParamType> module_if_type(NodeType type) {
+  switch (static_cast<std::uint16_t>(type) % 100) {
+    case 0:
+      return ParamType::Int;
+    case 1:
+      return ParamType::Float;
+    case 2:
+      return ParamType::Vec3f;
+    case 3:
+      return ParamType::String;
+    case 4:
+      return ParamType::Bool;
+    case 5:
+      return ParamType::Pointer;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool is_module_input(NodeType t) {
+  return t >= NodeType::ModuleIFInputS32 && t <= NodeType::ModuleIFInputPtr;
+}
+bool is_module_output(NodeType t) {
+  return t >= NodeType::ModuleIFOutputS32 && t <= NodeType::ModuleIFOutputPtr;
+}
+
+std::string_view string_property(const Model& m, const Node& n, std::string_view name) {
+  for (const auto& p : m.properties_of(n, ParamType::String)) {
+    if (p.name == name) return std::get<std::string_view>(p.value);
+  }
+  return {};
+}
+
+// The parameter type of the blackboard entries an input of `type` reads.
+BlackboardType blackboard_type(ParamType type) {
+  static constexpr BlackboardType kTypes[] = {BlackboardType::S32,   BlackboardType::Bool,
+                                              BlackboardType::F32,   BlackboardType::String,
+                                              BlackboardType::Vec3f, BlackboardType::Pointer};
+  return kTypes[static_cast<std::size_t>(type)];
+}
+
+}  // namespace
+
+struct Graph::Build {
+  const GraphOptions& options;
+  std::vector<std::string> chain = {};  // the files being built, outermost first
+  // Module files already built (null: missing, running as stubs), so a file called from several
+  // places is one graph.
+  std::map<std::string, std::shared_ptr<const Graph>, std::less<>> done = {};
+  Build& self() { return *this; }
+};
+
+// The temporary Build lives until the delegated constructor returns.
 Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
-             const exb::UserFunctions* functions)
+             const GraphOptions& options)
+    : Graph(std::move(model), registry, Build{options}.self()) {}
+
+Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build)
     : model_(std::move(model)) {
   const auto& m = *model_;
-  if (m.expressions) program_ = std::make_unique<exb::Program>(*m.expressions, m.name, functions);
+  file_name_ = m.header.file_name.empty() ? m.name : std::string(m.header.file_name) + ".ainb";
+  if (m.expressions) {
+    program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
+  }
   stub_running_updates_ = registry.stub_running_updates;
+  for (const auto type : {ParamType::String, ParamType::Vec3f, ParamType::Int, ParamType::Float,
+                          ParamType::Pointer, ParamType::Bool}) {
+    const auto t = static_cast<std::size_t>(type);
+    output_offset_[t] = output_bytes_;
+    output_bytes_ += static_cast<std::uint32_t>(m.outputs[t].size() * output_size(t));
+  }
+  build_nodes(registry);
+  build_control_flow();
+  build.chain.push_back(file_name_);
+  build_modules(registry, build);
+  build.chain.pop_back();
+  collect_expression_sites();
+  bind_inputs();
+}
+
+void Graph::build_nodes(const NodeRegistry& registry) {
+  const auto& m = *model_;
   nodes_.resize(m.nodes.size());
-  std::vector<bool> is_target(m.nodes.size(), false);
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
     auto& g = nodes_[i];
@@ -42,95 +165,354 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
     if (n.type == NodeType::UserDefined && !n.is_module()) {
       if (auto found = registry.find(n.name)) {
         g.user_class = found.get();
+        if (const auto size = found->state_size(); size != 0) {
+          g.state = node_memory_;
+          g.state_size = static_cast<std::uint32_t>(size);
+          node_memory_ += (g.state_size + 15u) & ~15u;
+        }
         if (std::find(classes_.begin(), classes_.end(), found) == classes_.end()) {
           classes_.push_back(std::move(found));
         }
-      }
-      if (g.user_class == nullptr && registry.unknown_classes == UnknownClassPolicy::Strict) {
+      } else if (registry.unknown_classes == UnknownClassPolicy::Strict) {
         throw LoadError(m.name, "nodes", n.entry_offset,
                         fmt::format("node {} uses class \"{}\", which no node class is registered "
                                     "for (strict policy)",
                                     i, n.name));
+      } else {
+        g.is_stub = true;
       }
     }
-    if (n.type == NodeType::Sequential) {
-      for (const auto& p : m.properties_of(n, ParamType::Bool)) {
-        if (p.name == "IsUpdateNextInFrame") g.update_next_in_frame = std::get<bool>(p.value);
-        if (p.name == "IsLoop") g.loop = std::get<bool>(p.value);
+    if (g.is_stub && registry.stub_outputs) {
+      g.stub_outputs.base = static_cast<std::uint32_t>(stub_outputs_.size());
+      for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+        const auto type = static_cast<ParamType>(t);
+        const auto outputs = m.outputs_of(n, type);
+        for (std::uint32_t k = 0; k < outputs.size(); ++k) {
+          auto value = registry.stub_outputs(n.name, outputs[k]);
+          if (!value || value->index() != t) continue;  // nothing, or not the output's type
+          if (const auto* s = std::get_if<std::string_view>(&*value)) {
+            *value = std::string_view(stub_strings_.emplace_back(*s));
+          }
+          stub_outputs_.push_back({type, n.outputs[t].base + k, *value});
+        }
       }
-      for (const auto& p : m.properties_of(n, ParamType::Int)) {
-        if (p.name == "NumLoop") g.loop_count = std::get<std::int32_t>(p.value);
-      }
+      g.stub_outputs.count = static_cast<std::uint32_t>(stub_outputs_.size()) - g.stub_outputs.base;
     }
-    g.children.base = static_cast<std::uint32_t>(children_.size());
-    for (const auto& plug : m.plugs_of(n, PlugKind::Child)) {
-      children_.push_back(plug.node_index);
-      is_target[plug.node_index] = true;
-    }
-    g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
-    g.queries.base = static_cast<std::uint32_t>(queries_.size());
-    for (const auto q : m.queries_of(n))
-      queries_.push_back(q);
-    g.queries.count = static_cast<std::uint32_t>(queries_.size()) - g.queries.base;
-    // Transitions are control flow too; generic, string and int plugs are data links (an
-    // output feeding a consumer) and make nobody a child.
-    for (const auto& plug : m.plugs_of(n, PlugKind::Transition))
-      is_target[plug.node_index] = true;
-    for (const auto q : m.queries_of(n))
-      is_target[q] = true;  // calculated by its user
-  }
-  if (m.commands.empty()) {
-    for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
-      if (!is_target[i]) logic_roots_.push_back(i);
+    switch (n.type) {
+      case NodeType::Sequential:
+        for (const auto& p : m.properties_of(n, ParamType::Bool)) {
+          if (p.name == "IsUpdateNextInFrame") g.update_next_in_frame = std::get<bool>(p.value);
+          if (p.name == "IsLoop") g.loop = std::get<bool>(p.value);
+        }
+        for (const auto& p : m.properties_of(n, ParamType::Int)) {
+          if (p.name == "NumLoop") g.loop_count = std::get<std::int32_t>(p.value);
+        }
+        break;
+      case NodeType::S32Selector:
+      case NodeType::F32Selector:
+      case NodeType::StringSelector:
+      case NodeType::BoolSelector:
+        for (const auto& p : m.properties_of(n, ParamType::Bool)) {
+          if (p.name == "IsNoSelectWhenChildBusy") g.no_select_when_busy = std::get<bool>(p.value);
+        }
+        break;
+      case NodeType::Join:
+        for (const auto& p : m.properties_of(n, ParamType::Int)) {
+          if (p.name == "InFlowNum") {
+            g.in_flow = static_cast<std::uint32_t>(std::max(1, std::get<std::int32_t>(p.value)));
+          }
+        }
+        break;
+      case NodeType::StateEnd:
+        g.parameter = string_property(m, n, "TransitionCommand");
+        break;
+      default:
+        if (n.type >= NodeType::ModuleIFInputS32 && n.type <= NodeType::ModuleIFChild) {
+          g.parameter = string_property(m, n, "Name");
+        }
+        break;
     }
   }
   for (const auto& action : m.xlink_actions)
     nodes_[action.node_index].has_xlink = true;
-  collect_expression_sites();
+}
+
+void Graph::build_control_flow() {
+  const auto& m = *model_;
+  // The child replacement table is applied once, here, unless the file says it already was.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> removed_children, removed_attachments;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> replaced_children;
+  if (m.replacements && !m.replacements->applied) {
+    for (const auto& r : m.replacements->entries) {
+      const std::pair<std::uint32_t, std::uint32_t> key{r.node_index, r.target};
+      switch (r.type) {
+        case ReplacementType::RemoveChild:
+          removed_children.push_back(key);
+          break;
+        case ReplacementType::ReplaceChild:
+          replaced_children[key] = r.replacement_node;
+          break;
+        case ReplacementType::RemoveAttachment:
+          removed_attachments.push_back(key);
+          break;
+      }
+    }
+  }
+  auto contains = [](const auto& list, std::pair<std::uint32_t, std::uint32_t> key) {
+    return std::find(list.begin(), list.end(), key) != list.end();
+  };
+
+  std::vector<bool> is_target(m.nodes.size(), false);
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    auto& g = nodes_[i];
+    g.children.base = static_cast<std::uint32_t>(children_.size());
+    const auto first_plug = n.plugs[static_cast<std::size_t>(PlugKind::Child)].base;
+    const auto plugs = m.plugs_of(n, PlugKind::Child);
+    for (std::uint32_t k = 0; k < plugs.size(); ++k) {
+      if (contains(removed_children, {i, k})) continue;
+      const auto it = replaced_children.find({i, k});
+      const auto target = it != replaced_children.end() ? it->second : plugs[k].node_index;
+      children_.push_back(target);
+      child_plugs_.push_back(first_plug + k);
+      is_target[target] = true;
+    }
+    g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
+
+    g.queries.base = static_cast<std::uint32_t>(queries_.size());
+    for (const auto q : m.queries_of(n)) {
+      queries_.push_back(q);
+      is_target[q] = true;  // calculated by its user
+    }
+    g.queries.count = static_cast<std::uint32_t>(queries_.size()) - g.queries.base;
+
+    g.attachments.base = static_cast<std::uint32_t>(attachments_.size());
+    const auto attached = m.attachments_of(n);
+    for (std::uint32_t k = 0; k < attached.size(); ++k) {
+      if (!contains(removed_attachments, {i, k})) attachments_.push_back(attached[k]);
+    }
+    g.attachments.count = static_cast<std::uint32_t>(attachments_.size()) - g.attachments.base;
+
+    // Transitions are control flow too; generic, string and int plugs are data links (an
+    // output feeding a consumer) and make nobody a child.
+    g.transitions.base = static_cast<std::uint32_t>(transitions_.size());
+    for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
+      const auto& t = m.transitions[plug.transition_index];
+      transitions_.push_back(
+          {plug.node_index, t.post_calc() || n.type == NodeType::Join, t.type() == 0, t.command});
+      is_target[plug.node_index] = true;
+    }
+    g.transitions.count = static_cast<std::uint32_t>(transitions_.size()) - g.transitions.base;
+    if (n.type == NodeType::Fork)
+      max_active_roots_ = std::max(max_active_roots_, g.transitions.count);
+    if (is_module_output(n.type)) module_outputs_.push_back(i);
+  }
+  if (m.commands.empty()) {
+    for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+      if (!is_target[i] && !is_module_output(m.nodes[i].type)) logic_roots_.push_back(i);
+    }
+  }
+}
+
+void Graph::build_modules(const NodeRegistry& registry, Build& build) {
+  const auto& m = *model_;
+  const auto& options = build.options;
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    if (!n.is_module()) continue;
+    const auto path = std::string(n.name) + ".ainb";
+    auto fail = [&](const std::string& why) {
+      throw LoadError(m.name, "nodes", n.entry_offset,
+                      fmt::format("node {} calls module \"{}\", {}", i, path, why));
+    };
+    std::shared_ptr<const Graph> called;
+    if (const auto it = build.done.find(path); it != build.done.end()) {
+      called = it->second;
+    } else {
+      if (std::find(build.chain.begin(), build.chain.end(), path) != build.chain.end()) {
+        std::string chain;
+        for (const auto& file : build.chain)
+          chain += file + " -> ";
+        fail(fmt::format("which calls itself: {}{}", chain, path));
+      }
+      if (build.chain.size() >= options.max_module_depth) {
+        fail(fmt::format("nested deeper than the limit of {} modules", options.max_module_depth));
+      }
+      auto model = options.modules ? options.modules->find(path) : nullptr;
+      if (!model) {
+        const auto where = options.modules ? options.modules->where()
+                                           : std::string("no module resolver was given");
+        if (options.missing_modules == MissingModulePolicy::Error) {
+          fail(fmt::format("which was not found ({})", where));
+        }
+        spdlog::warn("{}: module \"{}\" not found ({}); node {} runs as a stub", m.name, path,
+                     where, i);
+        build.done.emplace(path, nullptr);  // warn once per file
+      } else {
+        called = std::shared_ptr<const Graph>(new Graph(std::move(model), registry, build));
+        build.done.emplace(path, called);
+      }
+    }
+    if (!called) {
+      nodes_[i].is_stub = true;
+      continue;
+    }
+    nodes_[i].module = static_cast<std::int32_t>(module_calls_.size());
+    ModuleCall call{i, called, std::vector<std::int32_t>(called->nodes().size(), -1), {}};
+    const auto& cm = called->model();
+    for (std::uint32_t j = 0; j < cm.nodes.size(); ++j) {
+      const auto& inner = called->nodes()[j];
+      const auto type = module_if_type(inner.type);
+      auto index_named = [&](auto list) {
+        for (std::size_t k = 0; k < list.size(); ++k) {
+          if (list[k].name == inner.parameter) return static_cast<std::int32_t>(k);
+        }
+        return -1;
+      };
+      if (is_module_input(inner.type)) {
+        call.links[j] = index_named(m.inputs_of(n, *type));
+      } else if (is_module_output(inner.type)) {
+        call.links[j] = index_named(m.outputs_of(n, *type));
+      } else if (inner.type == NodeType::ModuleIFChild) {
+        const auto plugs = child_plugs(i);
+        for (std::size_t k = 0; k < plugs.size(); ++k) {
+          if (m.plugs[plugs[k]].name == inner.parameter)
+            call.links[j] = static_cast<std::int32_t>(k);
+        }
+      }
+    }
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto type = static_cast<ParamType>(t);
+      if (type == ParamType::Pointer) continue;
+      for (std::uint32_t k = n.properties[t].base; k < n.properties[t].end(); ++k) {
+        const auto& entries = cm.blackboard.entries;
+        for (std::uint32_t e = 0; e < entries.size(); ++e) {
+          if (entries[e].type == blackboard_type(type) &&
+              entries[e].name == m.properties[t][k].name) {
+            call.arguments.push_back({type, k, e});
+          }
+        }
+      }
+    }
+    module_calls_.push_back(std::move(call));
+  }
 }
 
 void Graph::collect_expression_sites() {
   const auto& m = *model_;
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     property_sites_[t].assign(m.properties[t].size(), -1);
-    input_sites_[t].assign(m.inputs[t].size(), -1);
+    input_bindings_[t].assign(m.inputs[t].size(), InputBinding{});
   }
   node_sites_.assign(m.nodes.size(), -1);
+  source_bindings_.assign(m.multi_sources.size(), InputBinding{});
   if (!program_) return;
   auto add = [&](std::uint32_t function, std::uint32_t owner) {
     const auto size = program_->functions()[function].source->static_size;
     sites_.push_back({function, owner, expression_memory_});
     expression_memory_ += (size + 3u) & ~3u;
+    site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
     return static_cast<std::int32_t>(sites_.size() - 1);
   };
-  // Sites in node order, so each node's sites are contiguous in site_order_.
+  auto is_expression = [](ParamFlags f) { return f.source() == ParamFlags::Source::Expression; };
+  // Sites in node order, so each node's sites are contiguous in site_order_. Input and
+  // multi-source sites are parked in their bindings' slots; bind_inputs() completes them.
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
     auto& g = nodes_[i];
     g.sites.base = static_cast<std::uint32_t>(site_order_.size());
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-      const auto type = static_cast<ParamType>(t);
-      const auto props = n.properties[t];
-      for (std::uint32_t k = props.base; k < props.end(); ++k) {
+      for (std::uint32_t k = n.properties[t].base; k < n.properties[t].end(); ++k) {
         const auto& p = m.properties[t][k];
-        if (p.flags.source() != ParamFlags::Source::Expression) continue;
+        if (!is_expression(p.flags)) continue;
         if (n.type == NodeType::Expression && p.name == "ExpressionBase") {
           node_sites_[i] = add(p.flags.index(), i);  // the node's own function
         } else {
           property_sites_[t][k] = add(p.flags.index(), i);
         }
-        site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
       }
-      const auto ins = n.inputs[t];
-      for (std::uint32_t k = ins.base; k < ins.end(); ++k) {
+      for (std::uint32_t k = n.inputs[t].base; k < n.inputs[t].end(); ++k) {
         const auto& in = m.inputs[t][k];
-        if (in.is_multi_source() || in.flags.source() != ParamFlags::Source::Expression) continue;
-        input_sites_[t][k] = add(in.flags.index(), i);
-        site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
+        if (in.is_multi_source()) {
+          const auto r = in.multi_sources();
+          for (std::uint32_t s = r.base; s < r.end(); ++s) {
+            if (!is_expression(m.multi_sources[s].flags)) continue;
+            source_bindings_[s].kind = InputBinding::Kind::Expression;
+            source_bindings_[s].slot =
+                static_cast<std::uint32_t>(add(m.multi_sources[s].flags.index(), i));
+          }
+        } else if (is_expression(in.flags)) {
+          input_bindings_[t][k].kind = InputBinding::Kind::Expression;
+          input_bindings_[t][k].slot = static_cast<std::uint32_t>(add(in.flags.index(), i));
+        }
       }
-      (void)type;
     }
     g.sites.count = static_cast<std::uint32_t>(site_order_.size()) - g.sites.base;
+  }
+}
+
+void Graph::bind_inputs() {
+  const auto& m = *model_;
+  // One source (the input itself or a multi-source entry) of an input of type `type`.
+  auto bind = [&](InputBinding& b, ParamType type, std::int16_t node, std::int16_t output,
+                  ParamFlags flags) {
+    const auto t = static_cast<std::size_t>(type);
+    if (b.kind == InputBinding::Kind::Expression) {
+      // The function's input is the linked output (of the function's input type), if any.
+      if (node < 0) return;
+      const auto function = sites_[b.slot].function;
+      static constexpr ParamType kByExb[] = {ParamType::Int,    ParamType::Int,  ParamType::Bool,
+                                             ParamType::Int,    ParamType::Int,  ParamType::Float,
+                                             ParamType::String, ParamType::Vec3f};
+      const auto exb_type = program_->functions()[function].source->input_type;
+      const auto st = kByExb[static_cast<std::size_t>(exb_type)];
+      const auto range =
+          m.nodes[static_cast<std::size_t>(node)].outputs[static_cast<std::size_t>(st)];
+      if (static_cast<std::uint32_t>(output) < range.count) {
+        b.source_type = st;
+        b.source_slot = static_cast<std::int32_t>(range.base + static_cast<std::uint32_t>(output));
+      }
+      return;
+    }
+    if (node >= 0) {
+      const auto range = m.nodes[static_cast<std::size_t>(node)].outputs[t];
+      if (static_cast<std::uint32_t>(output) < range.count) {
+        b.kind = InputBinding::Kind::Output;
+        b.slot = range.base + static_cast<std::uint32_t>(output);
+      }
+      return;
+    }
+    if (flags.source() == ParamFlags::Source::Blackboard) {
+      if (const auto component = flags.component()) {
+        b.kind = InputBinding::Kind::Component;
+        b.component = static_cast<std::uint8_t>(*component);
+        b.slot =
+            m.blackboard.first[static_cast<std::size_t>(BlackboardType::Vec3f)] + flags.index();
+      } else {
+        b.kind = InputBinding::Kind::Blackboard;
+        b.slot =
+            m.blackboard.first[static_cast<std::size_t>(blackboard_type(type))] + flags.index();
+      }
+    }
+  };
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    for (std::uint32_t k = 0; k < m.inputs[t].size(); ++k) {
+      const auto& in = m.inputs[t][k];
+      auto& b = input_bindings_[t][k];
+      if (in.is_multi_source()) {
+        const auto r = in.multi_sources();
+        b.kind = InputBinding::Kind::MultiSource;
+        b.slot = r.base;
+        b.count = r.count;
+        for (std::uint32_t s = r.base; s < r.end(); ++s) {
+          const auto& src = m.multi_sources[s];
+          bind(source_bindings_[s], type, src.node_index, src.output_index, src.flags);
+        }
+      } else {
+        bind(b, type, in.raw_node_index, in.source_output(), in.flags);
+      }
+    }
   }
 }
 

@@ -1,7 +1,9 @@
-// The scheduler: Enter, Update and Leave of every node kind, as docs/semantics.md specifies.
+// The scheduler: Enter, Update and Leave of every node kind, the active node array, module calls
+// and parameter reads, as docs/semantics.md specifies.
 
 #include "ainb/runtime/instance.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -12,67 +14,201 @@ namespace ainb::runtime {
 
 namespace {
 
-Value zero_of(ParamType type) {
-  switch (type) {
-    case ParamType::Int:
-      return std::int32_t{0};
-    case ParamType::Bool:
-      return false;
-    case ParamType::Float:
-      return 0.0f;
-    case ParamType::String:
-      return std::string_view{};
-    case ParamType::Vec3f:
-      return Vec3f{};
-    case ParamType::Pointer:
-      return PointerValue{};
-  }
-  return std::int32_t{0};
-}
-
 template <typename T>
 T value_or(const Value& v, T fallback) {
   if (const auto* p = std::get_if<T>(&v)) return *p;
   return fallback;
 }
 
+bool is_module_if(NodeType t) {
+  return t >= NodeType::ModuleIFInputS32 && t <= NodeType::ModuleIFChild;
+}
+
+// The value type a ModuleIF_Input / ModuleIF_Output node passes.
+ParamType module_if_type(NodeType type) {
+  static constexpr ParamType kByKind[] = {ParamType::Int,    ParamType::Float, ParamType::Vec3f,
+                                          ParamType::String, ParamType::Bool,  ParamType::Pointer};
+  return kByKind[std::min<std::size_t>(static_cast<std::uint16_t>(type) % 100, 5)];
+}
+
 }  // namespace
 
+// ---- life cycle -----------------------------------------------------------------------------
+
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
+    : Instance(std::move(graph), options, nullptr, nullptr, nullptr) {}
+
+namespace {
+
+// Room for `count` objects of type T in a monotonic arena, with its alignment padding.
+template <typename T>
+constexpr std::size_t room(std::size_t count) {
+  return count * sizeof(T) + alignof(std::max_align_t);
+}
+
+}  // namespace
+
+std::size_t Instance::block_size(const Graph& graph) {
+  const auto& m = graph.model();
+  const auto entries = m.blackboard.entries.size();
+  std::size_t bytes =
+      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<std::string>(entries) +
+      room<BlackboardLink>(entries) + room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
+      room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
+      room<Instance*>(graph.module_calls().size());
+  bytes += room<std::byte>(graph.output_bytes()) +
+           room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
+  for (const auto& call : graph.module_calls())
+    bytes += room<Instance>(1) + block_size(*call.graph);
+  return bytes;
+}
+
+// Nothing beyond the block: a wrong size is an exception here, never a hidden allocation.
+std::optional<std::pmr::monotonic_buffer_resource> Instance::block_arena(std::byte* block,
+                                                                         std::size_t bytes) {
+  return std::optional<std::pmr::monotonic_buffer_resource>(std::in_place, block, bytes,
+                                                            std::pmr::null_memory_resource());
+}
+
+// An output slot holds its type's value in its natural size (Graph::output_offset).
+Value Instance::output(std::size_t t, std::uint32_t index) const {
+  const auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  auto load = [at](auto value) -> Value {
+    std::memcpy(&value, at, sizeof(value));
+    return value;
+  };
+  switch (static_cast<ParamType>(t)) {
+    case ParamType::Int:
+      return load(std::int32_t{});
+    case ParamType::Bool:
+      return load(false);
+    case ParamType::Float:
+      return load(0.0f);
+    case ParamType::String:
+      return load(std::string_view{});
+    case ParamType::Vec3f:
+      return load(Vec3f{});
+    case ParamType::Pointer:
+      return load(PointerValue{});
+  }
+  return Value{};
+}
+
+// A value of another type than the slot's is not stored (every writer converts first).
+void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value) {
+  if (value.index() != t) return;
+  auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  std::visit([at](const auto& v) { std::memcpy(at, &v, sizeof(v)); }, value);
+}
+
+Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
+                   const ModuleCall* call, std::pmr::memory_resource* arena)
     : graph_(std::move(graph)),
       options_(options),
-      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u) {
+      parent_(parent),
+      call_(call),
+      block_bytes_(arena != nullptr ? 0 : block_size(*graph_)),
+      block_(arena != nullptr ? nullptr : std::make_unique<std::byte[]>(block_bytes_)),
+      owned_arena_(arena != nullptr ? std::nullopt : block_arena(block_.get(), block_bytes_)),
+      arena_(arena != nullptr ? arena : &*owned_arena_),
+      nodes_(graph_->model().nodes.size(), arena_),
+      blackboard_(arena_),
+      blackboard_strings_(arena_),
+      blackboard_links_(arena_),
+      bb_(arena_),
+      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
+      slots_(arena_),
+      modules_(arena_),
+      expression_memory_(arena_) {
   const auto& m = graph_->model();
-  nodes_.resize(m.nodes.size());
-  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-    outputs_[t].assign(m.outputs[t].size(), zero_of(static_cast<ParamType>(t)));
+  // Outputs start at their types' zero; all-zero bytes are that for every type, string views
+  // included, which are written as such all the same.
+  outputs_ = static_cast<std::byte*>(arena_->allocate(graph_->output_bytes(), 8));
+  std::memset(outputs_, 0, graph_->output_bytes());
+  for (std::uint32_t i = 0; i < m.outputs[static_cast<std::size_t>(ParamType::String)].size(); ++i)
+    set_output(static_cast<std::size_t>(ParamType::String), i, std::string_view{});
+  link_blackboard();
+  slots_.reserve(graph_->max_active_roots());
+  if (graph_->node_memory() != 0) {
+    node_memory_ = static_cast<std::byte*>(arena_->allocate(graph_->node_memory(), 16));
   }
-  blackboard_.reserve(m.blackboard.entries.size());
-  for (const auto& e : m.blackboard.entries)
-    blackboard_.push_back(e.default_value);
   if (const auto* program = graph_->program()) {
     exb::MachineOptions machine_options;
     machine_options.missing_functions = options_.missing_functions;
     machine_ = std::make_unique<exb::Machine>(*program, machine_options);
     expression_memory_.assign(graph_->expression_memory(), 0);
   }
-  // Logic files: every root is entered when the instance is created.
-  if (m.commands.empty()) {
+  // One sub-instance per module call site, each with its own seed, in this block.
+  const auto& calls = graph_->module_calls();
+  modules_.reserve(calls.size());
+  std::pmr::polymorphic_allocator<Instance> allocator(arena_);
+  for (std::size_t k = 0; k < calls.size(); ++k) {
+    auto sub = options_;
+    sub.seed = options_.seed * 6364136223846793005ull + k + 1;
+    auto* place = allocator.allocate(1);
+    modules_.push_back(new (place) Instance(calls[k].graph, sub, this, &calls[k], arena_));
+  }
+  // Logic files: every root is entered when the instance is created (a command-less module's
+  // roots are entered when its module node is).
+  if (m.commands.empty() && parent_ == nullptr) {
     for (const auto root : graph_->logic_roots())
       enter(root);
-    state_ = graph_->logic_roots().empty() ? CommandState::Idle : CommandState::Running;
+    for (const auto out : graph_->module_outputs())
+      enter(out);
+    const bool runs = !graph_->logic_roots().empty() || !graph_->module_outputs().empty();
+    state_ = runs ? CommandState::Running : CommandState::Idle;
   }
 }
 
 Instance::~Instance() {
   stop();
+  // Sub-instances live in the block: destroyed here, their memory goes with the block.
+  for (auto* sub : modules_)
+    sub->~Instance();
+}
+
+// An entry that inherits (from the root file, or from the parent file for a module) is the
+// entry of the same name and type there; otherwise the instance keeps its own value.
+void Instance::link_blackboard() {
+  const auto& entries = graph_->model().blackboard.entries;
+  blackboard_.reserve(entries.size());
+  for (const auto& e : entries)
+    blackboard_.push_back(e.default_value);
+  // Host-set strings are kept here, one per String entry (entries are grouped by type).
+  blackboard_strings_.resize(
+      graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
+  blackboard_links_.reserve(entries.size());
+  const Instance* root = this;
+  while (root->parent_ != nullptr)
+    root = root->parent_;
+  for (std::uint32_t i = 0; i < entries.size(); ++i) {
+    const auto& e = entries[i];
+    Instance* from = e.inherit == InheritMode::FromRoot     ? const_cast<Instance*>(root)
+                     : e.inherit == InheritMode::FromParent ? parent_
+                                                            : nullptr;
+    BlackboardLink link{this, i};
+    if (from != nullptr && from != this) {
+      const auto& theirs = from->graph_->model().blackboard.entries;
+      for (std::uint32_t j = 0; j < theirs.size(); ++j) {
+        if (theirs[j].type == e.type && theirs[j].name == e.name) {
+          link = from->blackboard_links_[j];
+          break;
+        }
+      }
+    }
+    blackboard_links_.push_back(link);
+  }
+  bb_.reserve(entries.size());
+  for (const auto& link : blackboard_links_) {
+    bb_.push_back(link.owner == this ? &blackboard_[link.entry] : link.owner->bb_[link.entry]);
+  }
 }
 
 std::size_t Instance::memory_bytes() const {
-  std::size_t bytes = sizeof(*this) + nodes_.capacity() * sizeof(NodeState) +
-                      blackboard_.capacity() * sizeof(Value);
-  for (const auto& list : outputs_)
-    bytes += list.capacity() * sizeof(Value);
+  std::size_t bytes = (parent_ == nullptr ? sizeof(*this) + block_bytes_ : 0) +
+                      (machine_ ? machine_->memory_bytes() : 0);
+  for (const auto* sub : modules_)
+    bytes += sub->memory_bytes();
   return bytes;
 }
 
@@ -80,28 +216,55 @@ std::string_view Instance::command() const {
   return command_ < 0 ? std::string_view{} : graph_->model().commands[command_].name;
 }
 
+std::vector<std::uint32_t> Instance::active_roots() const {
+  std::vector<std::uint32_t> roots;
+  for (const auto& s : slots_)
+    roots.push_back(s.node);
+  return roots;
+}
+
+const Instance* Instance::module_instance(std::uint32_t node) const {
+  const auto k = graph_->nodes()[node].module;
+  return k < 0 ? nullptr : modules_[static_cast<std::size_t>(k)];
+}
+
+// ---- commands and the frame -------------------------------------------------------------------
+
 void Instance::start(std::string_view name) {
   const auto& commands = graph_->model().commands;
-  std::int32_t found = -1;
   for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (commands[i].name == name) found = static_cast<std::int32_t>(i);
+    if (commands[i].name == name) return start_command(i);
   }
-  if (found < 0) {
-    std::string known;
-    for (const auto& c : commands)
-      known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", c.name);
-    throw std::invalid_argument(fmt::format("{} has no command \"{}\" (it has: {})",
-                                            graph_->model().name, name,
-                                            known.empty() ? "none" : known));
-  }
+  std::string known;
+  for (const auto& c : commands)
+    known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", c.name);
+  throw std::invalid_argument(fmt::format("{} has no command \"{}\" (it has: {})",
+                                          graph_->model().name, name,
+                                          known.empty() ? "none" : known));
+}
+
+void Instance::start_command(std::size_t index) {
   stop();
   ++epoch_;
-  command_ = found;
+  command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
-  if (options_.observer) options_.observer->on_command(name);
-  const auto& c = commands[found];
+  state_end_ = {};
+  const auto& c = graph_->model().commands[index];
+  if (options_.observer) options_.observer->on_command(*this, c.name);
+  slots_.push_back(Slot{.node = c.root});
   enter(c.root);
   if (c.secondary_root) enter(*c.secondary_root);
+  for (const auto out : graph_->module_outputs())
+    enter(out);
+}
+
+void Instance::leave_roots() {
+  // Later slots first, like the children of a node.
+  for (auto it = slots_.rbegin(); it != slots_.rend(); ++it) {
+    if (!it->dormant && is_active(it->node)) leave(it->node);
+  }
+  slots_.clear();
+  fork_ = {};
 }
 
 void Instance::stop() {
@@ -109,12 +272,22 @@ void Instance::stop() {
   if (command_ >= 0) {
     const auto& c = m.commands[command_];
     if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
-    if (is_active(c.root)) leave(c.root);
   }
+  leave_roots();
   for (const auto root : graph_->logic_roots()) {
     if (is_active(root)) leave(root);
   }
+  for (const auto out : graph_->module_outputs()) {
+    if (is_active(out)) leave(out);
+  }
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
+}
+
+void Instance::end_command(Result result) {
+  const auto& c = graph_->model().commands[command_];
+  if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
+  leave_roots();
+  state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
 }
 
 void Instance::tick() {
@@ -125,46 +298,178 @@ void Instance::tick() {
     for (const auto root : graph_->logic_roots()) {
       if (is_active(root)) update(root);
     }
+    update_module_outputs();
+    if (state_end_requested_) finish_state_end();
     return;
   }
   if (state_ != CommandState::Running || command_ < 0) return;
+  apply_transitions(false);  // requested last frame: "before the next calculation"
+  calculate_slots(false);
   const auto& c = m.commands[command_];
-  const auto result = update(c.root);
   if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
-  if (result != Result::Running) end_command(result);
+  // Post-calc transitions: their targets are entered and calculated in this frame. A chain of
+  // them is bounded, so a cycle of post-calc transitions cannot hang a frame.
+  for (std::size_t round = 0; round <= m.nodes.size() && has_post_requests(); ++round) {
+    apply_transitions(true);
+    calculate_slots(true);
+  }
+  update_module_outputs();
+  if (state_end_requested_) return finish_state_end();
+  if (slots_.empty() && fork_.node < 0 && state_ == CommandState::Running) {
+    end_command(last_root_result_);
+  }
 }
 
-void Instance::end_command(Result result) {
-  const auto& c = graph_->model().commands[command_];
-  if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
-  if (is_active(c.root)) leave(c.root);
-  state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
+// ---- the active node array --------------------------------------------------------------------
+
+void Instance::calculate_slots(bool only_fresh) {
+  const auto& nodes = graph_->nodes();
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].removed || (only_fresh && !slots_[i].fresh)) continue;
+    slots_[i].fresh = false;
+    const auto node = slots_[i].node;
+    if (slots_[i].dormant) {
+      // A Join runs once InFlowNum copies of it are in the array; the guard: the first copy
+      // runs, the others leave the array.
+      std::uint32_t copies = 0;
+      for (const auto& s : slots_)
+        copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
+      if (copies < nodes[node].in_flow) continue;
+      for (std::size_t j = i + 1; j < slots_.size(); ++j) {
+        if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = true;
+      }
+      slots_[i].dormant = false;
+      enter(node);
+    }
+    current_slot_ = static_cast<std::int32_t>(i);
+    const auto result = update(node);
+    current_slot_ = -1;
+    if (result == Result::Running) continue;
+    last_root_result_ = result;
+    if (is_active(node)) leave(node);
+    if (slots_[i].next < 0) slots_[i].removed = true;
+  }
+  std::erase_if(slots_, [](const Slot& s) { return s.removed; });
+}
+
+bool Instance::has_post_requests() const {
+  if (fork_.node >= 0 && fork_.post) return true;
+  return std::any_of(slots_.begin(), slots_.end(),
+                     [](const Slot& s) { return s.next >= 0 && s.next_post; });
+}
+
+void Instance::apply_transitions(bool post) {
+  const auto& nodes = graph_->nodes();
+  auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
+    if (options_.observer) options_.observer->on_transition(*this, from, target);
+    slot = Slot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
+    if (!slot.dormant) enter(target);
+  };
+  if (fork_.node >= 0 && fork_.post == post) {
+    // A Fork replaces the whole array with its paths.
+    const auto fork = static_cast<std::uint32_t>(fork_.node);
+    leave_roots();
+    for (const auto& t : graph_->transitions(fork)) {
+      place(slots_.emplace_back(), fork, t.target);
+    }
+    return;
+  }
+  for (auto& slot : slots_) {
+    if (slot.next < 0 || slot.next_post != post) continue;
+    if (!slot.dormant && is_active(slot.node)) leave(slot.node);
+    place(slot, slot.next_from, static_cast<std::uint32_t>(slot.next));
+  }
+}
+
+bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
+  const auto transitions = graph_->transitions(node);
+  if (k >= transitions.size()) return false;
+  if (current_slot_ < 0) return false;  // not inside the calculation of an active root
+  auto& slot = slots_[static_cast<std::size_t>(current_slot_)];
+  if (slot.next >= 0) return true;  // the first request of a frame wins
+  slot.next = static_cast<std::int32_t>(transitions[k].target);
+  slot.next_from = node;
+  slot.next_post = transitions[k].post_calc;
+  return true;
+}
+
+// Element_StateEnd was calculated: a module returns to its caller, which continues on the
+// transition named by TransitionCommand; a top-level file switches to the command of that name,
+// or ends its command.
+void Instance::finish_state_end() {
+  state_end_requested_ = false;
+  const auto name = state_end_;
+  const auto& commands = graph_->model().commands;
+  if (parent_ == nullptr) {
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      if (commands[i].name == name) {
+        start_command(i);
+        state_end_ = name;
+        return;
+      }
+    }
+  }
+  if (!commands.empty() && command_ >= 0) {
+    end_command(Result::Success);
+  } else {
+    for (const auto root : graph_->logic_roots()) {
+      if (is_active(root)) leave(root);
+    }
+    state_ = CommandState::Succeeded;
+  }
+  state_end_ = name;
 }
 
 // ---- queries --------------------------------------------------------------------------------
 
-void Instance::calculate_queries(std::uint32_t node) {
-  for (const auto q : graph_->queries(node)) {
-    auto& s = nodes_[q];
-    if (s.active == 0) {
-      s.active = 1;
-      if (options_.observer) options_.observer->on_enter(q);
-      if (auto* cls = graph_->nodes()[q].user_class) {
-        NodeContext context(*this, q);
-        cls->enter(context);
-      }
-    }
-    // A query is a calculation: a user class's update, or an Element_Expression (every one in
-    // the corpus is a query node of the node that reads its outputs).
-    Result result = Result::Success;
-    if (graph_->nodes()[q].type == NodeType::Expression) {
-      result = update_expression(q);
-    } else if (auto* cls = graph_->nodes()[q].user_class) {
-      NodeContext context(*this, q);
-      result = cls->update(context);
-    }
-    if (options_.observer) options_.observer->on_update(q, result);
+void Instance::enter_own(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  for (const auto& out : graph_->stub_outputs(node))
+    set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
+  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module();
+  if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
+  if (g.user_class) {
+    NodeContext context(*this, node);
+    g.user_class->enter(context);
   }
+}
+
+Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
+  NodeContext context(*this, node);
+  return g.user_class->update(context);
+}
+
+void Instance::leave_own(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
+  if (g.user_class) {
+    NodeContext context(*this, node);
+    g.user_class->leave(context);
+  }
+}
+
+void Instance::calculate_queries(std::uint32_t node) {
+  for (const auto q : graph_->queries(node))
+    calculate_query(q);
+}
+
+// A query is calculated after its own queries (real files chain them: an add of a multiply of
+// two reads), entered the first time one of its users needs it.
+void Instance::calculate_query(std::uint32_t q) {
+  auto& s = nodes_[q];
+  if (s.calculating) return;
+  if (s.active == 0) {
+    s.active = 1;
+    for (const auto inner : graph_->queries(q))
+      ++nodes_[inner].query_users;
+    if (options_.observer) options_.observer->on_enter(*this, q);
+    enter_own(q);
+  }
+  s.calculating = true;
+  calculate_queries(q);
+  const auto result = calculate(q);  // one call of the node's own work
+  nodes_[q].calculating = false;
+  if (options_.observer) options_.observer->on_update(*this, q, result);
 }
 
 void Instance::leave_queries(std::uint32_t node) {
@@ -173,12 +478,32 @@ void Instance::leave_queries(std::uint32_t node) {
     if (s.active == 0) continue;
     if (s.query_users > 0) --s.query_users;
     if (s.query_users > 0) continue;
-    if (auto* cls = graph_->nodes()[q].user_class) {
-      NodeContext context(*this, q);
-      cls->leave(context);
-    }
+    leave_own(q);
     s.active = 0;
-    if (options_.observer) options_.observer->on_leave(q);
+    if (options_.observer) options_.observer->on_leave(*this, q);
+    leave_queries(q);
+  }
+}
+
+// The calculation of a node that has no children protocol: a user class's update, a stub, an
+// expression, a ModuleIF node. Queries are calculated this way.
+Result Instance::calculate(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  switch (g.type) {
+    case NodeType::UserDefined:
+      if (g.user_class) {
+        NodeContext context(*this, node);
+        return g.user_class->update(context);
+      }
+      if (g.module >= 0) return update_module_call(node);
+      // A stub: Running for the configured updates, then Success.
+      return nodes_[node].counter++ < graph_->stub_running_updates() ? Result::Running
+                                                                     : Result::Success;
+    case NodeType::Expression:
+      return update_expression(node);
+    default:
+      if (is_module_if(g.type)) return calculate_module_if(node);
+      return Result::Success;
   }
 }
 
@@ -192,30 +517,37 @@ void Instance::enter(std::uint32_t node) {
   }
   s = NodeState{};
   s.active = 1;
-  for (const auto q : graph_->queries(node))
-    ++nodes_[q].query_users;
-  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
-  if (machine_) {  // the setup blocks of the expressions this node owns run once per Enter
+  const auto& g = graph_->nodes()[node];
+  if (g.queries.count != 0) {
+    for (const auto q : graph_->queries(node))
+      ++nodes_[q].query_users;
+    calculate_queries(node);
+  }
+  if (g.sites.count !=
+      0) {  // the setup blocks of the expressions this node owns run once per Enter
     for (const auto site : graph_->sites_of(node)) {
       auto frame = site_frame(site);
       machine_->run_setup(graph_->expression_sites()[site].function, frame);
     }
   }
-  if (options_.observer) options_.observer->on_enter(node);
-  const auto& g = graph_->nodes()[node];
+  if (options_.observer) options_.observer->on_enter(*this, node);
   if (g.has_xlink && options_.observer) {
     for (const auto& action : graph_->model().xlink_actions) {
-      if (action.node_index == node) options_.observer->on_xlink(node, action.slot, action.action);
+      if (action.node_index == node) {
+        options_.observer->on_xlink(*this, node, action.slot, action.action);
+      }
     }
   }
+  if (g.type == NodeType::UserDefined) return enter_own(node);
+  enter_builtin(node);
+}
+
+// The Enter of a built-in node: its children, as its kind says.
+void Instance::enter_builtin(std::uint32_t node) {
+  auto& s = nodes_[node];
+  const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   switch (g.type) {
-    case NodeType::UserDefined:
-      if (g.user_class) {
-        NodeContext context(*this, node);
-        g.user_class->enter(context);
-      }
-      break;
     case NodeType::Sequential:
       if (!children.empty()) enter(children[0]);
       break;
@@ -244,26 +576,44 @@ void Instance::enter(std::uint32_t node) {
       }
       break;
     }
+    case NodeType::ModuleIFChild:
+      if (parent_ && call_->links[node] >= 0) {
+        parent_->enter(parent_->graph_->children(call_->node)[call_->links[node]]);
+      }
+      break;
     default:
-      break;  // the other built-ins are planned (docs/semantics.md)
+      break;
   }
 }
 
 Result Instance::update(std::uint32_t node) {
   auto& state = nodes_[node];
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
-  if (graph_->nodes()[node].queries.count != 0) calculate_queries(node);
+  const auto& g = graph_->nodes()[node];
+  if (g.queries.count != 0) calculate_queries(node);
+  // A registered user class is the common case: called directly.
+  const auto result = g.user_class != nullptr ? call_update(node, g) : update_builtin(node);
+  if (options_.observer) options_.observer->on_update(*this, node, result);
+  nodes_[node].epoch = epoch_;
+  nodes_[node].last = result;
+  // A node that finishes takes its first (ordinary) transition, unless one was requested.
+  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
+    const auto transitions = graph_->transitions(node);
+    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
+      if (!transitions[k].state_end) {
+        request_transition(node, k);
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+// The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
+Result Instance::update_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   Result result = Result::Success;
   switch (g.type) {
-    case NodeType::UserDefined:
-      if (g.user_class) {
-        NodeContext context(*this, node);
-        result = g.user_class->update(context);
-      } else if (nodes_[node].counter++ < graph_->stub_running_updates()) {
-        result = Result::Running;  // a stub: Running for the configured updates, then Success
-      }
-      break;
     case NodeType::Sequential:
       result = update_sequential(node);
       break;
@@ -283,15 +633,29 @@ Result Instance::update(std::uint32_t node) {
     case NodeType::Alert:
       result = update_alert(node);
       break;
-    case NodeType::Expression:
-      result = update_expression(node);
+    case NodeType::Fork:
+      // Its paths replace the whole active array (timed by its first transition's flag).
+      if (g.transitions.count == 0) break;
+      if (fork_.node < 0 && current_slot_ >= 0) {
+        fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
+      }
+      result = Result::Running;
       break;
-    default:
+    case NodeType::StateEnd:
+      if (!state_end_requested_) {
+        state_end_requested_ = true;
+        state_end_ = g.parameter;
+      }
+      break;
+    case NodeType::ModuleIFChild:
+      if (parent_ && call_->links[node] >= 0) {
+        result = parent_->update(parent_->graph_->children(call_->node)[call_->links[node]]);
+      }
+      break;
+    default:  // user classes, stubs, module calls, Element_Expression, ModuleIF in/out, Join
+      result = calculate(node);
       break;
   }
-  if (options_.observer) options_.observer->on_update(node, result);
-  nodes_[node].epoch = epoch_;
-  nodes_[node].last = result;
   return result;
 }
 
@@ -303,19 +667,26 @@ void Instance::leave(std::uint32_t node) {
     return;
   }
   const auto& g = graph_->nodes()[node];
+  if (g.type == NodeType::UserDefined) {
+    leave_own(node);
+  } else {
+    leave_builtin(node);
+  }
+  nodes_[node].active = 0;
+  if (options_.observer) options_.observer->on_leave(*this, node);
+  if (g.queries.count != 0) leave_queries(node);
+}
+
+// The Leave of a built-in node: its children first, so a child never runs outside its parent.
+void Instance::leave_builtin(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
-  // Children first, so a child never runs outside its parent.
-  for (auto it = children.rbegin(); it != children.rend(); ++it) {
-    if (g.type == NodeType::SplitTiming) break;  // handled below, in its order
-    if (nodes_[*it].active != 0) leave(*it);
+  if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
+    for (auto it = children.rbegin(); it != children.rend(); ++it) {
+      if (nodes_[*it].active != 0) leave(*it);
+    }
   }
   switch (g.type) {
-    case NodeType::UserDefined:
-      if (g.user_class) {
-        NodeContext context(*this, node);
-        g.user_class->leave(context);
-      }
-      break;
     case NodeType::SplitTiming: {
       if (const auto on_update = plug_named(node, "Update"); on_update >= 0) {
         leave(children[on_update]);
@@ -327,21 +698,111 @@ void Instance::leave(std::uint32_t node) {
       }
       break;
     }
+    case NodeType::ModuleIFChild:
+      if (parent_ && call_->links[node] >= 0) {
+        parent_->leave(parent_->graph_->children(call_->node)[call_->links[node]]);
+      }
+      break;
     default:
       break;
   }
-  s.active = 0;
-  if (options_.observer) options_.observer->on_leave(node);
-  if (graph_->nodes()[node].queries.count != 0) leave_queries(node);
 }
 
+// ---- module calls ---------------------------------------------------------------------------
+
+// The caller's side: the module node runs the called file for one frame; when that file ended
+// with an Element_StateEnd, the node finishes and continues on the transition the StateEnd named.
+Result Instance::update_module_call(std::uint32_t node) {
+  auto& sub = *modules_[static_cast<std::size_t>(graph_->nodes()[node].module)];
+  const auto result = sub.update_module();
+  if (result != Result::Running && !sub.state_end_.empty()) {
+    const auto transitions = graph_->transitions(node);
+    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
+      if (transitions[k].state_end && transitions[k].command == sub.state_end_) {
+        request_transition(node, k);
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+// A file's ModuleIF_Output nodes are calculated after each of its frames, so a caller reads this
+// frame's values.
+void Instance::update_module_outputs() {
+  for (const auto out : graph_->module_outputs()) {
+    if (is_active(out)) update(out);
+  }
+}
+
+void Instance::begin_module() {
+  const auto& m = graph_->model();
+  state_end_ = {};
+  for (const auto& a : call_->arguments) {
+    const auto& caller = parent_->graph_->model();
+    *bb_[a.entry] =
+        parent_->property_value(caller.properties[static_cast<std::size_t>(a.type)][a.property]);
+  }
+  if (!m.commands.empty()) {
+    start_command(0);  // a module file runs its first command
+  } else {
+    ++epoch_;
+    for (const auto root : graph_->logic_roots())
+      enter(root);
+    for (const auto out : graph_->module_outputs())
+      enter(out);
+    state_ = CommandState::Running;
+  }
+}
+
+Result Instance::update_module() {
+  if (state_ == CommandState::Running) tick();
+  switch (state_) {
+    case CommandState::Running:
+      return graph_->model().commands.empty() ? Result::Success : Result::Running;
+    case CommandState::Failed:
+      return Result::Failure;
+    default:
+      return Result::Success;
+  }
+}
+
+void Instance::end_module() {
+  stop();
+}
+
+// The called file's side: ModuleIF_Input reads the caller's input of its Name, ModuleIF_Output
+// writes the caller's output of its Name.
+Result Instance::calculate_module_if(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  if (g.type == NodeType::ModuleIFChild) return Result::Success;  // runs through update()
+  const auto type = module_if_type(g.type);
+  const auto t = static_cast<std::size_t>(type);
+  const auto& m = graph_->model();
+  const auto& n = m.nodes[node];
+  const auto link = parent_ != nullptr ? call_->links[node] : -1;
+  const auto& caller = parent_ != nullptr ? parent_->graph_->model().nodes[call_->node] : n;
+  if (g.type < NodeType::ModuleIFOutputS32) {
+    if (link >= 0 && n.outputs[t].count != 0) {
+      const auto& in = parent_->graph_->model().inputs_of(caller, type)[link];
+      set_output(t, n.outputs[t].base, parent_->input_value(in));
+    }
+  } else {
+    const auto inputs = m.inputs_of(n, type);
+    if (link >= 0 && !inputs.empty()) {
+      parent_->set_output(t, caller.outputs[t].base + static_cast<std::uint32_t>(link),
+                          input_value(inputs[0]));
+    }
+  }
+  return Result::Success;
+}
 // ---- built-in composites --------------------------------------------------------------------
 
 std::int32_t Instance::plug_named(std::uint32_t node, std::string_view name) const {
   const auto& m = graph_->model();
-  const auto plugs = m.plugs_of(m.nodes[node], PlugKind::Child);
+  const auto plugs = graph_->child_plugs(node);
   for (std::size_t i = 0; i < plugs.size(); ++i) {
-    if (plugs[i].name == name) return static_cast<std::int32_t>(i);
+    if (m.plugs[plugs[i]].name == name) return static_cast<std::int32_t>(i);
   }
   return -1;
 }
@@ -395,7 +856,11 @@ Result Instance::update_selector(std::uint32_t node) {
   if (children.empty()) return Result::Success;
   auto& s = nodes_[node];
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
-  if (graph_->nodes()[node].type != NodeType::RandomSelector) {
+  // IsNoSelectWhenChildBusy keeps the current child while its last update said Running.
+  const auto& g = graph_->nodes()[node];
+  const auto& current = nodes_[children[s.cursor]];
+  const bool busy = current.epoch != 0 && current.last == Result::Running;
+  if (g.type != NodeType::RandomSelector && !(g.no_select_when_busy && busy)) {
     const auto choice = choose(node);
     if (children[choice] != children[s.cursor]) {  // two plugs may lead to the same node
       leave(children[s.cursor]);
@@ -419,7 +884,7 @@ Result Instance::update_alert(std::uint32_t node) {
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
   spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
-  if (options_.observer) options_.observer->on_alert(node, message);
+  if (options_.observer) options_.observer->on_alert(*this, node, message);
   switch (context.property_int("Result")) {
     case 1:
       return Result::Running;
@@ -433,7 +898,13 @@ Result Instance::update_alert(std::uint32_t node) {
 std::uint16_t Instance::choose(std::uint32_t node) {
   const auto& m = graph_->model();
   const auto& n = m.nodes[node];
-  const auto plugs = m.plugs_of(n, PlugKind::Child);
+  // The child plugs after the child replacement table, in order.
+  struct ChildPlugs {
+    const Model& model;
+    std::span<const std::uint32_t> indices;
+    std::size_t size() const { return indices.size(); }
+    const Plug& operator[](std::size_t i) const { return model.plugs[indices[i]]; }
+  } plugs{m, graph_->child_plugs(node)};
   const auto last = static_cast<std::uint16_t>(plugs.size() - 1);
   // A selector has one input ("Input"): read it by position, not by name.
   auto selector_input = [&](ParamType type) -> Value {
@@ -442,7 +913,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
   };
   auto bb = [&](const PlugBlackboard& ref, BlackboardType type, Value fallback) -> Value {
     if (!ref.used) return fallback;
-    return blackboard_[m.blackboard.first[static_cast<std::size_t>(type)] + ref.index];
+    return *bb_[m.blackboard.first[static_cast<std::size_t>(type)] + ref.index];
   };
   switch (n.type) {
     case NodeType::BoolSelector: {
@@ -482,8 +953,8 @@ std::uint16_t Instance::choose(std::uint32_t node) {
     }
     case NodeType::RandomSelector: {
       float total = 0;
-      for (const auto& p : plugs) {
-        const auto& w = std::get<RandomWeight>(p.data);
+      for (std::size_t i = 0; i < plugs.size(); ++i) {
+        const auto& w = std::get<RandomWeight>(plugs[i].data);
         total +=
             std::max(0.0f, value_or(bb(w.blackboard, BlackboardType::F32, w.weight), w.weight));
       }
@@ -507,74 +978,89 @@ std::uint16_t Instance::choose(std::uint32_t node) {
 
 // ---- values ---------------------------------------------------------------------------------
 
+Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
+  const auto& m = graph_->model();
+  if (const auto component = flags.component()) {
+    const auto& v = std::get<Vec3f>(
+        *bb_[m.blackboard.first[static_cast<std::size_t>(BlackboardType::Vec3f)] + flags.index()]);
+    return *component == VectorComponent::X ? v.x : *component == VectorComponent::Y ? v.y : v.z;
+  }
+  static constexpr BlackboardType kTypes[] = {BlackboardType::S32,   BlackboardType::Bool,
+                                              BlackboardType::F32,   BlackboardType::String,
+                                              BlackboardType::Vec3f, BlackboardType::Pointer};
+  return *bb_[m.blackboard.first[static_cast<std::size_t>(kTypes[static_cast<std::size_t>(type)])] +
+              flags.index()];
+}
+
 Value Instance::property_value(const Property& p) const {
-  if (p.flags.source() == ParamFlags::Source::Blackboard) {
-    Input as_input;
-    as_input.type = p.type;
-    as_input.flags = p.flags;
-    as_input.default_value = p.value;
-    return input_value(as_input);
+  switch (p.flags.source()) {
+    case ParamFlags::Source::Blackboard:
+      return blackboard_value(p.type, p.flags);
+    case ParamFlags::Source::Expression: {
+      const auto& m = graph_->model();
+      const auto t = static_cast<std::size_t>(p.type);
+      const auto index = static_cast<std::uint32_t>(&p - m.properties[t].data());
+      return evaluate(graph_->property_site(p.type, index), p.type, p.value, p.value);
+    }
+    default:
+      return p.value;
   }
-  if (p.flags.source() == ParamFlags::Source::Expression) {
-    const auto& m = graph_->model();
-    const auto t = static_cast<std::size_t>(p.type);
-    const auto index = static_cast<std::uint32_t>(&p - m.properties[t].data());
-    return evaluate(graph_->property_site(p.type, index), p.type, p.value, p.value);
+}
+
+Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& fallback) const {
+  const auto t = static_cast<std::size_t>(type);
+  switch (b.kind) {
+    case InputBinding::Kind::Default:
+      return fallback;
+    case InputBinding::Kind::Output:
+      return output(t, b.slot);
+    case InputBinding::Kind::Blackboard:
+      return *bb_[b.slot];
+    case InputBinding::Kind::Component: {
+      const auto& v = std::get<Vec3f>(*bb_[b.slot]);
+      return b.component == 0 ? v.x : b.component == 1 ? v.y : v.z;
+    }
+    case InputBinding::Kind::Expression: {
+      // The function's input is the linked output, else the stored value.
+      const auto source = b.source_slot >= 0 ? output(static_cast<std::size_t>(b.source_type),
+                                                      static_cast<std::uint32_t>(b.source_slot))
+                                             : fallback;
+      return evaluate(static_cast<std::int32_t>(b.slot), type, source, fallback);
+    }
+    case InputBinding::Kind::MultiSource:
+      // An ordinary read of a multi-source input gives its first source.
+      if (b.count == 0) return fallback;
+      return bound_value(graph_->source_bindings(b)[0], type, fallback);
   }
-  return p.value;
+  return fallback;
 }
 
 Value Instance::input_value(const Input& in) const {
-  const auto& m = graph_->model();
   const auto t = static_cast<std::size_t>(in.type);
-  std::int16_t source_node = in.raw_node_index;
-  std::int16_t source_output = in.source_output();
-  ParamFlags flags = in.flags;
-  if (in.is_multi_source()) {  // the first source (multi-source combination: planned)
-    const auto sources = m.sources_of(in);
-    if (sources.empty()) return in.default_value;
-    source_node = sources[0].node_index;
-    source_output = sources[0].output_index;
-    flags = sources[0].flags;
+  const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
+  return bound_value(graph_->input_binding(in.type, index), in.type, in.default_value);
+}
+
+Value Instance::input_source(const Input& in, std::size_t source) const {
+  const auto t = static_cast<std::size_t>(in.type);
+  const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
+  const auto& b = graph_->input_binding(in.type, index);
+  if (b.kind != InputBinding::Kind::MultiSource) {
+    return source == 0 ? bound_value(b, in.type, in.default_value) : in.default_value;
   }
-  if (flags.source() == ParamFlags::Source::Expression && !in.is_multi_source() &&
-      graph_->program() != nullptr) {
-    // The expression's input is the source value: the linked output (of the function's input
-    // type), else the stored default.
-    const auto index = static_cast<std::uint32_t>(&in - m.inputs[t].data());
-    const auto site = graph_->input_site(in.type, index);
-    Value source = in.default_value;
-    if (source_node >= 0 && site >= 0) {
-      const auto function = graph_->expression_sites()[site].function;
-      const auto source_type = graph_->program()->functions()[function].source->input_type;
-      static constexpr ParamType kByExb[] = {ParamType::Int,    ParamType::Int,  ParamType::Bool,
-                                             ParamType::Int,    ParamType::Int,  ParamType::Float,
-                                             ParamType::String, ParamType::Vec3f};
-      const auto st = static_cast<std::size_t>(kByExb[static_cast<std::size_t>(source_type)]);
-      const auto& node = m.nodes[static_cast<std::size_t>(source_node)];
-      if (static_cast<std::uint32_t>(source_output) < node.outputs[st].count) {
-        source = outputs_[st][node.outputs[st].base + static_cast<std::uint32_t>(source_output)];
-      }
-    }
-    return evaluate(site, in.type, source, in.default_value);
+  const auto sources = graph_->source_bindings(b);
+  return source < sources.size() ? bound_value(sources[source], in.type, in.default_value)
+                                 : in.default_value;
+}
+
+void* Instance::node_state(std::uint32_t node, std::size_t size, std::size_t alignment) {
+  const auto& g = graph_->nodes()[node];
+  if (size > g.state_size || alignment > 16) {
+    throw std::logic_error(
+        fmt::format("{}: node {} asks for {} bytes of state, but its class's state_size() is {}",
+                    graph_->model().name, node, size, g.state_size));
   }
-  if (source_node >= 0 && flags.source() != ParamFlags::Source::Expression) {
-    const auto& node = m.nodes[static_cast<std::size_t>(source_node)];
-    return outputs_[t][node.outputs[t].base + static_cast<std::uint32_t>(source_output)];
-  }
-  if (flags.source() == ParamFlags::Source::Blackboard) {
-    if (const auto component = flags.component()) {
-      const auto& v = std::get<Vec3f>(
-          blackboard_[m.blackboard.first[static_cast<std::size_t>(BlackboardType::Vec3f)] +
-                      flags.index()]);
-      return *component == VectorComponent::X ? v.x : *component == VectorComponent::Y ? v.y : v.z;
-    }
-    static constexpr BlackboardType kTypes[] = {BlackboardType::S32,   BlackboardType::Bool,
-                                                BlackboardType::F32,   BlackboardType::String,
-                                                BlackboardType::Vec3f, BlackboardType::Pointer};
-    return blackboard_[m.blackboard.first[static_cast<std::size_t>(kTypes[t])] + flags.index()];
-  }
-  return in.default_value;
+  return node_memory_ + g.state;
 }
 
 // ---- expressions ----------------------------------------------------------------------------
@@ -708,8 +1194,10 @@ Result Instance::update_expression(std::uint32_t node) {
     if (k < 0) continue;
     const auto width = exb::value_size(exb_type(type));
     for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
-      auto& slot = outputs_[t][n.outputs[t].base + i];
-      slot = from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width), slot);
+      const auto index = n.outputs[t].base + static_cast<std::uint32_t>(i);
+      set_output(t, index,
+                 from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width),
+                          output(t, index)));
     }
   }
   return Result::Success;
@@ -722,7 +1210,7 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
   const auto outputs = m.outputs_of(m.nodes[node], type);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i].name == name) {
-      outputs_[t][m.nodes[node].outputs[t].base + i] = value;
+      set_output(t, m.nodes[node].outputs[t].base + static_cast<std::uint32_t>(i), value);
       return true;
     }
   }
@@ -732,11 +1220,16 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
 bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value value) {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i].type == type && entries[i].name == name) {
-      blackboard_[i] = value;
-      if (options_.observer) options_.observer->on_blackboard(i);
-      return true;
+    if (entries[i].type != type || entries[i].name != name) continue;
+    // Written where the entry lives: this instance, or the file it inherits the entry from.
+    auto [owner, entry] = blackboard_links_[i];
+    if (const auto* text = std::get_if<std::string_view>(&value)) {
+      const auto first = owner->graph_->model().blackboard.first[static_cast<std::size_t>(type)];
+      value = std::string_view(owner->blackboard_strings_[entry - first].assign(*text));
     }
+    owner->blackboard_[entry] = value;
+    if (options_.observer) options_.observer->on_blackboard(*owner, entry);
+    return true;
   }
   return false;
 }
@@ -760,7 +1253,7 @@ bool Instance::set_vec3f(std::string_view name, Vec3f v) {
 const Value* Instance::blackboard(std::string_view name) const {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (entries[i].name == name) return &blackboard_[i];
+    if (entries[i].name == name) return bb_[i];
   }
   return nullptr;
 }
@@ -772,7 +1265,13 @@ const Node& NodeContext::node() const {
 }
 
 std::span<const std::uint32_t> NodeContext::attachments() const {
-  return model().attachments_of(node());
+  return instance_.graph().attachments(node_);
+}
+bool NodeContext::transition(std::uint32_t k) {
+  return instance_.request_transition(node_, k);
+}
+void* NodeContext::state_block(std::size_t size, std::size_t alignment) {
+  return instance_.node_state(node_, size, alignment);
 }
 const Attachment& NodeContext::attachment(std::uint32_t index) const {
   return model().attachments[attachments()[index]];
@@ -821,8 +1320,32 @@ T input_of(const NodeContext& c, const Instance& instance, ParamType type, std::
   return T{};
 }
 
+template <typename T>
+T input_source_of(const NodeContext& c, const Instance& instance, ParamType type,
+                  std::string_view name, std::size_t source) {
+  for (const auto& in : c.model().inputs_of(c.node(), type)) {
+    if (in.name == name) return value_or(instance.input_source(in, source), T{});
+  }
+  return T{};
+}
+
 }  // namespace
 
+std::size_t NodeContext::input_source_count(ParamType type, std::string_view name) const {
+  for (const auto& in : model().inputs_of(node(), type)) {
+    if (in.name == name) return in.is_multi_source() ? in.multi_sources().count : 1;
+  }
+  return 0;
+}
+std::int32_t NodeContext::input_int(std::string_view n, std::size_t k) const {
+  return input_source_of<std::int32_t>(*this, instance_, ParamType::Int, n, k);
+}
+bool NodeContext::input_bool(std::string_view n, std::size_t k) const {
+  return input_source_of<bool>(*this, instance_, ParamType::Bool, n, k);
+}
+float NodeContext::input_float(std::string_view n, std::size_t k) const {
+  return input_source_of<float>(*this, instance_, ParamType::Float, n, k);
+}
 std::int32_t NodeContext::property_int(std::string_view n) const {
   return property_of<std::int32_t>(*this, instance_, ParamType::Int, n);
 }

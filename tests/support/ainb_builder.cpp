@@ -208,7 +208,12 @@ struct Builder {
     }
     write_properties();
     write_inputs_outputs();
-    offsets[6] = out.size();  // multi-params: none
+    offsets[6] = out.size();
+    for (const auto& source : spec.multi_sources) {
+      out.u16(static_cast<std::uint16_t>(source.node));
+      out.u16(static_cast<std::uint16_t>(source.output));
+      out.u32(source.flags);
+    }
     write_transitions();
     offsets[11] = out.size();
     for (const auto& n : spec.nodes) {

@@ -87,6 +87,14 @@ struct BuildTransition {
   std::string command;  // type 0 only
 };
 
+// One entry of the multi-param array: an input with node index -100 - k and output index n reads
+// entries k .. k + n - 1.
+struct BuildMultiSource {
+  std::int16_t node = -1;
+  std::int16_t output = 0;
+  std::uint32_t flags = 0;
+};
+
 struct BuildReplacement {
   std::uint8_t type = 0;
   std::uint16_t node = 0;
@@ -122,6 +130,7 @@ struct AinbSpec {
   std::vector<std::string> file_references;
   std::vector<BuildAttachment> attachments;
   std::vector<BuildTransition> transitions;
+  std::vector<BuildMultiSource> multi_sources;
   std::vector<BuildReplacement> replacements;
   std::vector<BuildModule> modules;
   std::vector<BuildXLink> xlink_actions;

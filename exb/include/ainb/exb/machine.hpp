@@ -77,6 +77,8 @@ class Machine {
   // ordinary runs count nothing). The count is read with executed().
   Status run_main_counted(std::uint32_t function, Frame& frame);
   std::uint64_t executed() const { return executed_; }
+  // Bytes the machine owns (itself and its arena).
+  std::size_t memory_bytes() const { return sizeof(*this) + arena_.capacity(); }
 
   // What went wrong in the last run that did not return Ok.
   const std::string& error() const { return error_; }

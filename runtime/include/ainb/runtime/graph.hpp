@@ -1,53 +1,175 @@
 #pragma once
 
 // The executable graph: built once from a loaded model and a node registry, immutable, shared by
-// any number of instances (and threads). Flat arrays; every class resolved once.
+// any number of instances (and threads). Flat arrays; every class, parameter source, module
+// and child replacement resolved once.
 
+#include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ainb/exb/program.hpp"
 #include "ainb/loader.hpp"
+#include "ainb/runtime/modules.hpp"
 #include "ainb/runtime/node_class.hpp"
 
 namespace ainb::runtime {
 
+// What happens to a module node whose file the resolver cannot find.
+enum class MissingModulePolicy : std::uint8_t {
+  Error,  // building the graph fails, naming the module and where it was looked for
+  Stub,   // the module node runs as a stub node (one warning per missing file)
+};
+
+struct GraphOptions {
+  // Resolves the user functions the file's expressions call (null: every call follows the
+  // instance's missing-function policy).
+  const exb::UserFunctions* functions = nullptr;
+  // Finds module files (null: every module is missing).
+  const ModuleResolver* modules = nullptr;
+  MissingModulePolicy missing_modules = MissingModulePolicy::Error;
+  // Modules calling modules deeper than this is a load error (a guard; real files nest 3-4).
+  std::uint32_t max_module_depth = 16;
+};
+
+// Where an input's value comes from, decided once (docs/semantics.md, "Parameters").
+struct InputBinding {
+  enum class Kind : std::uint8_t {
+    Default,      // the stored value
+    Output,       // `slot` = the source output's index in the instance's outputs of this type
+    Blackboard,   // `slot` = blackboard entry index
+    Component,    // a float read from component `component` of vec3f blackboard entry `slot`
+    Expression,   // `slot` = expression site; `source_*` the value it is given, if any
+    MultiSource,  // `slot` = first binding in Graph::source_bindings, `count` of them
+  };
+  Kind kind = Kind::Default;
+  std::uint8_t component = 0;
+  ParamType source_type = ParamType::Int;  // Expression: type of the linked output
+  std::int32_t source_slot = -1;           // Expression: linked output slot, or -1
+  std::uint32_t slot = 0;
+  std::uint32_t count = 0;
+};
+
+struct GraphTransition {
+  std::uint32_t target = 0;
+  bool post_calc = false;
+  bool state_end = false;    // type 0: taken when a called module ends naming `command`
+  std::string_view command;  // type 0 only
+};
+
 struct GraphNode {
   NodeType type = NodeType::UserDefined;
   NodeClass* user_class = nullptr;  // UserDefined nodes with a registered class
-  Range children;                   // window of Graph::children: the node's Child plugs in order
-  Range queries;                    // window of Graph::queries: node indices
-  // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
-  Range sites;             // window of the graph's site order: expression sites this node owns
+  Range children;      // window of Graph::children / child_plugs: Child plugs after replacement
+  Range queries;       // window of Graph::queries: node indices
+  Range attachments;   // window of Graph::attachments: after replacement
+  Range transitions;   // window of Graph::transitions
+  Range sites;         // window of the graph's site order: expression sites this node owns
+  Range stub_outputs;  // window of Graph::stub_outputs (stub nodes only)
+  std::int32_t module = -1;  // index into Graph::module_calls (module nodes)
+  std::uint32_t state = 0;   // user class state block: offset in the instance's node memory
+  std::uint32_t state_size = 0;
   bool has_xlink = false;  // the file names XLink actions for this node
+  bool is_stub = false;    // an unregistered class, or a missing module under the Stub policy
+  // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
   bool update_next_in_frame = false;
   bool loop = false;
   std::int32_t loop_count = 0;
+  bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
+  std::uint32_t in_flow = 1;         // Element_Join: InFlowNum
+  std::string_view parameter;        // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
+};
+
+class Graph;
+
+// A module node: the called file's graph and how its ModuleIF nodes meet this node.
+struct ModuleCall {
+  std::uint32_t node = 0;
+  std::shared_ptr<const Graph> graph;
+  // By node of the module: for a ModuleIF_Input, the index of the caller's input (of that
+  // type, among the module node's inputs); for a ModuleIF_Output, of the caller's output; for a
+  // ModuleIF_Child, of the caller's child plug; -1 when the caller has no such parameter.
+  std::vector<std::int32_t> links;
+  // The caller's properties that set the module's blackboard entries of the same name and type
+  // when the module is entered (how the corpus passes a module its constants).
+  struct Argument {
+    ParamType type = ParamType::Int;
+    std::uint32_t property = 0;  // index into the caller model's properties of `type`
+    std::uint32_t entry = 0;     // the module's blackboard entry
+  };
+  std::vector<Argument> arguments;
+};
+
+struct StubOutput {
+  ParamType type = ParamType::Int;
+  std::uint32_t slot = 0;  // index in the instance's outputs of that type
+  Value value;
 };
 
 class Graph {
  public:
-  // Throws LoadError (strict policy: an unregistered class) naming the node and class. The
-  // registry is only read here; the graph holds on to the classes it uses.
-  // `functions` resolves the user functions the file's expressions call (may be null: then
-  // every call follows the instance's missing-function policy).
+  // Throws LoadError naming the node and the reason: an unregistered class under the strict
+  // policy, a missing module under the Error policy, a module cycle (naming the chain of files),
+  // modules nested deeper than the limit. The registry is only read here; the graph holds on to
+  // the classes it uses.
   Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
-        const exb::UserFunctions* functions = nullptr);
+        const GraphOptions& options = {});
+  Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
+        const exb::UserFunctions* functions)
+      : Graph(std::move(model), registry, GraphOptions{.functions = functions}) {}
 
   const Model& model() const { return *model_; }
+  std::shared_ptr<const Model> model_ptr() const { return model_; }
+  // "X.root.ainb": the name the file calls itself (the header's file name).
+  const std::string& file_name() const { return file_name_; }
   const std::vector<GraphNode>& nodes() const { return nodes_; }
   std::span<const std::uint32_t> children(std::uint32_t node) const {
-    const auto r = nodes_[node].children;
-    return std::span(children_).subspan(r.base, r.count);
+    return window(children_, nodes_[node].children);
+  }
+  // The model plugs (indices into Model::plugs) behind children(node), in the same order.
+  std::span<const std::uint32_t> child_plugs(std::uint32_t node) const {
+    return window(child_plugs_, nodes_[node].children);
   }
   std::span<const std::uint32_t> queries(std::uint32_t node) const {
-    const auto r = nodes_[node].queries;
-    return std::span(queries_).subspan(r.base, r.count);
+    return window(queries_, nodes_[node].queries);
   }
-  // Logic files: the nodes no plug leads to, which all run every frame.
+  std::span<const std::uint32_t> attachments(std::uint32_t node) const {
+    return window(attachments_, nodes_[node].attachments);
+  }
+  std::span<const GraphTransition> transitions(std::uint32_t node) const {
+    return window(transitions_, nodes_[node].transitions);
+  }
+  std::span<const StubOutput> stub_outputs(std::uint32_t node) const {
+    return window(stub_outputs_, nodes_[node].stub_outputs);
+  }
+  // Files without commands (Logic files, command-less modules): the nodes no control-flow plug
+  // leads to, which all run every frame.
   const std::vector<std::uint32_t>& logic_roots() const { return logic_roots_; }
-  std::shared_ptr<const Model> model_ptr() const { return model_; }
+  // ModuleIF_Output nodes: calculated after each update of a module.
+  const std::vector<std::uint32_t>& module_outputs() const { return module_outputs_; }
+  const std::vector<ModuleCall>& module_calls() const { return module_calls_; }
   std::uint32_t stub_running_updates() const { return stub_running_updates_; }
+  // Most active roots a calculation can have at once (the widest Fork; at least 1).
+  std::uint32_t max_active_roots() const { return max_active_roots_; }
+  // Outputs in an instance: one byte array, each type's values together in their natural size
+  // (string views first, for their alignment).
+  static constexpr std::size_t output_size(std::size_t type) {
+    constexpr std::size_t kSizes[kParamTypeCount] = {4, 1, 4, sizeof(std::string_view), 12, 4};
+    return kSizes[type];
+  }
+  std::uint32_t output_offset(std::size_t type) const { return output_offset_[type]; }
+  std::uint32_t output_bytes() const { return output_bytes_; }
+  // Bytes of user class state per instance.
+  std::uint32_t node_memory() const { return node_memory_; }
+
+  // Inputs: one binding per model input (by type and index) and per multi-source entry.
+  const InputBinding& input_binding(ParamType type, std::uint32_t index) const {
+    return input_bindings_[static_cast<std::size_t>(type)][index];
+  }
+  std::span<const InputBinding> source_bindings(const InputBinding& multi) const {
+    return std::span(source_bindings_).subspan(multi.slot, multi.count);
+  }
 
   // Expressions: the compiled program (null when the file has none) and one use-site per
   // parameter that reads an expression and per Element_Expression node. Each use-site has its
@@ -60,36 +182,55 @@ class Graph {
   const exb::Program* program() const { return program_.get(); }
   const std::vector<ExpressionSite>& expression_sites() const { return sites_; }
   std::uint32_t expression_memory() const { return expression_memory_; }
-  // The use-site of a property / input of the model (by type and index), or -1.
   std::int32_t property_site(ParamType type, std::uint32_t index) const {
     return property_sites_[static_cast<std::size_t>(type)][index];
-  }
-  std::int32_t input_site(ParamType type, std::uint32_t index) const {
-    return input_sites_[static_cast<std::size_t>(type)][index];
   }
   std::int32_t node_site(std::uint32_t node) const { return node_sites_[node]; }
   // Sites whose setup blocks run when `node` is entered.
   std::span<const std::uint32_t> sites_of(std::uint32_t node) const {
-    const auto r = nodes_[node].sites;
-    return std::span(site_order_).subspan(r.base, r.count);
+    return window(site_order_, nodes_[node].sites);
   }
 
  private:
+  struct Build;  // the state of one top-level build: module cache and the chain of files
+  Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build);
+
+  template <typename T>
+  static std::span<const T> window(const std::vector<T>& v, Range r) {
+    return std::span(v).subspan(r.base, r.count);
+  }
+  void build_nodes(const NodeRegistry& registry);
+  void build_control_flow();
+  void build_modules(const NodeRegistry& registry, Build& build);
   void collect_expression_sites();
+  void bind_inputs();
 
   std::shared_ptr<const Model> model_;
+  std::string file_name_;
   std::vector<GraphNode> nodes_;
-  std::vector<std::uint32_t> children_;
+  std::vector<std::uint32_t> children_, child_plugs_;
   std::vector<std::uint32_t> queries_;
+  std::vector<std::uint32_t> attachments_;
+  std::vector<GraphTransition> transitions_;
+  std::vector<StubOutput> stub_outputs_;
+  std::deque<std::string> stub_strings_;  // strings of stub outputs (stable addresses)
   std::vector<std::uint32_t> logic_roots_;
+  std::vector<std::uint32_t> module_outputs_;
+  std::vector<ModuleCall> module_calls_;
   // The classes the nodes use: the graph keeps them alive, so the registry it was built from
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;
   std::uint32_t stub_running_updates_ = 0;
+  std::uint32_t max_active_roots_ = 1;
+  std::uint32_t node_memory_ = 0;
+  std::array<std::uint32_t, kParamTypeCount> output_offset_{};
+  std::uint32_t output_bytes_ = 0;
+  std::array<std::vector<InputBinding>, kParamTypeCount> input_bindings_;
+  std::vector<InputBinding> source_bindings_;
   std::unique_ptr<exb::Program> program_;
   std::vector<ExpressionSite> sites_;
   std::vector<std::uint32_t> site_order_;  // site indices grouped by owner node
-  std::array<std::vector<std::int32_t>, kParamTypeCount> property_sites_, input_sites_;
+  std::array<std::vector<std::int32_t>, kParamTypeCount> property_sites_;
   std::vector<std::int32_t> node_sites_;
   std::uint32_t expression_memory_ = 0;
 };

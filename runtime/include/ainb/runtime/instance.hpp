@@ -1,12 +1,18 @@
 #pragma once
 
 // One actor (AI file), AI group (Logic file) or scene (Sequence file) running a shared Graph.
-// The instance owns all mutable state in arrays sized when it is created; a tick allocates
-// nothing. Semantics: docs/semantics.md.
+// The instance owns all mutable state in one block allocated when it is created: node states,
+// outputs, blackboard, active node array, user class state, EXB static memory and one
+// sub-instance per module call site (laid out in the same block). A tick allocates nothing.
+// Semantics: docs/semantics.md.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
+#include <optional>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,10 +51,22 @@ class Instance {
 
   CommandState state() const { return state_; }
   std::string_view command() const;
-  std::uint64_t frame() const { return frame_; }
+  // The TransitionCommand of the Element_StateEnd that ended the last command, if one did.
+  std::string_view state_end() const { return state_end_; }
+  // Frames ticked by the actor (a module's sub-instance reports its caller's frame).
+  std::uint64_t frame() const { return parent_ != nullptr ? parent_->frame() : frame_; }
   bool is_active(std::uint32_t node) const { return nodes_[node].active != 0; }
+  // The active root nodes, in array order (a Join waiting for its InFlowNum included).
+  std::vector<std::uint32_t> active_roots() const;
+
+  // Module calls: the caller (null at the top), the caller's module node, and the sub-instance
+  // of one of this instance's module nodes (null for other nodes).
+  const Instance* parent() const { return parent_; }
+  std::uint32_t caller_node() const { return call_ != nullptr ? call_->node : 0; }
+  const Instance* module_instance(std::uint32_t node) const;
 
   // The blackboard, by name; set_* return false when the file has no such entry of that type.
+  // An entry that inherits from the root or the parent file (a module's) is that file's entry.
   bool set_bool(std::string_view name, bool value);
   bool set_int(std::string_view name, std::int32_t value);
   bool set_float(std::string_view name, float value);
@@ -57,14 +75,20 @@ class Instance {
   const Value* blackboard(std::string_view name) const;
 
   const Graph& graph() const { return *graph_; }
-  // Bytes this instance owns (itself and its arrays): what each actor costs besides the graph.
+  // Bytes this instance owns (itself, its block with the module sub-instances, and the EXB
+  // machines): what each actor costs besides the graph.
   std::size_t memory_bytes() const;
+  // The size of the block an instance of `graph` allocates (an upper bound of what it uses).
+  static std::size_t block_size(const Graph& graph);
   void* host() const { return options_.host; }
 
   // Used by NodeContext and the built-in nodes.
   Value input_value(const Input& input) const;
+  Value input_source(const Input& input, std::size_t source) const;
   Value property_value(const Property& property) const;
   bool write_output(std::uint32_t node, ParamType type, std::string_view name, const Value& value);
+  bool request_transition(std::uint32_t node, std::uint32_t k);
+  void* node_state(std::uint32_t node, std::size_t size, std::size_t alignment);
 
  private:
   // 16 bytes per node. A node may have several parents (files are DAGs): `active` counts the
@@ -73,17 +97,66 @@ class Instance {
     std::uint8_t active = 0;       // parents (or commands) that entered it
     std::uint8_t query_users = 0;  // how many active users keep this query node entered
     std::uint16_t cursor = 0;      // current child (Sequential), chosen plug (selectors)
-    std::uint32_t counter = 0;     // loops done (Sequential); failures (Simultaneous)
+    std::uint32_t counter = 0;     // loops done (Sequential); failures (Simultaneous); stub
     std::uint32_t epoch = 0;       // when it was last updated
     Result last = Result::Running;
+    bool calculating = false;  // guards a query cycle (a malformed file) against recursion
+  };
+  // An entry of the active node array, and the transition it asked for this frame.
+  struct Slot {
+    std::uint32_t node = 0;
+    bool dormant = false;    // an Element_Join waiting until InFlowNum copies are in the array
+    bool fresh = false;      // put here by a transition and not calculated yet
+    bool removed = false;    // finished without a transition
+    std::int32_t next = -1;  // requested transition target, or -1
+    std::uint32_t next_from = 0;
+    bool next_post = false;
+  };
+  struct ForkRequest {
+    std::int32_t node = -1;
+    bool post = false;
   };
 
+  // `arena`: the caller's block, for a module sub-instance; null for a top-level instance.
+  Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
+           const ModuleCall* call, std::pmr::memory_resource* arena);
+  // Output `index` (the model's index among outputs of type `t`).
+  Value output(std::size_t t, std::uint32_t index) const;
+  void set_output(std::size_t t, std::uint32_t index, const Value& value);
+  static std::optional<std::pmr::monotonic_buffer_resource> block_arena(std::byte* block,
+                                                                        std::size_t bytes);
+  void link_blackboard();
+
+  void start_command(std::size_t index);
   void enter(std::uint32_t node);
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
+  void enter_builtin(std::uint32_t node);
+  Result update_builtin(std::uint32_t node);
+  void leave_builtin(std::uint32_t node);
+  Result call_update(std::uint32_t node, const GraphNode& g);
+  Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
+  void calculate_query(std::uint32_t query);
+  void update_module_outputs();
   void leave_queries(std::uint32_t node);
+  void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
+  void leave_own(std::uint32_t node);
   void end_command(Result result);
+  void leave_roots();
+
+  // The active node array (docs/semantics.md, "Transitions, Fork and Join").
+  void calculate_slots(bool only_fresh);
+  void apply_transitions(bool post);
+  bool has_post_requests() const;
+  void finish_state_end();
+
+  // Module calls: the caller's side and the called file's side.
+  Result update_module_call(std::uint32_t node);
+  void begin_module();
+  Result update_module();
+  void end_module();
+  Result calculate_module_if(std::uint32_t node);
 
   Result update_sequential(std::uint32_t node);
   Result update_simultaneous(std::uint32_t node);
@@ -93,6 +166,8 @@ class Instance {
   std::uint16_t choose(std::uint32_t node);
   std::int32_t plug_named(std::uint32_t node, std::string_view name) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
+  Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
+  Value blackboard_value(ParamType type, ParamFlags flags) const;
   Value evaluate(std::int32_t site, ParamType type, const Value& input,
                  const Value& fallback) const;
   Result update_expression(std::uint32_t node);
@@ -100,19 +175,43 @@ class Instance {
 
   std::shared_ptr<const Graph> graph_;
   InstanceOptions options_;
-  std::vector<NodeState> nodes_;
-  std::array<std::vector<Value>, kParamTypeCount> outputs_;  // by the model's output index
-  std::vector<Value> blackboard_;                            // by the model's entry index
+  Instance* parent_ = nullptr;
+  const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
+  // The block: owned by a top-level instance, shared with (carved for) its sub-instances.
+  std::size_t block_bytes_ = 0;
+  std::unique_ptr<std::byte[]> block_;
+  std::optional<std::pmr::monotonic_buffer_resource> owned_arena_;
+  std::pmr::memory_resource* arena_;
+  std::pmr::vector<NodeState> nodes_;
+  std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
+  // The blackboard: values by entry index, and for each entry where it lives (this instance's
+  // value, or the root's or parent's entry it inherits).
+  std::pmr::vector<Value> blackboard_;
+  std::pmr::vector<std::string> blackboard_strings_;  // String entries' values set by the host
+  struct BlackboardLink {
+    Instance* owner;
+    std::uint32_t entry;
+  };
+  std::pmr::vector<BlackboardLink> blackboard_links_;
+  std::pmr::vector<Value*> bb_;  // reads: the linked values
   // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
   // standard library), seeded per instance.
   std::minstd_rand random_;
+  std::pmr::vector<Slot> slots_;  // capacity Graph::max_active_roots(), reserved at creation
+  ForkRequest fork_;
+  std::int32_t current_slot_ = -1;  // the slot being calculated
+  Result last_root_result_ = Result::Success;
   std::int32_t command_ = -1;
   CommandState state_ = CommandState::Idle;
+  std::string_view state_end_;  // set by Element_StateEnd
+  bool state_end_requested_ = false;
   std::uint64_t frame_ = 0;
   std::uint32_t epoch_ = 1;
+  std::byte* node_memory_ = nullptr;     // user class state blocks
+  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
-  mutable std::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
 };
 
 }  // namespace ainb::runtime

@@ -4,9 +4,14 @@
 // file, and the context through which a class sees its node and instance.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 #include "ainb/model.hpp"
@@ -41,6 +46,14 @@ class NodeContext {
   std::string_view input_string(std::string_view name) const;
   Vec3f input_vec3f(std::string_view name) const;
 
+  // Multi-source inputs (a list of other nodes' outputs, as QueryGenericMultiBool reads): how
+  // many sources the input has (1 for an ordinary input, 0 for no such input) and the value of
+  // source `k`. The class combines them; the plain reads above give source 0.
+  std::size_t input_source_count(ParamType type, std::string_view name) const;
+  std::int32_t input_int(std::string_view name, std::size_t source) const;
+  bool input_bool(std::string_view name, std::size_t source) const;
+  float input_float(std::string_view name, std::size_t source) const;
+
   // Typed writes of the node's outputs by name; false when it has no such output.
   bool write_int(std::string_view name, std::int32_t value);
   bool write_bool(std::string_view name, bool value);
@@ -48,36 +61,76 @@ class NodeContext {
   bool write_string(std::string_view name, std::string_view value);
   bool write_vec3f(std::string_view name, Vec3f value);
 
-  // The node's attachments (property sets attached to it) and their properties by name.
+  // The node's attachments (property sets attached to it, after the file's child replacement
+  // table) and their properties by name.
   std::span<const std::uint32_t> attachments() const;
   const Attachment& attachment(std::uint32_t index) const;
   float attachment_float(std::uint32_t index, std::string_view name) const;
   std::int32_t attachment_int(std::uint32_t index, std::string_view name) const;
   bool attachment_bool(std::uint32_t index, std::string_view name) const;
 
+  // Takes the node's transition (active node update) plug `k` (counted among its transition
+  // plugs). A node that finishes takes its first transition by itself; a class calls this to
+  // choose another one, or to leave while still running. False when there is no such plug.
+  bool transition(std::uint32_t k);
+
+  // This node's state block in this instance: `State` must be trivially copyable and fit the
+  // class's `state_size()`. It is zeroed at each Enter.
+  template <typename State>
+  State& state() {
+    static_assert(std::is_trivially_copyable_v<State>, "node state must be trivially copyable");
+    void* block = state_block(sizeof(State), alignof(State));
+    return *std::launder(static_cast<State*>(block));
+  }
+
   Instance& instance() { return instance_; }
 
  private:
+  void* state_block(std::size_t size, std::size_t alignment);
+
   Instance& instance_;
   std::uint32_t node_;
 };
 
 // One object serves every node of its class in every instance that shares a graph: state that
-// belongs to one node of one instance must not live in the object (per-node state blocks in the
-// instance are planned, issue 5).
+// belongs to one node of one instance lives in the instance, in the block the class asks for
+// with state_size() and reaches through NodeContext::state<T>().
 class NodeClass {
  public:
   virtual ~NodeClass() = default;
   virtual void enter(NodeContext&) {}
   virtual Result update(NodeContext&) = 0;
   virtual void leave(NodeContext&) {}
+  // Bytes of per-node, per-instance state (aligned to 16); 0 for a stateless class.
+  virtual std::size_t state_size() const { return 0; }
+};
+
+// A NodeClass with a typed state block: implement the three calls on `State&` (named apart
+// from NodeClass's, so overriding one hides nothing).
+template <typename State>
+class StatefulNodeClass : public NodeClass {
+ public:
+  static_assert(std::is_trivially_copyable_v<State> && alignof(State) <= 16);
+  virtual void on_enter(NodeContext&, State&) {}
+  virtual Result on_update(NodeContext&, State&) = 0;
+  virtual void on_leave(NodeContext&, State&) {}
+
+  void enter(NodeContext& c) final { on_enter(c, c.state<State>()); }
+  Result update(NodeContext& c) final { return on_update(c, c.state<State>()); }
+  void leave(NodeContext& c) final { on_leave(c, c.state<State>()); }
+  std::size_t state_size() const final { return sizeof(State); }
 };
 
 // What happens to a UserDefined node whose class nobody registered.
 enum class UnknownClassPolicy : std::uint8_t {
-  Stub,    // a stub that succeeds on its first update
+  Stub,    // a stub that succeeds after NodeRegistry::stub_running_updates updates
   Strict,  // building the graph fails, naming the node and class
 };
+
+// The value a stub writes to one of its outputs when entered: from node definitions (issue 7's
+// catalogue) or the host; nullopt leaves the type's zero. Strings are copied into the graph.
+using StubOutputDefaults =
+    std::function<std::optional<Value>(std::string_view node_class, const Output& output)>;
 
 // Node classes by name. An ordinary object: each runtime has its own, and the same file can run
 // with different registries.
@@ -89,6 +142,7 @@ class NodeRegistry {
   UnknownClassPolicy unknown_classes = UnknownClassPolicy::Stub;
   // A stub returns Running for this many updates after its Enter, then Success.
   std::uint32_t stub_running_updates = 0;
+  StubOutputDefaults stub_outputs;
 
  private:
   std::unordered_map<std::string, std::shared_ptr<NodeClass>> classes_;

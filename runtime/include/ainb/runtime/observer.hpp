@@ -1,7 +1,9 @@
 #pragma once
 
 // Tracing: an instance calls its observer (if any) at each event. With no observer attached the
-// cost is one predictable branch per event.
+// cost is one predictable branch per event. Every event names the instance it comes from: a
+// module call runs in a sub-instance (Instance::parent() leads back to the caller), so one
+// observer sees the whole actor.
 
 #include <cstdint>
 #include <string_view>
@@ -13,16 +15,19 @@ namespace ainb::runtime {
 class Observer {
  public:
   virtual ~Observer() = default;
-  virtual void on_command(std::string_view /*name*/) {}
-  virtual void on_enter(std::uint32_t /*node*/) {}
-  virtual void on_update(std::uint32_t /*node*/, Result /*result*/) {}
-  virtual void on_leave(std::uint32_t /*node*/) {}
-  virtual void on_alert(std::uint32_t /*node*/, std::string_view /*message*/) {}
+  virtual void on_command(const Instance&, std::string_view /*name*/) {}
+  virtual void on_enter(const Instance&, std::uint32_t /*node*/) {}
+  virtual void on_update(const Instance&, std::uint32_t /*node*/, Result /*result*/) {}
+  virtual void on_leave(const Instance&, std::uint32_t /*node*/) {}
+  // An active root was replaced: `from` (the node whose transition was taken; a Fork for each of
+  // its paths) led to `to`.
+  virtual void on_transition(const Instance&, std::uint32_t /*from*/, std::uint32_t /*to*/) {}
+  virtual void on_alert(const Instance&, std::uint32_t /*node*/, std::string_view /*message*/) {}
   // A node with XLink actions was entered: the game sets the actor's action slot.
-  virtual void on_xlink(std::uint32_t /*node*/, std::string_view /*slot*/,
+  virtual void on_xlink(const Instance&, std::uint32_t /*node*/, std::string_view /*slot*/,
                         std::string_view /*action*/) {}
   // The host or a node class wrote a blackboard entry (index into Model::blackboard.entries).
-  virtual void on_blackboard(std::size_t /*entry*/) {}
+  virtual void on_blackboard(const Instance&, std::size_t /*entry*/) {}
 };
 
 }  // namespace ainb::runtime

@@ -1,0 +1,201 @@
+// The active node array, LimboAI style: transitions before the next calculation and post calc,
+// transitions chosen by a class, Fork/Join with several InFlowNum values, and Element_StateEnd
+// at the top level (docs/semantics.md, "Transitions, Fork and Join").
+
+#include <doctest/doctest.h>
+
+#include "runtime_probe.hpp"
+
+using namespace ainb;
+using namespace ainb::runtime;
+using namespace ainb::test;
+
+namespace {
+
+constexpr std::uint32_t kPostCalc = 0x80000001u;
+
+BuildPlug transition(std::uint32_t target, std::uint32_t index) {
+  return BuildPlug{PlugKind::Transition, target, "", index};
+}
+
+}  // namespace
+
+TEST_CASE("a transition replaces its active root before the next calculation") {
+  Harness h;
+  h.probe("Patrol", {R, S});
+  h.probe("Rest", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode patrol = user("Patrol");
+  patrol.plugs = {transition(1, 0)};
+  spec.nodes = {patrol, user("Rest")};
+  spec.transitions = {{1, ""}};
+  h.load(spec);
+  CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Patrol"});
+  CHECK(h.tick() == Log{"update Patrol"});
+  // Patrol finishes: it is left now; its transition waits for the next calculation.
+  CHECK(h.tick() == Log{"update Patrol", "leave Patrol"});
+  CHECK(h.instance->state() == CommandState::Running);
+  CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{0});
+  CHECK(h.tick() == Log{"transition Patrol -> Rest", "enter Rest", "update Rest"});
+  CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{1});
+  CHECK(h.tick() == Log{"update Rest"});
+
+  SUBCASE("post calc: the target runs in the same frame") {
+    spec.transitions = {{kPostCalc, ""}};
+    h.load(spec);
+    h.instance->start("Root");
+    h.tick();
+    CHECK(h.tick() == Log{"update Patrol", "leave Patrol", "transition Patrol -> Rest",
+                          "enter Rest", "update Rest"});
+  }
+  SUBCASE("a transition deep in the tree replaces the whole root") {
+    // Root: Sequential [Patrol -> Rest]; Patrol's transition replaces the Sequential.
+    BuildNode seq{.type = NodeType::Sequential};
+    seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 3, ""}};
+    BuildNode inner = user("Patrol");
+    inner.plugs = {transition(2, 0)};
+    spec.nodes = {seq, inner, user("Rest"), user("Never")};
+    spec.transitions = {{kPostCalc, ""}};
+    h.probe("Never", {R});
+    h.load(spec);
+    h.instance->start("Root");
+    h.tick();
+    CHECK(h.tick() == Log{"update Patrol", "leave Patrol", "enter Never", "leave Never",
+                          "transition Patrol -> Rest", "enter Rest", "update Rest"});
+  }
+}
+
+TEST_CASE("a node class chooses its transition, even while running") {
+  struct Chooser : NodeClass {
+    int updates = 0;
+    Result update(NodeContext& c) override {
+      if (++updates == 2) CHECK(c.transition(1));
+      CHECK_FALSE(c.transition(7));  // no such plug
+      return Result::Running;
+    }
+  };
+  Harness h;
+  h.registry.add("Chooser", std::make_shared<Chooser>());
+  h.probe("Left", {R});
+  h.probe("Right", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode chooser = user("Chooser");
+  chooser.plugs = {transition(1, 0), transition(2, 1)};
+  spec.nodes = {chooser, user("Left"), user("Right")};
+  spec.transitions = {{1, ""}, {1, ""}};
+  h.load(spec);
+  h.instance->start("Root");
+  CHECK(h.tick().empty());
+  CHECK(h.tick().empty());  // asked for Right; applied before the next calculation
+  CHECK(h.tick() == Log{"transition Chooser -> Right", "enter Right", "update Right"});
+}
+
+TEST_CASE("Fork starts its paths; Join waits for InFlowNum of them") {
+  // Fork -> {P1, P2, P3}; each path ends with a transition to the Join; Join -> End (post calc).
+  Harness h;
+  h.probe("P1", {S});
+  h.probe("P2", {R, S});
+  h.probe("P3", {R, R, S});
+  h.probe("End", {S});
+  auto spec_with = [](std::int32_t in_flow) {
+    AinbSpec spec;
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode fork{.type = NodeType::Fork};
+    fork.plugs = {transition(1, 0), transition(2, 1), transition(3, 2)};
+    BuildNode join{.type = NodeType::Join};
+    join.properties = {{ParamType::Int, "InFlowNum", in_flow}};
+    join.plugs = {transition(5, 3)};
+    spec.nodes = {fork, user("P1"), user("P2"), user("P3"), join, user("End")};
+    for (std::uint32_t i = 1; i <= 3; ++i)
+      spec.nodes[i].plugs = {transition(4, 4)};
+    spec.transitions = {{1, ""}, {1, ""}, {1, ""}, {1, ""}, {1, ""}};
+    return spec;
+  };
+  const Log start_paths{"transition Element_Fork -> P1",
+                        "enter P1",
+                        "transition Element_Fork -> P2",
+                        "enter P2",
+                        "transition Element_Fork -> P3",
+                        "enter P3",
+                        "update P1",
+                        "leave P1",
+                        "update P2",
+                        "update P3"};
+
+  SUBCASE("InFlowNum 3: the Join runs once all three paths arrived") {
+    h.load(spec_with(3));
+    h.instance->start("Root");
+    CHECK(h.tick().empty());  // the Fork asked; its paths start before the next calculation
+    CHECK(h.tick() == start_paths);
+    CHECK(h.tick() == Log{"transition P1 -> Element_Join", "update P2", "leave P2", "update P3"});
+    CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{4, 2, 3});
+    CHECK(h.tick() == Log{"transition P2 -> Element_Join", "update P3", "leave P3"});
+    CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{4, 4, 3});
+    // The third arrival: one Join runs (the guard drops the other copies) and, post calc, End.
+    CHECK(h.tick() == Log{"transition P3 -> Element_Join", "transition Element_Join -> End",
+                          "enter End", "update End", "leave End"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
+  SUBCASE("InFlowNum 2: the Join runs after two; the third arrival waits forever") {
+    h.load(spec_with(2));
+    h.instance->start("Root");
+    h.tick();
+    CHECK(h.tick() == start_paths);
+    CHECK(h.tick() == Log{"transition P1 -> Element_Join", "update P2", "leave P2", "update P3"});
+    CHECK(h.tick() == Log{"transition P2 -> Element_Join", "update P3", "leave P3",
+                          "transition Element_Join -> End", "enter End", "update End",
+                          "leave End"});
+    CHECK(h.tick() == Log{"transition P3 -> Element_Join"});
+    CHECK(h.tick().empty());
+    CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{4});  // dormant
+    CHECK(h.instance->state() == CommandState::Running);
+    CHECK_FALSE(h.instance->is_active(4));
+  }
+  SUBCASE("InFlowNum 1: every arrival runs the Join") {
+    h.load(spec_with(1));
+    h.instance->start("Root");
+    h.tick();
+    h.tick();
+    // Post-calc transitions are applied once every active root has been calculated.
+    CHECK(h.tick() == Log{"transition P1 -> Element_Join", "update P2", "leave P2", "update P3",
+                          "transition Element_Join -> End", "enter End", "update End",
+                          "leave End"});
+    CHECK(h.tick() == Log{"transition P2 -> Element_Join", "update P3", "leave P3",
+                          "transition Element_Join -> End", "enter End", "update End",
+                          "leave End"});
+    CHECK(h.tick() == Log{"transition P3 -> Element_Join", "transition Element_Join -> End",
+                          "enter End", "update End", "leave End"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
+}
+
+TEST_CASE("Element_StateEnd at the top level switches to the command it names, or ends") {
+  Harness h;
+  h.probe("Work", {S});
+  h.probe("Idle", {R});
+  AinbSpec spec;
+  spec.commands = {{"Work", 0, {}}, {"Idle", 3, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode end{.type = NodeType::StateEnd};
+  end.properties = {{ParamType::String, "TransitionCommand", std::string("Idle")}};
+  spec.nodes = {seq, user("Work"), end, user("Idle")};
+  h.load(spec);
+  h.instance->start("Work");
+  CHECK(h.tick() == Log{"update Work", "leave Work", "enter Idle"});
+  CHECK(h.instance->command() == "Idle");
+  CHECK(h.instance->state_end() == "Idle");
+  CHECK(h.tick() == Log{"update Idle"});
+
+  SUBCASE("a name that is no command ends the command with success") {
+    spec.nodes[2].properties = {{ParamType::String, "TransitionCommand", std::string("Elsewhere")}};
+    h.load(spec);
+    h.instance->start("Work");
+    h.tick();
+    CHECK(h.instance->state() == CommandState::Succeeded);
+    CHECK(h.instance->state_end() == "Elsewhere");
+  }
+}

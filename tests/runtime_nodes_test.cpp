@@ -1,0 +1,201 @@
+// What the executable graph resolves once and user classes rely on: per-node state blocks,
+// multi-source inputs, the outputs stubs write, and the child replacement table.
+
+#include <doctest/doctest.h>
+
+#include "corpus.hpp"
+#include "runtime_probe.hpp"
+
+using namespace ainb;
+using namespace ainb::runtime;
+using namespace ainb::test;
+
+namespace {
+
+struct Tally {
+  std::int32_t updates;
+};
+
+// Succeeds on its third update; counts in its node's state block, not in the shared object.
+struct Counting : StatefulNodeClass<Tally> {
+  Result on_update(NodeContext& c, Tally& t) override {
+    c.write_int("Count", ++t.updates);
+    return t.updates >= 3 ? Result::Success : Result::Running;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("user classes keep per-node state in the instance, zeroed at each Enter") {
+  NodeRegistry registry;
+  registry.add("Counting", std::make_shared<Counting>());
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  spec.nodes = {both, user("Counting"), user("Counting")};
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "tally.ainb"), registry);
+  CHECK(graph->node_memory() == 32);  // two 4-byte blocks, 16-byte aligned
+  Instance a(graph), b(graph);
+  for (auto* instance : {&a, &b}) {
+    instance->start("Root");
+    instance->tick();
+    instance->tick();
+    CHECK(instance->state() == CommandState::Running);  // a shared counter would be at 4
+    instance->tick();
+    CHECK(instance->state() == CommandState::Succeeded);
+  }
+  a.start("Root");  // entered again: the counts start over
+  a.tick();
+  a.tick();
+  CHECK(a.state() == CommandState::Running);
+
+  SUBCASE("asking for more state than the class declared is an error") {
+    struct Greedy : NodeClass {
+      Result update(NodeContext& c) override {
+        c.state<std::int64_t>() = 1;
+        return Result::Success;
+      }
+    };
+    NodeRegistry greedy;
+    greedy.add("Counting", std::make_shared<Greedy>());
+    Instance instance(std::make_shared<Graph>(ainb::load(build(spec), "tally.ainb"), greedy));
+    instance.start("Root");
+    CHECK_THROWS_WITH(instance.tick(),
+                      "tally.ainb: node 1 asks for 8 bytes of state, but its class's "
+                      "state_size() is 0");
+  }
+}
+
+TEST_CASE("multi-source inputs: the class reads every source; a plain read gives the first") {
+  struct Any : NodeClass {
+    std::vector<std::string> seen;
+    Result update(NodeContext& c) override {
+      std::string s = std::to_string(c.input_source_count(ParamType::Bool, "MultiBool")) + ":";
+      for (std::size_t k = 0; k < 3; ++k)
+        s += c.input_bool("MultiBool", k) ? 'T' : 'f';
+      s += c.input_bool("MultiBool") ? "/T" : "/f";
+      seen.push_back(s);
+      return Result::Running;
+    }
+  };
+  struct Flag : NodeClass {
+    bool value;
+    explicit Flag(bool v) : value(v) {}
+    Result update(NodeContext& c) override {
+      c.write_bool("Value", value);
+      return Result::Success;
+    }
+  };
+  auto any = std::make_shared<Any>();
+  NodeRegistry registry;
+  registry.add("QueryGenericMultiBool", any);
+  registry.add("Yes", std::make_shared<Flag>(true));
+  registry.add("No", std::make_shared<Flag>(false));
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Alarm", true}};
+  BuildNode multi = user("QueryGenericMultiBool");
+  multi.queries = {0, 1};
+  // Sources: No's output, Yes's output, and the blackboard's Alarm.
+  multi.inputs = {{ParamType::Bool, "MultiBool", -100, 3, 0, false}};
+  BuildNode no = user("No"), yes = user("Yes");
+  no.flags = yes.flags = node_flags::kIsQuery;
+  no.outputs = yes.outputs = {{ParamType::Bool, "Value", true}};
+  spec.nodes = {multi, no, yes};
+  spec.multi_sources = {{1, 0, 0}, {2, 0, 0}, {-1, 0, 0x80000000u}};
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "multi.ainb"), registry);
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  instance.set_bool("Alarm", false);
+  instance.tick();
+  CHECK(any->seen == std::vector<std::string>{"3:fTT/f", "3:fTf/f"});
+}
+
+TEST_CASE("stubs write the output defaults the registry gives them") {
+  struct Reader : NodeClass {
+    std::vector<std::string> seen;
+    Result update(NodeContext& c) override {
+      seen.push_back(fmt::format("{} {} {}", c.input_int("Count"), c.input_float("Range"),
+                                 c.input_string("Label")));
+      return Result::Running;
+    }
+  };
+  auto reader = std::make_shared<Reader>();
+  NodeRegistry registry;
+  registry.add("Reader", reader);
+  registry.stub_outputs = [](std::string_view node_class,
+                             const Output& output) -> std::optional<Value> {
+    if (node_class != "Unknown") return std::nullopt;
+    if (output.name == "Count") return std::int32_t{7};
+    if (output.name == "Label") return std::string_view("from definitions");
+    return std::nullopt;  // Range keeps the type's zero
+  };
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode unknown = user("Unknown");
+  unknown.outputs = {
+      {ParamType::Int, "Count"}, {ParamType::Float, "Range"}, {ParamType::String, "Label"}};
+  BuildNode read = user("Reader");
+  read.inputs = {{ParamType::Int, "Count", 1, 0, 0, std::int32_t{-1}},
+                 {ParamType::Float, "Range", 1, 0, 0, 1.0f},
+                 {ParamType::String, "Label", 1, 0, 0, std::string("")}};
+  spec.nodes = {both, unknown, read};
+  registry.stub_running_updates = 5;
+  Instance instance(std::make_shared<Graph>(ainb::load(build(spec), "stub.ainb"), registry));
+  instance.start("Root");
+  instance.tick();
+  CHECK(reader->seen == std::vector<std::string>{"7 0 from definitions"});
+}
+
+TEST_CASE("the child replacement table is applied once, when the graph is built") {
+  Harness h;
+  for (const auto* name : {"Debug", "Real", "Swapped", "Spare"})
+    h.probe(name, {S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  BuildNode real = user("Real");
+  real.attachments = {0, 1};
+  spec.nodes = {seq, user("Debug"), real, user("Swapped"), user("Spare")};
+  spec.attachments = {{"DebugDraw", {}}, {"Sight", {}}};
+  // Remove child 0 (Debug), replace child 2 (Swapped) by Spare, remove Real's attachment 0.
+  spec.replacements = {{0, 0, 0, 0}, {1, 0, 2, 4}, {2, 2, 0, 0}};
+  h.load(spec);
+  CHECK(h.graph->children(0).size() == 2);
+  CHECK(h.graph->children(0)[1] == 4);
+  CHECK(h.graph->attachments(2).size() == 1);
+  CHECK(h.graph->model().attachments[h.graph->attachments(2)[0]].name == "Sight");
+  h.instance->start("Root");
+  CHECK(h.tick() == Log{"update Real", "leave Real", "enter Spare", "update Spare", "leave Spare"});
+}
+
+TEST_CASE("the README's embedding snippet runs a corpus actor with its modules") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  // As in README.md, "Running a file from C++" (paths adapted to the corpus).
+  struct Wait : ainb::runtime::StatefulNodeClass<int> {
+    ainb::runtime::Result on_update(ainb::runtime::NodeContext& c, int& frames) override {
+      return ++frames >= c.property_int("Frames") ? ainb::runtime::Result::Success
+                                                  : ainb::runtime::Result::Running;
+    }
+  };
+  ainb::runtime::NodeRegistry registry;
+  registry.add("ExecuteWait", std::make_shared<Wait>());
+  ainb::runtime::DirectoryResolver modules({dir / "ainb"});
+  auto graph = std::make_shared<const ainb::runtime::Graph>(
+      ainb::load_file(dir / "ainb" / "Toby.action.basicattack.module.ainb"), registry,
+      ainb::runtime::GraphOptions{.modules = &modules,
+                                  .missing_modules = MissingModulePolicy::Stub});
+  ainb::runtime::Instance actor(graph, {.seed = 7});
+  actor.start(graph->model().commands[0].name);
+  for (int frame = 0; frame < 600; ++frame)
+    actor.tick();
+  CHECK(actor.frame() == 600);
+  CHECK(graph->module_calls().size() == 2);  // the two calls of _LocalModule_d0e7ebe89ded
+}
