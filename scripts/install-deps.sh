@@ -12,6 +12,9 @@ packages=(
   libcli11-dev             # the `ainb` command line
   libbenchmark-dev         # benchmarks/
   liblua5.4-dev            # benchmarks/exb_bench (the Lua 5.4 comparison)
+  libzstd-dev              # formats/: zstd (TotK .zs files and dictionaries)
+  zlib1g-dev               # formats/: CRC32 of AAMP names
+  libyaml-cpp-dev          # tests: reading the reference .roead.yml renderings
   clang-format             # scripts/check-format.sh
 )
 

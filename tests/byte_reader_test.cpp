@@ -64,3 +64,24 @@ TEST_CASE("Cursor reads fields in sequence") {
   CHECK(c.offset() == 8);
   CHECK_THROWS_AS(c.u8(), LoadError);
 }
+
+TEST_CASE("ByteReader reads big-endian data through the same checks") {
+  const std::vector<std::uint8_t> data = {0x01, 0x02, 0x03, 0x04, 0x3F, 0x80, 0x00, 0x00,
+                                          0x3F, 0xF0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const ByteReader little(data, "be.bin");
+  const auto big = little.with_byte_order(std::endian::big);
+  CHECK(big.byte_order() == std::endian::big);
+  CHECK(big.u16(0) == 0x0102);
+  CHECK(big.u32(0) == 0x01020304u);
+  CHECK(big.u24(1) == 0x020304u);
+  CHECK(little.u24(1) == 0x040302u);
+  CHECK(big.f32(4) == 1.0f);
+  CHECK(big.f64(8) == 1.0);
+  CHECK(big.u64(0) == 0x010203043F800000ull);
+  CHECK(little.u64(0) == 0x0000803F04030201ull);
+  // Sub-readers keep the order; errors are the same as for little-endian data.
+  CHECK(big.sub(4, 4, "float").f32(0) == 1.0f);
+  CHECK_THROWS_WITH(big.u64(12, "double"),
+                    "be.bin: file at offset 0xc: double (0x8 bytes) runs past the end of the "
+                    "data (size 0x10)");
+}

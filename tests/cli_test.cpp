@@ -142,3 +142,69 @@ TEST_CASE("ainb disasm and ainb eval") {
   const auto battery = (dir / "ainb/Accessory_Battery_Event.event.root.ainb").string();
   CHECK(run({"eval", battery, "--function", "0"}).out == "UserOut BOOL[0] = true\n");
 }
+
+TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto byml =
+      run({"cat", (dir / "byml/Mrg_01e57204_MrgD100_B4-B3-B2-1A90E17A.bcett.byml").string()});
+  CHECK(byml.code == 0);
+  CHECK(byml.err.empty());
+  CHECK(byml.out.starts_with(
+      "# BYML v4, little endian\nroot:\n  Actors:\n    -\n      Bakeable: true\n"));
+  CHECK(byml.out.find("      Hash: !ul 934954474910587728\n") != std::string::npos);
+  CHECK(byml.out.find("      SRTHash: !u 0xc287ff70\n") != std::string::npos);
+  CHECK(byml.out.find("        - 0.51400006\n") != std::string::npos);
+
+  const auto aamp = run({"cat", (dir / "aamp/Horse.blifecondition").string()});
+  CHECK(aamp.code == 0);
+  CHECK(aamp.out.find("!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n") !=
+        std::string::npos);
+  CHECK(aamp.out.find(": 200.0\n") != std::string::npos);  // names unknown: hashes print
+  // With names, they print instead of hashes.
+  const auto names = std::filesystem::temp_directory_path() / "cli_cat_names.txt";
+  std::ofstream(names) << "DisplayDistance\nItem\n";
+  const auto named =
+      run({"cat", (dir / "aamp/Horse.blifecondition").string(), "--names", names.string()});
+  CHECK(named.out.find("    DisplayDistance: !obj\n      Item: 200.0\n") != std::string::npos);
+
+  const auto pack = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(), "--dict",
+                         (dir / "zsdic").string()});
+  CHECK(pack.code == 0);
+  CHECK(
+      pack.out.starts_with("# zstd, dictionary ID 3, 110256 bytes decompressed\n# SARC, little "
+                           "endian, version 0x100, 18 files (name: size)\n"));
+  CHECK(pack.out.find("AI/Accessory_Battery.root.ainb: 570\n") != std::string::npos);
+  // The same with the dictionaries taken from ZsDic.pack.zs.
+  const auto from_pack = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(), "--dict",
+                              (dir / "zsdic/ZsDic.pack.zs").string()});
+  CHECK(from_pack.out == pack.out);
+
+  const auto no_dict = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string()});
+  CHECK(no_dict.code == 1);
+  CHECK(no_dict.out.empty());
+  CHECK(no_dict.err.find("the frame needs zstd dictionary ID 3, which is not loaded (loaded IDs: "
+                         "none)\n") != std::string::npos);
+  const auto ainb_file = run({"cat", (dir / "ainb/Accessory_Battery.root.ainb").string()});
+  CHECK(ainb_file.code == 0);
+  CHECK(ainb_file.out == "# AINB file, 570 bytes (see `ainb info`)\n");
+}
+
+TEST_CASE("ainb cat: errors and usage") {
+  const auto path = write_temp("cli_cat_bad.byml", {'Y', 'B', 2, 0, 0, 0});
+  const auto bad = run({"cat", path.string()});
+  CHECK(bad.code == 1);
+  CHECK(bad.err == "error: " + path.string() +
+                       ": BYML header at offset 0x0: header (0x10 bytes) runs past the end of the "
+                       "data (size 0x6)\n");
+  const auto unknown = run({"cat", write_temp("cli_cat.txt", {'h', 'i', '!', '\n'}).string()});
+  CHECK(unknown.code == 1);
+  CHECK(unknown.err.find("unknown magic") != std::string::npos);
+  CHECK(run({"cat", "/nonexistent/x.byml"}).code == 1);
+  const auto no_dict = run({"cat", path.string(), "--dict", "/nonexistent/ZsDic.pack.zs"});
+  CHECK(no_dict.code == 1);
+  CHECK(no_dict.err ==
+        "error: /nonexistent/ZsDic.pack.zs: file at offset 0x0: cannot open the file\n");
+  CHECK(run({"cat"}).code == 2);
+  CHECK(run({"cat", path.string(), "--bogus"}).code == 2);
+}

@@ -105,6 +105,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   regress->add_flag("--stub-missing-modules", regress_request.run.stub_missing_modules,
                     "Run module nodes whose file is not found as stub nodes");
 
+  CatRequest cat_request;
+  auto* cat = app.add_subcommand(
+      "cat", "Print a BYML, AAMP, SARC (file list) or zstd-compressed file as readable text");
+  cat->add_option("FILE", cat_request.file, "The file")->required();
+  cat->add_option("--dict", cat_request.dictionaries,
+                  "zstd dictionaries: a folder of *.zsdic files or TotK's ZsDic.pack.zs");
+  cat->add_option("--names", cat_request.names,
+                  "AAMP names (one a line) to print instead of their CRC32 hashes");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -122,6 +131,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   if (run->parsed()) return run_simulation(run_request, out, err);
   if (regress->parsed()) return run_regress(regress_request, out, err);
+  if (cat->parsed()) return run_cat(cat_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

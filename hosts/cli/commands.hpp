@@ -56,4 +56,13 @@ inline constexpr int kExitRegressError = 2;
 // `ainb regress`: runs both files under the same scenarios and compares the traces (run.cpp).
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err);
 
+struct CatRequest {
+  std::string file;
+  std::string dictionaries;  // a folder of *.zsdic or TotK's ZsDic.pack.zs; empty: none
+  std::string names;         // a file of AAMP names, one a line; empty: none
+};
+
+// `ainb cat`: prints a BYML, AAMP, SARC or zstd file as readable text (cat.cpp).
+int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli

@@ -33,6 +33,42 @@ std::vector<std::filesystem::path> corpus_ainb_files() {
   return files;
 }
 
+std::vector<std::filesystem::path> corpus_files(const std::string& folder,
+                                                const std::string& suffix) {
+  std::vector<std::filesystem::path> files;
+  auto dir = corpus_dir();
+  if (dir.empty()) return files;
+  if (std::getenv("CI") != nullptr) REQUIRE(std::filesystem::is_directory(dir / folder));
+  if (!std::filesystem::is_directory(dir / folder)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / folder)) {
+    const auto name = entry.path().filename().string();
+    if (name.size() >= suffix.size() && name.ends_with(suffix) && !name.ends_with(".yml")) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  if (std::getenv("CI") != nullptr) REQUIRE_FALSE(files.empty());
+  return files;
+}
+
+std::vector<std::filesystem::path> corpus_byml_files() {
+  return corpus_files("byml", "");
+}
+std::vector<std::filesystem::path> corpus_aamp_files() {
+  return corpus_files("aamp", "");
+}
+std::vector<std::filesystem::path> corpus_pack_files() {
+  return corpus_files("packs", ".pack.zs");
+}
+
+std::filesystem::path corpus_zsdic_dir() {
+  auto dir = corpus_dir();
+  if (dir.empty()) return {};
+  if (std::getenv("CI") != nullptr) REQUIRE(std::filesystem::is_directory(dir / "zsdic"));
+  if (!std::filesystem::is_directory(dir / "zsdic")) return {};
+  return dir / "zsdic";
+}
+
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), "cannot open " << path.string());

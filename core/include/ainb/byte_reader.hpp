@@ -16,16 +16,29 @@
 
 namespace ainb {
 
-// The one way the project reads binary data: a bounds-checked, little-endian reader over a byte
-// span. Every read names an absolute offset, is checked against the span, and copies the value
-// out (the buffer is never cast to a struct). A failed check throws LoadError naming the file,
-// the current section and the offset, so callers never see a partial or undefined read.
+// The one way the project reads binary data: a bounds-checked reader over a byte span. Every read
+// names an absolute offset, is checked against the span, and copies the value out (the buffer is
+// never cast to a struct). A failed check throws LoadError naming the file, the current section
+// and the offset, so callers never see a partial or undefined read.
+//
+// Values are little-endian unless the reader is made for big-endian data (BYML "BY", SARC and
+// AAMP files of the Wii U): `with_byte_order` gives a reader over the same bytes whose integer
+// and float reads use the other order, so those formats go through the same checks.
 class ByteReader {
  public:
   // `base` is the file offset of data[0]; it makes error offsets absolute when a reader covers a
   // part of a file (the EXB section, say).
-  ByteReader(std::span<const std::uint8_t> data, std::string_view file_name, std::uint64_t base = 0)
-      : data_(data), file_(file_name), base_(base) {}
+  ByteReader(std::span<const std::uint8_t> data, std::string_view file_name, std::uint64_t base = 0,
+             std::endian byte_order = std::endian::little)
+      : data_(data), file_(file_name), base_(base), byte_order_(byte_order) {}
+
+  // The same bytes, file, base and section, read in `order`.
+  ByteReader with_byte_order(std::endian order) const {
+    ByteReader reader(data_, file_, base_, order);
+    reader.section_ = section_;
+    return reader;
+  }
+  std::endian byte_order() const noexcept { return byte_order_; }
 
   std::uint64_t size() const noexcept { return data_.size(); }
   std::span<const std::uint8_t> data() const noexcept { return data_; }
@@ -65,8 +78,11 @@ class ByteReader {
     require(offset, sizeof(T), what);
     T value;
     std::memcpy(&value, data_.data() + offset, sizeof(T));
-    if constexpr (std::endian::native == std::endian::big && std::is_integral_v<T>) {
-      value = byte_swap(value);
+    if constexpr (std::is_integral_v<T> && sizeof(T) > 1) {
+      // AINB (the hot path) is little endian; big-endian data are the exception.
+      if (byte_order_ != std::endian::native) [[unlikely]] {
+        value = byte_swap(value);
+      }
     }
     return value;
   }
@@ -88,6 +104,22 @@ class ByteReader {
   float f32(std::uint64_t offset, std::string_view what = "f32") const {
     return std::bit_cast<float>(u32(offset, what));
   }
+  std::uint64_t u64(std::uint64_t offset, std::string_view what = "u64") const {
+    return read<std::uint64_t>(offset, what);
+  }
+  std::int64_t s64(std::uint64_t offset, std::string_view what = "s64") const {
+    return read<std::int64_t>(offset, what);
+  }
+  double f64(std::uint64_t offset, std::string_view what = "f64") const {
+    return std::bit_cast<double>(u64(offset, what));
+  }
+  // A 24-bit unsigned integer (BYML node counts and hash key indices).
+  std::uint32_t u24(std::uint64_t offset, std::string_view what = "u24") const {
+    const auto b = bytes(offset, 3, what);
+    const std::uint32_t first = b[0], middle = b[1], last = b[2];
+    if (byte_order_ == std::endian::little) return first | (middle << 8) | (last << 16);
+    return (first << 16) | (middle << 8) | last;
+  }
   std::span<const std::uint8_t> bytes(std::uint64_t offset, std::uint64_t length,
                                       std::string_view what = "bytes") const {
     require(offset, length, what);
@@ -99,7 +131,7 @@ class ByteReader {
   // A reader over [offset, offset + length) whose error offsets stay absolute.
   ByteReader sub(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
     auto span = bytes(offset, length, what);
-    ByteReader reader(span, file_, base_ + offset);
+    ByteReader reader(span, file_, base_ + offset, byte_order_);
     reader.section_ = section_;
     return reader;
   }
@@ -125,6 +157,7 @@ class ByteReader {
   std::span<const std::uint8_t> data_;
   std::string_view file_;
   std::uint64_t base_;
+  std::endian byte_order_;
   mutable std::string_view section_ = "file";
 };
 

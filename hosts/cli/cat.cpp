@@ -1,0 +1,71 @@
+// `ainb cat`: prints BYML, AAMP, SARC (a listing) and zstd-compressed files of any of these as
+// readable YAML-like text. The format is told by the magic, never by the file name.
+
+#include <fstream>
+#include <optional>
+#include <ostream>
+
+#include "ainb/formats/aamp.hpp"
+#include "ainb/formats/byml.hpp"
+#include "ainb/formats/sarc.hpp"
+#include "ainb/formats/text.hpp"
+#include "ainb/formats/zstd.hpp"
+#include "commands.hpp"
+
+namespace ainb::cli {
+
+namespace {
+
+std::string describe(std::span<const std::uint8_t> bytes, const std::string& name,
+                     const formats::aamp::NameTable& names) {
+  // "BY"/"YB" alone decides, so an unsupported version gets the reader's error, not "unknown".
+  const bool byml = bytes.size() >= 2 &&
+                    ((bytes[0] == 'B' && bytes[1] == 'Y') || (bytes[0] == 'Y' && bytes[1] == 'B'));
+  if (byml) return formats::to_text(formats::byml::read(bytes, name));
+  if (formats::aamp::is_aamp(bytes))
+    return formats::to_text(formats::aamp::read(bytes, name), names);
+  if (formats::is_sarc(bytes)) {
+    return formats::to_text(formats::Sarc::parse({bytes.begin(), bytes.end()}, name));
+  }
+  if (bytes.size() >= 4 && bytes[0] == 'A' && bytes[1] == 'I' && bytes[2] == 'B') {
+    return fmt::format("# AINB file, {} bytes (see `ainb info`)\n", bytes.size());
+  }
+  throw LoadError(name, "file", 0,
+                  "not a BYML, AAMP, SARC or zstd file (unknown magic; `ainb info` reads AINB)");
+}
+
+}  // namespace
+
+int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err) {
+  try {
+    std::optional<formats::ZstdDictionaries> dictionaries;
+    if (!request.dictionaries.empty()) {
+      dictionaries = formats::ZstdDictionaries::load(request.dictionaries);
+    }
+    formats::aamp::NameTable names;
+    if (!request.names.empty()) {
+      std::ifstream in(request.names);
+      if (!in) throw LoadError(request.names, "file", 0, "cannot open the name list");
+      for (std::string line; std::getline(in, line);) {
+        if (!line.empty()) names.add(line);
+      }
+    }
+    auto bytes = formats::read_binary_file(request.file);
+    if (formats::is_zstd(bytes)) {
+      const auto id = formats::zstd_frame_dictionary_id(bytes);
+      bytes =
+          formats::zstd_decompress(bytes, request.file, dictionaries ? &*dictionaries : nullptr);
+      out << fmt::format(
+          "# zstd, {}, {} bytes decompressed\n",
+          id == 0 ? std::string("no dictionary ID") : fmt::format("dictionary ID {}", id),
+          bytes.size());
+    }
+    out << describe(bytes, request.file, names);
+    return kExitOk;
+  } catch (const LoadError& e) {
+    err << "error: " << e.what() << '\n';
+    return kExitLoadError;
+  }
+}
+
+}  // namespace ainb::cli
