@@ -265,6 +265,7 @@ void Instance::leave_roots() {
   }
   slots_.clear();
   fork_ = {};
+  requests_ = false;
 }
 
 void Instance::stop() {
@@ -303,13 +304,14 @@ void Instance::tick() {
     return;
   }
   if (state_ != CommandState::Running || command_ < 0) return;
-  apply_transitions(false);  // requested last frame: "before the next calculation"
+  if (requests_) apply_transitions(false);  // requested last frame: "before the next calculation"
   calculate_slots(false);
   const auto& c = m.commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
   // Post-calc transitions: their targets are entered and calculated in this frame. A chain of
   // them is bounded, so a cycle of post-calc transitions cannot hang a frame.
-  for (std::size_t round = 0; round <= m.nodes.size() && has_post_requests(); ++round) {
+  for (std::size_t round = 0; round <= m.nodes.size() && requests_ && has_post_requests();
+       ++round) {
     apply_transitions(true);
     calculate_slots(true);
   }
@@ -324,6 +326,7 @@ void Instance::tick() {
 
 void Instance::calculate_slots(bool only_fresh) {
   const auto& nodes = graph_->nodes();
+  bool removed = false;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (slots_[i].removed || (only_fresh && !slots_[i].fresh)) continue;
     slots_[i].fresh = false;
@@ -336,7 +339,7 @@ void Instance::calculate_slots(bool only_fresh) {
         copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
       if (copies < nodes[node].in_flow) continue;
       for (std::size_t j = i + 1; j < slots_.size(); ++j) {
-        if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = true;
+        if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = removed = true;
       }
       slots_[i].dormant = false;
       enter(node);
@@ -347,9 +350,9 @@ void Instance::calculate_slots(bool only_fresh) {
     if (result == Result::Running) continue;
     last_root_result_ = result;
     if (is_active(node)) leave(node);
-    if (slots_[i].next < 0) slots_[i].removed = true;
+    if (slots_[i].next < 0) slots_[i].removed = removed = true;
   }
-  std::erase_if(slots_, [](const Slot& s) { return s.removed; });
+  if (removed || requests_) std::erase_if(slots_, [](const Slot& s) { return s.removed; });
 }
 
 bool Instance::has_post_requests() const {
@@ -360,6 +363,7 @@ bool Instance::has_post_requests() const {
 
 void Instance::apply_transitions(bool post) {
   const auto& nodes = graph_->nodes();
+  requests_ = false;  // set again below for requests of the other timing
   auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
     if (options_.observer) options_.observer->on_transition(*this, from, target);
     slot = Slot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
@@ -372,9 +376,12 @@ void Instance::apply_transitions(bool post) {
     for (const auto& t : graph_->transitions(fork)) {
       place(slots_.emplace_back(), fork, t.target);
     }
+    requests_ = true;  // the new paths may hold Join copies; recount at the next calculation
     return;
   }
+  if (fork_.node >= 0) requests_ = true;
   for (auto& slot : slots_) {
+    if (slot.next >= 0 && slot.next_post != post) requests_ = true;
     if (slot.next < 0 || slot.next_post != post) continue;
     if (!slot.dormant && is_active(slot.node)) leave(slot.node);
     place(slot, slot.next_from, static_cast<std::uint32_t>(slot.next));
@@ -390,6 +397,7 @@ bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
   slot.next = static_cast<std::int32_t>(transitions[k].target);
   slot.next_from = node;
   slot.next_post = transitions[k].post_calc;
+  requests_ = true;
   return true;
 }
 
@@ -591,8 +599,15 @@ Result Instance::update(std::uint32_t node) {
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   const auto& g = graph_->nodes()[node];
   if (g.queries.count != 0) calculate_queries(node);
-  // A registered user class is the common case: called directly.
-  const auto result = g.user_class != nullptr ? call_update(node, g) : update_builtin(node);
+  // User classes and stubs are the common case: handled here, the rest out of line.
+  Result result;
+  if (g.user_class != nullptr) {
+    result = call_update(node, g);
+  } else if (g.is_stub) {  // Running for the configured updates, then Success
+    result = state.counter++ < graph_->stub_running_updates() ? Result::Running : Result::Success;
+  } else {
+    result = update_builtin(node);
+  }
   if (options_.observer) options_.observer->on_update(*this, node, result);
   nodes_[node].epoch = epoch_;
   nodes_[node].last = result;
@@ -638,6 +653,7 @@ Result Instance::update_builtin(std::uint32_t node) {
       if (g.transitions.count == 0) break;
       if (fork_.node < 0 && current_slot_ >= 0) {
         fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
+        requests_ = true;
       }
       result = Result::Running;
       break;

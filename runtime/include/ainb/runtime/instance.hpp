@@ -199,6 +199,7 @@ class Instance {
   std::minstd_rand random_;
   std::pmr::vector<Slot> slots_;  // capacity Graph::max_active_roots(), reserved at creation
   ForkRequest fork_;
+  bool requests_ = false;           // a transition or Fork was requested and not applied yet
   std::int32_t current_slot_ = -1;  // the slot being calculated
   Result last_root_result_ = Result::Success;
   std::int32_t command_ = -1;
