@@ -24,6 +24,20 @@ int load_or_report(const std::string& path, std::ostream& err,
   }
 }
 
+// The options `ainb run` and `ainb regress` share: how a file is run.
+void add_run_options(CLI::App& command, RunRequest& request) {
+  command.add_option("--command", request.command,
+                     "The command to start (default: the scenario's, else the file's first; a "
+                     "Logic file runs all its nodes)");
+  command.add_option("--frames", request.frames, "Frames to run")->capture_default_str();
+  command.add_option("--modules", request.module_dirs,
+                     "A folder where module files are found (repeatable; default: the file's own)");
+  command.add_option("--seed", request.seed, "Random seed (a scenario's wins)")
+      ->capture_default_str();
+  command.add_flag("--stub-missing-modules", request.stub_missing_modules,
+                   "Run module nodes whose file is not found as stub nodes (one warning each)");
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -70,23 +84,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   auto* run = app.add_subcommand(
       "run", "Simulate a file offline: run a command for some frames under a scenario");
   run->add_option("FILE", run_request.file, "AINB file")->required();
-  run->add_option("--command", run_request.command,
-                  "The command to start (default: the scenario's, else the file's first; a "
-                  "Logic file runs all its nodes)");
-  run->add_option("--frames", run_request.frames, "Frames to run")->capture_default_str();
-  run->add_option("--modules", run_request.module_dirs,
-                  "A folder where module files are found (repeatable; default: the file's own)");
+  add_run_options(*run, run_request);
   run->add_option("--scenario", run_request.scenario,
                   "A scenario file (JSON, docs/simulation.md): blackboard values, command "
                   "switches, node behaviour, user function values, seed");
-  run->add_option("--seed", run_request.seed, "Random seed (the scenario's wins)")
-      ->capture_default_str();
   run->add_option("--trace", run_request.trace, "Write the trace to this file, or - for stdout");
   run->add_option("--format", run_request.format, "Trace format")
       ->check(CLI::IsMember({"jsonl", "text", "chrome"}))
       ->capture_default_str();
-  run->add_flag("--stub-missing-modules", run_request.stub_missing_modules,
-                "Run module nodes whose file is not found as stub nodes (one warning each)");
 
   RegressRequest regress_request;
   auto* regress = app.add_subcommand(
@@ -96,14 +101,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   regress->add_option("ORIGINAL", regress_request.original, "The original AINB file")->required();
   regress->add_option("EDITED", regress_request.edited, "The edited AINB file")->required();
   regress->add_option("--scenario", regress_request.scenarios, "A scenario file (repeatable)");
-  regress->add_option("--command", regress_request.run.command, "The command to start");
-  regress->add_option("--frames", regress_request.run.frames, "Frames to run")
-      ->capture_default_str();
-  regress->add_option("--modules", regress_request.run.module_dirs,
-                      "A folder where module files are found (repeatable)");
-  regress->add_option("--seed", regress_request.run.seed, "Random seed")->capture_default_str();
-  regress->add_flag("--stub-missing-modules", regress_request.run.stub_missing_modules,
-                    "Run module nodes whose file is not found as stub nodes");
+  add_run_options(*regress, regress_request.run);
 
   CatRequest cat_request;
   auto* cat = app.add_subcommand(
