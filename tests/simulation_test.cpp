@@ -272,3 +272,49 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
   }
   CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
 }
+
+TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot when installed") {
+  const auto trace = write_temp("patrol.trace.jsonl", "");
+  REQUIRE(ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(), "--trace",
+                    trace.string()})
+              .code == 0);
+  const auto dot = ainb_cli({"graph", kPatrol.string(), "--trace", trace.string()});
+  CHECK(dot.code == 0);
+  CHECK(dot.out.starts_with("digraph \"" + kPatrol.string() + "\" {\n"));
+  CHECK(dot.out.find("  command1 [label=\"Alert\", shape=cds, fillcolor=\"#d6e4ff\"];\n"
+                     "  command1 -> node6;\n") != std::string::npos);
+  // Attack failed in that run; MoveTo succeeded.
+  CHECK(dot.out.find("  node2 [label=\"#2 Attack\", shape=box, fillcolor=\"#f4b6b0\", "
+                     "color=black];\n") != std::string::npos);
+  CHECK(dot.out.find("  node4 [label=\"#4 MoveTo\", shape=box, fillcolor=\"#b7e4b0\", "
+                     "color=black];\n") != std::string::npos);
+  CHECK(dot.out.find("  node1 -> node2 [label=\"True\"];\n") != std::string::npos);
+
+  const auto bad = write_temp("bad.trace.jsonl", "not json\n");
+  CHECK(ainb_cli({"graph", kPatrol.string(), "--trace", bad.string()}).err ==
+        "error: " + bad.string() +
+            ": line 1: not a JSON trace event (write the trace with ainb run --format jsonl)\n");
+
+  const auto svg = ainb_cli({"graph", kPatrol.string(), "--svg"});
+  if (svg.code == 0) {
+    CHECK(svg.out.find("<svg") != std::string::npos);
+  } else {
+    CHECK(svg.err.find("which is not installed (Debian: apt-get install graphviz)") !=
+          std::string::npos);
+  }
+
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto toby = ainb_cli({"graph", (dir / "ainb" / "Toby.utility.root.ainb").string()});
+  CHECK(toby.code == 0);
+  std::size_t nodes = 0, modules = 0, queries = 0;
+  std::istringstream lines(toby.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("  node") && line.find(" [label=\"#") != std::string::npos) ++nodes;
+    if (line.find("(module)") != std::string::npos) ++modules;
+    if (line.find("label=\"query\"") != std::string::npos) ++queries;
+  }
+  CHECK(nodes == 152);
+  CHECK(modules == 19);
+  CHECK(queries > 0);
+}

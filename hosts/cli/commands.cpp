@@ -112,6 +112,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   cat->add_option("--names", cat_request.names,
                   "AAMP names (one a line) to print instead of their CRC32 hashes");
 
+  GraphRequest graph_request;
+  auto* graph = app.add_subcommand(
+      "graph", "Print the file as Graphviz DOT: commands, nodes, plugs by kind, queries, modules");
+  graph->add_option("FILE", file, "AINB file")->required();
+  graph->add_option("--trace", graph_request.trace,
+                    "A JSON-lines trace of `ainb run`: colour the nodes that ran by their last "
+                    "result");
+  graph->add_flag("--svg", graph_request.svg, "Render SVG through Graphviz's `dot` program");
+  graph->add_option("-o,--output", graph_request.output, "Write to this file");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -138,6 +148,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << format_info(*model);
     return kExitOk;
   }
+  if (graph->parsed()) return run_graph(*model, graph_request, out, err);
   if (disasm->parsed()) {
     if (!model->expressions) {
       out << "; no EXB section\n";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,5 +65,16 @@ struct CatRequest {
 
 // `ainb cat`: prints a BYML, AAMP, SARC or zstd file as readable text (cat.cpp).
 int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err);
+
+struct GraphRequest {
+  std::string trace;   // a JSON-lines trace of `ainb run`: colour the nodes that ran
+  bool svg = false;    // render through Graphviz's `dot`
+  std::string output;  // a file; empty: standard output
+};
+
+// `ainb graph`: the file as Graphviz DOT (graph.cpp).
+std::string format_graph(const Model& model, const std::map<std::uint32_t, std::string>& results);
+int run_graph(const Model& model, const GraphRequest& request, std::ostream& out,
+              std::ostream& err);
 
 }  // namespace ainb::cli

@@ -1,0 +1,189 @@
+// `ainb graph`: a file as Graphviz DOT: commands, nodes, plugs by kind, queries and module calls;
+// with a trace of `ainb run`, the nodes that ran coloured by their last result.
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/loader.hpp"
+#include "commands.hpp"
+
+namespace ainb::cli {
+
+namespace {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+const char* colour(std::string_view result) {
+  if (result == "Success") return "#b7e4b0";
+  if (result == "Failure") return "#f4b6b0";
+  if (result == "Running") return "#fbe6a2";
+  return "#ffffff";
+}
+
+// The last result of each node of `file` in a JSON-lines trace ("visited" when it only entered).
+std::map<std::uint32_t, std::string> read_trace(const std::string& path, const std::string& file) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::map<std::uint32_t, std::string> results;
+  std::size_t line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    if (line.empty()) continue;
+    nlohmann::json e;
+    try {
+      e = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error&) {
+      throw std::runtime_error(
+          fmt::format("{}: line {}: not a JSON trace event (write the trace "
+                      "with ainb run --format jsonl)",
+                      path, line_number));
+    }
+    if (e.value("file", "") != file || !e.contains("node")) continue;
+    const auto node = e["node"].get<std::uint32_t>();
+    if (e.value("event", "") == "update") {
+      results[node] = e.value("result", "");
+    } else if (!results.contains(node)) {
+      results[node] = "visited";
+    }
+  }
+  return results;
+}
+
+std::string find_dot() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const auto candidate = std::filesystem::path(dir) / "dot";
+    std::error_code error;
+    if (std::filesystem::is_regular_file(candidate, error)) return candidate.string();
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string format_graph(const Model& m, const std::map<std::uint32_t, std::string>& results) {
+  std::string out = fmt::format("digraph \"{}\" {{\n", escape(m.name));
+  out +=
+      "  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", "
+      "fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n";
+  for (std::size_t c = 0; c < m.commands.size(); ++c) {
+    const auto& command = m.commands[c];
+    out += fmt::format("  command{} [label=\"{}\", shape=cds, fillcolor=\"#d6e4ff\"];\n", c,
+                       escape(command.name));
+    out += fmt::format("  command{} -> node{};\n", c, command.root);
+    if (command.secondary_root) {
+      out += fmt::format("  command{} -> node{} [style=dashed, label=\"secondary\"];\n", c,
+                         *command.secondary_root);
+    }
+  }
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    std::string label = fmt::format("#{} {}", i, node_type_name(n.type));
+    if (n.type == NodeType::UserDefined) label = fmt::format("#{} {}", i, escape(n.name));
+    std::string shape = n.is_module() ? "component" : n.is_query() ? "ellipse" : "box";
+    const auto it = results.find(i);
+    const auto* fill = it != results.end() ? colour(it->second) : "#ffffff";
+    const auto* pen = it != results.end() ? "black" : "gray60";
+    out += fmt::format("  node{} [label=\"{}{}\", shape={}, fillcolor=\"{}\", color={}];\n", i,
+                       label, n.is_module() ? "\\n(module)" : "", shape, fill, pen);
+  }
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    for (const auto& plug : m.plugs_of(n, PlugKind::Child)) {
+      out +=
+          fmt::format("  node{} -> node{}{};\n", i, plug.node_index,
+                      plug.name.empty() ? "" : fmt::format(" [label=\"{}\"]", escape(plug.name)));
+    }
+    for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
+      const auto& t = m.transitions[plug.transition_index];
+      out += fmt::format("  node{} -> node{} [color=\"#3465a4\", style=bold, label=\"{}\"];\n", i,
+                         plug.node_index,
+                         t.type() == 0 ? escape(t.command) : (t.post_calc() ? "post calc" : ""));
+    }
+    for (const auto q : m.queries_of(n)) {
+      out +=
+          fmt::format("  node{} -> node{} [style=dashed, color=gray50, label=\"query\"];\n", i, q);
+    }
+    // Data links: the plug names the node whose output this node reads.
+    for (const auto kind : {PlugKind::Generic, PlugKind::String, PlugKind::Int}) {
+      for (const auto& plug : m.plugs_of(n, kind)) {
+        out += fmt::format("  node{} -> node{} [style=dotted, color=gray60, arrowhead=open];\n",
+                           plug.node_index, i);
+      }
+    }
+  }
+  out += "}\n";
+  return out;
+}
+
+int run_graph(const Model& model, const GraphRequest& request, std::ostream& out,
+              std::ostream& err) {
+  std::map<std::uint32_t, std::string> results;
+  if (!request.trace.empty()) {
+    try {
+      results = read_trace(request.trace, model.header.file_name.empty()
+                                              ? model.name
+                                              : std::string(model.header.file_name) + ".ainb");
+    } catch (const std::exception& e) {
+      err << "error: " << e.what() << '\n';
+      return kExitLoadError;
+    }
+  }
+  const auto dot_text = format_graph(model, results);
+  if (!request.svg) {
+    if (request.output.empty()) {
+      out << dot_text;
+      return kExitOk;
+    }
+    std::ofstream file(request.output, std::ios::binary);
+    file << dot_text;
+    if (!file) {
+      err << "error: cannot write " << request.output << '\n';
+      return kExitLoadError;
+    }
+    return kExitOk;
+  }
+  const auto dot = find_dot();
+  if (dot.empty()) {
+    err << "error: --svg renders through the `dot` program of Graphviz, which is not installed "
+           "(Debian: apt-get install graphviz); without --svg the DOT text is printed\n";
+    return kExitLoadError;
+  }
+  // dot reads the DOT text from a temporary file and writes the SVG where asked.
+  const auto input = std::filesystem::temp_directory_path() /
+                     fmt::format("ainb-graph-{}.dot", std::hash<std::string>{}(dot_text));
+  std::ofstream(input, std::ios::binary) << dot_text;
+  const auto output = request.output.empty() ? std::filesystem::temp_directory_path() /
+                                                   (input.stem().string() + ".svg")
+                                             : std::filesystem::path(request.output);
+  const auto command = fmt::format("'{}' -Tsvg '{}' -o '{}'", dot, input.string(), output.string());
+  const int status = std::system(command.c_str());
+  std::filesystem::remove(input);
+  if (status != 0) {
+    err << "error: dot failed (" << command << ")\n";
+    return kExitLoadError;
+  }
+  if (request.output.empty()) {
+    std::ifstream svg(output, std::ios::binary);
+    out << svg.rdbuf();
+    std::filesystem::remove(output);
+  }
+  return kExitOk;
+}
+
+}  // namespace ainb::cli
