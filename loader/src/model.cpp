@@ -97,4 +97,23 @@ std::string_view plug_kind_name(PlugKind kind) {
   return kNames[static_cast<std::size_t>(kind)];
 }
 
+// The blackboard type a parameter of `type` reads when its flags point at the blackboard.
+BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
+  switch (type) {
+    case ParamType::Int:
+      return BlackboardType::S32;
+    case ParamType::Bool:
+      return BlackboardType::Bool;
+    case ParamType::Float:
+      return flags.component() ? BlackboardType::Vec3f : BlackboardType::F32;
+    case ParamType::String:
+      return BlackboardType::String;
+    case ParamType::Vec3f:
+      return BlackboardType::Vec3f;
+    case ParamType::Pointer:
+      return BlackboardType::Pointer;
+  }
+  return BlackboardType::S32;
+}
+
 }  // namespace ainb

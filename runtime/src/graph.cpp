@@ -75,23 +75,10 @@ std::string MemoryResolver::where() const {
 namespace {
 
 // The value type a ModuleIF node passes, by node type.
-std::optional<ParamType> module_if_type(NodeType type) {
-  switch (static_cast<std::uint16_t>(type) % 100) {
-    case 0:
-      return ParamType::Int;
-    case 1:
-      return ParamType::Float;
-    case 2:
-      return ParamType::Vec3f;
-    case 3:
-      return ParamType::String;
-    case 4:
-      return ParamType::Bool;
-    case 5:
-      return ParamType::Pointer;
-    default:
-      return std::nullopt;
-  }
+ParamType module_if_type(NodeType type) {
+  static constexpr ParamType kByKind[] = {ParamType::Int,    ParamType::Float, ParamType::Vec3f,
+                                          ParamType::String, ParamType::Bool,  ParamType::Pointer};
+  return kByKind[std::min<std::size_t>(static_cast<std::uint16_t>(type) % 100, 5)];
 }
 
 bool is_module_input(NodeType t) {
@@ -106,14 +93,6 @@ std::string_view string_property(const Model& m, const Node& n, std::string_view
     if (p.name == name) return std::get<std::string_view>(p.value);
   }
   return {};
-}
-
-// The parameter type of the blackboard entries an input of `type` reads.
-BlackboardType blackboard_type(ParamType type) {
-  static constexpr BlackboardType kTypes[] = {BlackboardType::S32,   BlackboardType::Bool,
-                                              BlackboardType::F32,   BlackboardType::String,
-                                              BlackboardType::Vec3f, BlackboardType::Pointer};
-  return kTypes[static_cast<std::size_t>(type)];
 }
 
 }  // namespace
@@ -229,6 +208,7 @@ void Graph::build_nodes(const NodeRegistry& registry) {
       default:
         if (n.type >= NodeType::ModuleIFInputS32 && n.type <= NodeType::ModuleIFChild) {
           g.parameter = string_property(m, n, "Name");
+          g.value_type = module_if_type(n.type);
         }
         break;
     }
@@ -362,7 +342,7 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
     const auto& cm = called->model();
     for (std::uint32_t j = 0; j < cm.nodes.size(); ++j) {
       const auto& inner = called->nodes()[j];
-      const auto type = module_if_type(inner.type);
+      const auto type = inner.value_type;
       auto index_named = [&](auto list) {
         for (std::size_t k = 0; k < list.size(); ++k) {
           if (list[k].name == inner.parameter) return static_cast<std::int32_t>(k);
@@ -370,9 +350,9 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
         return -1;
       };
       if (is_module_input(inner.type)) {
-        call.links[j] = index_named(m.inputs_of(n, *type));
+        call.links[j] = index_named(m.inputs_of(n, type));
       } else if (is_module_output(inner.type)) {
-        call.links[j] = index_named(m.outputs_of(n, *type));
+        call.links[j] = index_named(m.outputs_of(n, type));
       } else if (inner.type == NodeType::ModuleIFChild) {
         const auto plugs = child_plugs(i);
         for (std::size_t k = 0; k < plugs.size(); ++k) {
@@ -387,7 +367,7 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
       for (std::uint32_t k = n.properties[t].base; k < n.properties[t].end(); ++k) {
         const auto& entries = cm.blackboard.entries;
         for (std::uint32_t e = 0; e < entries.size(); ++e) {
-          if (entries[e].type == blackboard_type(type) &&
+          if (entries[e].type == blackboard_type_for(type, ParamFlags{}) &&
               entries[e].name == m.properties[t][k].name) {
             call.arguments.push_back({type, k, e});
           }
@@ -483,16 +463,11 @@ void Graph::bind_inputs() {
       return;
     }
     if (flags.source() == ParamFlags::Source::Blackboard) {
-      if (const auto component = flags.component()) {
-        b.kind = InputBinding::Kind::Component;
-        b.component = static_cast<std::uint8_t>(*component);
-        b.slot =
-            m.blackboard.first[static_cast<std::size_t>(BlackboardType::Vec3f)] + flags.index();
-      } else {
-        b.kind = InputBinding::Kind::Blackboard;
-        b.slot =
-            m.blackboard.first[static_cast<std::size_t>(blackboard_type(type))] + flags.index();
-      }
+      const auto component = flags.component();
+      b.kind = component ? InputBinding::Kind::Component : InputBinding::Kind::Blackboard;
+      b.component = static_cast<std::uint8_t>(component.value_or(VectorComponent::X));
+      b.slot = m.blackboard.first[static_cast<std::size_t>(blackboard_type_for(type, flags))] +
+               flags.index();
     }
   };
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {

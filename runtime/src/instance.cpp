@@ -24,11 +24,9 @@ bool is_module_if(NodeType t) {
   return t >= NodeType::ModuleIFInputS32 && t <= NodeType::ModuleIFChild;
 }
 
-// The value type a ModuleIF_Input / ModuleIF_Output node passes.
-ParamType module_if_type(NodeType type) {
-  static constexpr ParamType kByKind[] = {ParamType::Int,    ParamType::Float, ParamType::Vec3f,
-                                          ParamType::String, ParamType::Bool,  ParamType::Pointer};
-  return kByKind[std::min<std::size_t>(static_cast<std::uint16_t>(type) % 100, 5)];
+// Component 0, 1 or 2 (x, y, z) of a vec3f.
+float component_of(const Vec3f& v, std::uint8_t component) {
+  return component == 0 ? v.x : component == 1 ? v.y : v.z;
 }
 
 }  // namespace
@@ -792,7 +790,7 @@ void Instance::end_module() {
 Result Instance::calculate_module_if(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.type == NodeType::ModuleIFChild) return Result::Success;  // runs through update()
-  const auto type = module_if_type(g.type);
+  const auto type = g.value_type;
   const auto t = static_cast<std::size_t>(type);
   const auto& m = graph_->model();
   const auto& n = m.nodes[node];
@@ -996,16 +994,10 @@ std::uint16_t Instance::choose(std::uint32_t node) {
 
 Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
   const auto& m = graph_->model();
-  if (const auto component = flags.component()) {
-    const auto& v = std::get<Vec3f>(
-        *bb_[m.blackboard.first[static_cast<std::size_t>(BlackboardType::Vec3f)] + flags.index()]);
-    return *component == VectorComponent::X ? v.x : *component == VectorComponent::Y ? v.y : v.z;
-  }
-  static constexpr BlackboardType kTypes[] = {BlackboardType::S32,   BlackboardType::Bool,
-                                              BlackboardType::F32,   BlackboardType::String,
-                                              BlackboardType::Vec3f, BlackboardType::Pointer};
-  return *bb_[m.blackboard.first[static_cast<std::size_t>(kTypes[static_cast<std::size_t>(type)])] +
-              flags.index()];
+  const auto t = static_cast<std::size_t>(blackboard_type_for(type, flags));
+  const auto& v = *bb_[m.blackboard.first[t] + flags.index()];
+  const auto component = flags.component();
+  return component ? component_of(std::get<Vec3f>(v), static_cast<std::uint8_t>(*component)) : v;
 }
 
 Value Instance::property_value(const Property& p) const {
@@ -1032,10 +1024,8 @@ Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& 
       return output(t, b.slot);
     case InputBinding::Kind::Blackboard:
       return *bb_[b.slot];
-    case InputBinding::Kind::Component: {
-      const auto& v = std::get<Vec3f>(*bb_[b.slot]);
-      return b.component == 0 ? v.x : b.component == 1 ? v.y : v.z;
-    }
+    case InputBinding::Kind::Component:
+      return component_of(std::get<Vec3f>(*bb_[b.slot]), b.component);
     case InputBinding::Kind::Expression: {
       // The function's input is the linked output, else the stored value.
       const auto source = b.source_slot >= 0 ? output(static_cast<std::size_t>(b.source_type),

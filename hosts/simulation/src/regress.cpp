@@ -120,6 +120,7 @@ void property_notes(const Model& a, const Model& b, const std::vector<TraceEvent
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
                       const std::vector<Scenario>& scenarios, const RunOptions& options) {
   RegressResult result;
+  const auto original_model = load_file(original), edited_model = load_file(edited);
   std::vector<Scenario> runs = scenarios;
   if (runs.empty()) {
     runs.emplace_back();
@@ -147,7 +148,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
       return result;
     }
     result.events += n;
-    property_notes(*load_file(original), *load_file(edited), a.events, sa.file, result.notes);
+    property_notes(*original_model, *edited_model, a.events, sa.file, result.notes);
   }
   return result;
 }

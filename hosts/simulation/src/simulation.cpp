@@ -249,40 +249,49 @@ class Tracer : public runtime::Observer {
   std::uint64_t frame = 0;
 
   void on_command(const Instance& i, std::string_view name) override {
-    emit(i, "command", -1, {}, [&](TraceEvent& e) { e.detail = name; });
+    auto e = event(i, "command");
+    e.detail = name;
+    send(e);
   }
   void on_enter(const Instance& i, std::uint32_t node) override {
     depth_[{&i, node}] = depth(i) + open_[&i]++;
-    emit(i, "enter", node);
+    send(event(i, "enter", node));
   }
   void on_update(const Instance& i, std::uint32_t node, Result result) override {
     ++summary_.visits;
     ++summary_.updates_by_class[type_of(i, node)];
     summary_.last_results[fmt::format("{} #{} {}", i.graph().file_name(), node, type_of(i, node))] =
         std::string(runtime::result_name(result));
-    emit(i, "update", node, {}, [&](TraceEvent& e) { e.result = runtime::result_name(result); });
+    auto e = event(i, "update", node);
+    e.result = runtime::result_name(result);
+    send(e);
   }
   void on_leave(const Instance& i, std::uint32_t node) override {
-    emit(i, "leave", node);
+    send(event(i, "leave", node));
     --open_[&i];
   }
   void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
-    emit(i, "transition", from, {}, [&](TraceEvent& e) { e.to = to; });
+    auto e = event(i, "transition", from);
+    e.to = to;
+    send(e);
   }
   void on_alert(const Instance& i, std::uint32_t node, std::string_view message) override {
-    emit(i, "alert", node, {}, [&](TraceEvent& e) { e.detail = message; });
+    auto e = event(i, "alert", node);
+    e.detail = message;
+    send(e);
   }
   void on_xlink(const Instance& i, std::uint32_t node, std::string_view slot,
                 std::string_view action) override {
-    emit(i, "xlink", node, {},
-         [&](TraceEvent& e) { e.detail = fmt::format("{}={}", slot, action); });
+    auto e = event(i, "xlink", node);
+    e.detail = fmt::format("{}={}", slot, action);
+    send(e);
   }
   void on_blackboard(const Instance& i, std::size_t entry) override {
-    const auto& e = i.graph().model().blackboard.entries[entry];
-    emit(i, "blackboard", -1, {}, [&](TraceEvent& ev) {
-      const auto* v = i.blackboard(e.name);
-      ev.detail = fmt::format("{}={}", e.name, v ? format_value(*v) : "?");
-    });
+    const auto& bb = i.graph().model().blackboard.entries[entry];
+    const auto* v = i.blackboard(bb.name);
+    auto e = event(i, "blackboard");
+    e.detail = fmt::format("{}={}", bb.name, v ? format_value(*v) : "?");
+    send(e);
   }
 
  private:
@@ -297,26 +306,25 @@ class Tracer : public runtime::Observer {
     const auto it = depth_.find({i.parent(), i.caller_node()});
     return it == depth_.end() ? 0 : it->second + 1;
   }
-  template <typename F = void (*)(TraceEvent&)>
-  void emit(const Instance& i, const char* kind, std::int64_t node, int = 0, F&& fill = {}) {
-    if (sink_ == nullptr) return;
+  // The fields every event has; the callers add their own.
+  TraceEvent event(const Instance& i, const char* kind, std::int64_t node = -1) {
     TraceEvent e;
     e.frame = frame;
     e.event = kind;
     e.file = i.graph().file_name();
     e.node = node;
+    e.depth = depth(i);
     if (node >= 0) {
       const auto n = static_cast<std::uint32_t>(node);
       const auto& mn = i.graph().model().nodes[n];
       e.type = type_of(i, n);
       if (mn.type == NodeType::UserDefined) e.name = mn.name;
-      const auto it = depth_.find({&i, n});
-      e.depth = it != depth_.end() ? it->second : depth(i);
-    } else {
-      e.depth = depth(i);
+      if (const auto it = depth_.find({&i, n}); it != depth_.end()) e.depth = it->second;
     }
-    if constexpr (!std::is_same_v<std::decay_t<F>, void (*)(TraceEvent&)>) fill(e);
-    sink_->event(e);
+    return e;
+  }
+  void send(const TraceEvent& e) {
+    if (sink_ != nullptr) sink_->event(e);
   }
 
   TraceSink* sink_;

@@ -128,6 +128,10 @@ struct ParamFlags {
   bool bit24() const { return (raw & 0x01000000) != 0; }  // "Is Output" / "Set Pointer Flag"
 };
 
+// The blackboard type a parameter of `type` reads when its flags point at the blackboard (a float
+// with a vec3f component reads a Vec3f entry).
+BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags);
+
 // [base, base + count) in one of the model's arrays; checked by the loader.
 struct Range {
   std::uint32_t base = 0;

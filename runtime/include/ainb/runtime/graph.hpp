@@ -79,6 +79,7 @@ struct GraphNode {
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
   std::uint32_t in_flow = 1;         // Element_Join: InFlowNum
   std::string_view parameter;        // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
+  ParamType value_type = ParamType::Int;  // ModuleIF_Input / _Output: the type they pass
 };
 
 class Graph;
