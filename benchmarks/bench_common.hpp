@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace ainb::bench {
@@ -32,6 +35,24 @@ inline std::vector<std::filesystem::path> corpus_files(const std::filesystem::pa
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// The machine, for programs that print their own figures (Google Benchmark prints its own):
+// CPU model, hardware threads and the load average when the run started.
+inline std::string machine_description() {
+  std::string model = "unknown CPU", line;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  std::string load = "?";
+  std::ifstream loadavg("/proc/loadavg");
+  std::getline(loadavg, load);
+  return model + ", " + std::to_string(std::thread::hardware_concurrency()) +
+         " hardware threads, load average " + load.substr(0, load.find(' '));
 }
 
 }  // namespace ainb::bench

@@ -1,0 +1,93 @@
+#pragma once
+
+// The embedding example: a tiny "engine" that runs AINB actors the way a game would. It owns a
+// world (a player walking a circle, guards with positions), registers C++ node classes that act
+// on that world (MoveTo, Wait, Attack, PlayVoice, LookAround: the user classes of the bundled
+// patrol example), loads one root file with its modules, spawns many actors sharing the graph
+// and ticks them at a fixed frame rate on one or more threads. docs/embedding.md walks through
+// it; benchmarks/embedding_bench.cpp measures it.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "ainb/runtime/instance.hpp"
+
+namespace ainb::game {
+
+inline constexpr float kFrameSeconds = 1.0f / 60.0f;
+
+struct Actor;
+
+// What every node class sees through NodeContext::host(): the actor the instance drives.
+struct World {
+  Vec3f player{0, 0, 0};
+  std::uint64_t frame = 0;
+  float perception_radius = 8.0f;  // a guard closer than this to the player sees it
+};
+
+struct Actor {
+  World* world = nullptr;
+  Vec3f position{0, 0, 0};
+  Vec3f home{0, 0, 0};  // patrol points are relative to it
+  bool sees_player = false;
+  // What the node classes did, for the example's report and the tests.
+  std::uint32_t attacks = 0, hits = 0, voices = 0, arrivals = 0, waits = 0, looks = 0;
+  float walked = 0;
+};
+
+struct GameOptions {
+  std::filesystem::path file;                  // the root AINB file
+  std::vector<std::filesystem::path> modules;  // folders where its modules are found
+  std::size_t actors = 1000;
+  std::uint32_t threads = 1;
+  // Unregistered classes (a real file's) run as stubs that return Running for this many
+  // updates after their Enter, then Success: an action lasts this long.
+  std::uint32_t stub_running_updates = 30;
+  std::string command;                // empty: the file's first command
+  bool stub_missing_modules = false;  // run module nodes whose file is missing as stubs
+};
+
+struct FrameStats {
+  std::vector<double> frame_ms;  // wall time of each frame's ticks
+  double median() const;
+  double percentile(double p) const;  // p in [0, 100]
+  double max() const;
+};
+
+class Game {
+ public:
+  explicit Game(const GameOptions& options);
+  ~Game();
+  Game(const Game&) = delete;
+  Game& operator=(const Game&) = delete;
+
+  // Runs `frames` frames and records how long each one's ticks took.
+  FrameStats run(std::uint64_t frames);
+  // One frame: the world moves, perception writes the blackboard, every actor ticks.
+  void frame();
+
+  const World& world() const { return world_; }
+  const std::vector<Actor>& actors() const { return actors_; }
+  const runtime::Instance& instance(std::size_t actor) const { return *instances_[actor]; }
+  const runtime::Graph& graph() const { return *graph_; }
+  std::size_t bytes_per_actor() const;
+
+ private:
+  void tick_range(std::size_t begin, std::size_t end);
+  class Workers;
+
+  GameOptions options_;
+  World world_;
+  std::vector<Actor> actors_;
+  std::shared_ptr<const runtime::Graph> graph_;
+  std::vector<std::unique_ptr<runtime::Instance>> instances_;
+  std::unique_ptr<Workers> workers_;
+};
+
+// The node classes above, registered by name (the example's registry; another host registers
+// its own).
+runtime::NodeRegistry make_registry(std::uint32_t stub_running_updates);
+
+}  // namespace ainb::game
