@@ -273,6 +273,84 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
   CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
 }
 
+TEST_CASE("ainb regress --record and --check: golden traces of a folder of files and scenarios") {
+  namespace fs = std::filesystem;
+  const auto root = fs::temp_directory_path() / "ainb-golden-test";
+  fs::remove_all(root);
+  const auto mod = root / "mod";
+  fs::create_directories(mod / "sub");
+  const auto put = [](const fs::path& path, const ainb::test::AinbSpec& spec) {
+    const auto bytes = ainb::test::build(spec);
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  };
+  put(mod / "guard.ainb", guard());
+  put(mod / "sub" / "copy.ainb", guard());
+  // Beside guard.ainb: a scenario raising the alarm at frame 1 (copy.ainb has none).
+  std::ofstream(mod / "guard.alarm.scenario.json")
+      << R"({"blackboard": [{"frame": 1, "name": "Alarm", "value": true}]})";
+  const auto golden = (root / "golden").string();
+
+  const auto recorded = ainb_cli({"regress", "--record", golden, mod.string(), "--frames", "5"});
+  CHECK(recorded.err == "");
+  CHECK(recorded.code == 0);
+  CHECK(recorded.out ==
+        "file           scenario                              events  result\n"
+        "guard.ainb     scenarios/guard.alarm.scenario.json       17  recorded\n"
+        "sub/copy.ainb  -                                         14  recorded\n"
+        "2 case(s): 2 recorded\n");
+  CHECK(fs::exists(root / "golden" / "scenarios" / "guard.alarm.scenario.json"));
+  CHECK(fs::exists(root / "golden" / "traces" / "sub" / "copy.ainb" / "no-scenario.jsonl"));
+
+  const auto same = ainb_cli({"regress", "--check", golden, mod.string()});
+  CHECK(same.code == 0);
+  CHECK(same.out ==
+        "file           scenario                              events  result\n"
+        "guard.ainb     scenarios/guard.alarm.scenario.json       17  same\n"
+        "sub/copy.ainb  -                                         14  same\n"
+        "2 case(s): 2 same\n");
+
+  // An edit (BoolSelector's False plug now leads to Attack), a removed file and a new one.
+  auto edited = guard();
+  edited.nodes[1].plugs[1].node = 2;
+  put(mod / "guard.ainb", edited);
+  fs::remove(mod / "sub" / "copy.ainb");
+  put(mod / "new.ainb", guard());
+  const auto changed = ainb_cli({"regress", "--check", golden, mod.string()});
+  CHECK(changed.code == 1);
+  CHECK(
+      changed.out ==
+      "file           scenario                              events  result\n"
+      "guard.ainb     scenarios/guard.alarm.scenario.json        3  DIFFERENT at event 3, frame 0\n"
+      "sub/copy.ainb  -                                          0  MISSING: not found under " +
+          mod.string() +
+          "\n"
+          "2 case(s): 1 DIFFERENT, 1 MISSING\n"
+          "not recorded: new.ainb (new since the recording; --record to add it)\n"
+          "\n"
+          "guard.ainb:\n"
+          "different: scenario scenarios/guard.alarm.scenario.json, event 3, frame 0\n"
+          "  a different node was entered: #3 Patrol in the original, #2 Attack in the edited "
+          "file (a different child was chosen or linked)\n"
+          "    both:     frame 0 command: Root [Guard.root.ainb]\n"
+          "    both:     frame 0 enter #0 Element_Sequential [Guard.root.ainb]\n"
+          "    both:     frame 0 enter #1 Element_BoolSelector [Guard.root.ainb]\n"
+          "  > recorded: frame 0 enter #3 Patrol [Guard.root.ainb]\n"
+          "  > now:      frame 0 enter #2 Attack [Guard.root.ainb]\n");
+
+  const auto nothing = ainb_cli({"regress", "--check", (root / "nowhere").string()});
+  CHECK(nothing.code == 2);
+  CHECK(nothing.err.starts_with("error: " + (root / "nowhere" / "manifest.json").string() +
+                                ": no readable golden recording"));
+  CHECK(ainb_cli({"regress", "--record", golden}).err ==
+        "error: --record needs the files or folders to record\n");
+  CHECK(ainb_cli({"regress", "--check", golden, "--scenario", "x.json"}).code == 2);
+  CHECK(ainb_cli({"regress", "one.ainb"}).err ==
+        "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n");
+  fs::remove_all(root);
+}
+
 TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot when installed") {
   const auto trace = write_temp("patrol.trace.jsonl", "");
   REQUIRE(ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(), "--trace",

@@ -96,11 +96,21 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   RegressRequest regress_request;
   auto* regress = app.add_subcommand(
       "regress",
-      "Run an original and an edited file under the same scenarios and report the "
-      "first difference (exit 0 equal, 1 different, 2 error)");
-  regress->add_option("ORIGINAL", regress_request.original, "The original AINB file")->required();
-  regress->add_option("EDITED", regress_request.edited, "The edited AINB file")->required();
+      "Run an original and an edited file under the same scenarios and report the first "
+      "difference; or record golden traces of many files and check later versions against "
+      "them (exit 0 equal, 1 different, 2 error)");
+  regress->add_option("FILES", regress_request.files,
+                      "ORIGINAL EDITED; with --record, the files and folders to record; with "
+                      "--check, where to find them (default: as recorded)");
   regress->add_option("--scenario", regress_request.scenarios, "A scenario file (repeatable)");
+  auto* record = regress->add_option(
+      "--record", regress_request.record,
+      "Record golden traces of every *.ainb under FILES (with the X*.scenario.json beside each) "
+      "into this folder");
+  regress
+      ->add_option("--check", regress_request.check,
+                   "Check the files against the golden traces recorded in this folder")
+      ->excludes(record);
   add_run_options(*regress, regress_request.run);
 
   CatRequest cat_request;

@@ -46,15 +46,18 @@ struct RunRequest {
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);
 
 struct RegressRequest {
-  std::string original, edited;
+  // ORIGINAL and EDITED; with --record or --check, the files and folders to run.
+  std::vector<std::string> files;
   std::vector<std::string> scenarios;
-  RunRequest run;  // command, frames, modules, seed, stub policy
+  std::string record, check;  // golden trace folders
+  RunRequest run;             // command, frames, modules, seed, stub policy
 };
 
 // Exit codes of `ainb regress`: 0 equal, 1 different, 2 an error.
 inline constexpr int kExitDifferent = 1;
 inline constexpr int kExitRegressError = 2;
-// `ainb regress`: runs both files under the same scenarios and compares the traces (run.cpp).
+// `ainb regress`: runs both files under the same scenarios and compares the traces; with
+// --record/--check, golden traces for many files (run.cpp).
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err);
 
 struct CatRequest {

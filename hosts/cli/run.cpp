@@ -1,12 +1,18 @@
 // `ainb run`: simulates a file offline under a scenario, with a trace and a summary.
 
 #include <fstream>
+#include <iostream>
 #include <ostream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "ainb/load_error.hpp"
+#include "ainb/simulation/golden.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "commands.hpp"
@@ -32,16 +38,62 @@ simulation::RunOptions run_options(const RunRequest& request) {
   return options;
 }
 
+// A progress bar on a terminal (stderr), nothing in a log: batches of golden traces can be long.
+simulation::GoldenProgress progress_bar(std::ostream& err) {
+  if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
+  return [&err](std::size_t done, std::size_t total, const std::string& label) {
+    constexpr std::size_t kWidth = 30;
+    const auto filled = total == 0 ? kWidth : done * kWidth / total;
+    err << fmt::format("\r[{:#<{}}{:.<{}}] {}/{} {:<50.50}", "", filled, "", kWidth - filled, done,
+                       total, label);
+    if (done == total) err << '\n';
+    err.flush();
+  };
+}
+
+int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& err) {
+  std::vector<std::filesystem::path> inputs(request.files.begin(), request.files.end());
+  const bool recording = !request.record.empty();
+  if (recording && inputs.empty()) {
+    err << "error: --record needs the files or folders to record\n";
+    return kExitRegressError;
+  }
+  if (!recording && !request.scenarios.empty()) {
+    err << "error: --check uses the recorded scenarios; --scenario is for --record\n";
+    return kExitRegressError;
+  }
+  try {
+    const auto report =
+        recording
+            ? simulation::record_golden(request.record, inputs,
+                                        std::vector<std::filesystem::path>(
+                                            request.scenarios.begin(), request.scenarios.end()),
+                                        run_options(request.run), progress_bar(err))
+            : simulation::check_golden(request.check, inputs, progress_bar(err));
+    simulation::print_golden(report, out);
+    if (report.has_errors()) return kExitRegressError;
+    return report.all_same() ? kExitOk : kExitDifferent;
+  } catch (const std::exception& e) {  // an unreadable recording or input folder
+    err << "error: " << e.what() << '\n';
+    return kExitRegressError;
+  }
+}
+
 }  // namespace
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   log_to_stderr();
+  if (!request.record.empty() || !request.check.empty()) return run_golden(request, out, err);
+  if (request.files.size() != 2) {
+    err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
+    return kExitRegressError;
+  }
   try {
     std::vector<simulation::Scenario> scenarios;
     for (const auto& path : request.scenarios)
       scenarios.push_back(simulation::load_scenario(path));
-    const auto result =
-        simulation::regress(request.original, request.edited, scenarios, run_options(request.run));
+    const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
+                                            run_options(request.run));
     simulation::print_regress(result, out);
     return result.difference ? kExitDifferent : kExitOk;
   } catch (const std::exception& e) {  // a file, module or scenario that does not load or fit

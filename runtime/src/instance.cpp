@@ -1256,6 +1256,12 @@ bool Instance::set_vec3f(std::string_view name, Vec3f v) {
   return set_blackboard(name, BlackboardType::Vec3f, v);
 }
 
+void Instance::set_observer(Observer* observer) {
+  options_.observer = observer;
+  for (auto* module : modules_)
+    module->set_observer(observer);
+}
+
 const Value* Instance::blackboard(std::string_view name) const {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {

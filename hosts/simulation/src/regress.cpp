@@ -8,12 +8,6 @@ namespace ainb::simulation {
 
 namespace {
 
-class Collect : public TraceSink {
- public:
-  void event(const TraceEvent& e) override { events.push_back(e); }
-  std::vector<TraceEvent> events;
-};
-
 std::string describe(const TraceEvent& e) {
   std::string s = fmt::format("frame {} {}", e.frame, e.event);
   if (e.node >= 0) s += fmt::format(" #{} {}", e.node, e.type);
@@ -127,30 +121,39 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     runs.back().name = "(no scenario)";
   }
   for (const auto& scenario : runs) {
-    Collect a, b;
+    TraceCollector a, b;
     const auto sa = simulate(original, scenario, options, &a);
     const auto sb = simulate(edited, scenario, options, &b);
     ++result.scenarios;
-    const auto n = std::max(a.events.size(), b.events.size());
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool has_a = i < a.events.size(), has_b = i < b.events.size();
-      if (has_a && has_b && same(a.events[i], b.events[i], sa.file, sb.file)) continue;
-      Difference d;
-      d.scenario = scenario.name;
-      d.index = i;
-      for (std::size_t k = i >= 5 ? i - 5 : 0; k < i; ++k)
-        d.context.push_back(a.events[k]);
-      if (has_a) d.original = a.events[i];
-      if (has_b) d.edited = b.events[i];
-      d.explanation = explain(d.original, d.edited);
-      result.events += i;
+    if (auto d = first_difference(a.events, b.events, sa.file, sb.file)) {
+      d->scenario = scenario.name;
+      result.events += d->index;
       result.difference = std::move(d);
       return result;
     }
-    result.events += n;
+    result.events += a.events.size();
     property_notes(*original_model, *edited_model, a.events, sa.file, result.notes);
   }
   return result;
+}
+
+std::optional<Difference> first_difference(const std::vector<TraceEvent>& a,
+                                           const std::vector<TraceEvent>& b,
+                                           const std::string& file_a, const std::string& file_b) {
+  const auto n = std::max(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool has_a = i < a.size(), has_b = i < b.size();
+    if (has_a && has_b && same(a[i], b[i], file_a, file_b)) continue;
+    Difference d;
+    d.index = i;
+    for (std::size_t k = i >= 5 ? i - 5 : 0; k < i; ++k)
+      d.context.push_back(a[k]);
+    if (has_a) d.original = a[i];
+    if (has_b) d.edited = b[i];
+    d.explanation = explain(d.original, d.edited);
+    return d;
+  }
+  return std::nullopt;
 }
 
 void print_regress(const RegressResult& r, std::ostream& out) {
@@ -160,14 +163,21 @@ void print_regress(const RegressResult& r, std::ostream& out) {
       out << "note: " << note << '\n';
     return;
   }
-  const auto& d = *r.difference;
+  print_difference(*r.difference, out);
+}
+
+void print_difference(const Difference& d, std::ostream& out, std::string_view original,
+                      std::string_view edited) {
   out << fmt::format("different: scenario {}, event {}, frame {}\n", d.scenario, d.index,
                      d.original ? d.original->frame : d.edited->frame);
   out << fmt::format("  {}\n", d.explanation);
+  const auto width = std::max(original.size(), edited.size()) + 1;
   for (const auto& e : d.context)
-    out << "    both:     " << describe(e) << '\n';
-  out << "  > original: " << (d.original ? describe(*d.original) : "(no more events)") << '\n';
-  out << "  > edited:   " << (d.edited ? describe(*d.edited) : "(no more events)") << '\n';
+    out << fmt::format("    {:<{}} {}\n", "both:", width, describe(e));
+  out << fmt::format("  > {:<{}} {}\n", std::string(original) + ":", width,
+                     d.original ? describe(*d.original) : "(no more events)");
+  out << fmt::format("  > {:<{}} {}\n", std::string(edited) + ":", width,
+                     d.edited ? describe(*d.edited) : "(no more events)");
 }
 
 }  // namespace ainb::simulation

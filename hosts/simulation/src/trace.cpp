@@ -88,6 +88,20 @@ class Chrome : public TraceSink {
 
 }  // namespace
 
+TraceEvent parse_trace_event(const nlohmann::json& j) {
+  TraceEvent e;
+  e.frame = j.at("frame").get<std::uint64_t>();
+  e.event = j.at("event").get<std::string>();
+  e.file = j.at("file").get<std::string>();
+  e.node = j.value("node", std::int64_t{-1});
+  e.type = j.value("type", std::string());
+  e.name = j.value("name", std::string());
+  e.result = j.value("result", std::string());
+  e.to = j.value("to", std::int64_t{-1});
+  e.detail = j.value("detail", std::string());
+  return e;
+}
+
 std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out) {
   switch (format) {
     case TraceFormat::Jsonl:

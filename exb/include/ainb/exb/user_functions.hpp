@@ -123,6 +123,11 @@ class UserFunctions {
   // Registers a function that ignores its arguments and returns `value` (tests, `ainb eval`).
   void add_constant(std::string_view signature, std::array<std::uint8_t, 12> value);
 
+  // Registers a function that reads its arguments from the block and writes its result there
+  // itself (bindings to other languages, such as the C API); returns the parsed signature,
+  // which says the block's layout. Throws std::invalid_argument when the signature is malformed.
+  Signature add_erased(std::string_view signature, ErasedFunction f);
+
   const ErasedFunction* find(std::string_view signature) const;
 
  private:

@@ -48,6 +48,8 @@ class Instance {
   void stop();
   // Advances one frame.
   void tick();
+  // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
+  void set_observer(Observer* observer);
 
   CommandState state() const { return state_; }
   std::string_view command() const;

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ainb/simulation/simulation.hpp"
@@ -28,6 +29,16 @@ struct RegressResult {
   // or scripted class ignores them; register the real class to see their effect).
   std::vector<std::string> notes;
 };
+
+// The first event where two runs differ (`original_file` and `edited_file` are the top-level
+// files' names, which may differ), with context and an explanation; nullopt when they agree.
+std::optional<Difference> first_difference(const std::vector<TraceEvent>& original,
+                                           const std::vector<TraceEvent>& edited,
+                                           const std::string& original_file,
+                                           const std::string& edited_file);
+// The difference as `ainb regress` prints it; `original` and `edited` label the two runs.
+void print_difference(const Difference& difference, std::ostream& out,
+                      std::string_view original = "original", std::string_view edited = "edited");
 
 // Throws what simulate() throws, for either file.
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,

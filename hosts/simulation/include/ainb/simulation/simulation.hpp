@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ainb/runtime/instance.hpp"
 #include "ainb/simulation/scenario.hpp"
 
@@ -45,9 +47,19 @@ class TraceSink {
   virtual void finish() {}
 };
 
+// Keeps every event in memory (regress, golden traces, tests).
+class TraceCollector : public TraceSink {
+ public:
+  void event(const TraceEvent& e) override { events.push_back(e); }
+  std::vector<TraceEvent> events;
+};
+
 enum class TraceFormat { Jsonl, Text, Chrome };
 // Writes to `out` (which must outlive the sink).
 std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out);
+// One line of a JSON-lines trace, read back (`depth` is not stored, so it is 0). Throws
+// nlohmann::json::exception when the line is not such an event.
+TraceEvent parse_trace_event(const nlohmann::json& line);
 
 struct Summary {
   std::string file;

@@ -1,0 +1,244 @@
+/*
+ * ainb.h: the C API of the AINB runtime, for engines written in other languages (C, Rust, C#,
+ * Zig... through their C FFI). It wraps the C++ runtime one to one: a runtime holds node classes
+ * and user functions, a graph is a loaded file (immutable, shared by any number of instances and
+ * threads), an instance is one actor. docs/embedding.md describes the life cycle and threading
+ * rules; tests/capi_test.c uses every function.
+ *
+ * Conventions
+ * - Functions that can fail return an ainb_status (or NULL); the message of the last failure is
+ *   ainb_runtime_last_error() for runtime and graph functions, ainb_instance_last_error() for
+ *   instance functions. Messages stay valid until the next failing call on that object.
+ * - Strings passed in are NUL-terminated. Strings handed out are ainb_string (pointer + size,
+ *   not NUL-terminated) and stay valid while the graph they come from lives.
+ * - No function throws or aborts on bad input; a NULL object argument is AINB_ERROR_ARGUMENT.
+ */
+#ifndef AINB_H
+#define AINB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(AINB_C_SHARED_BUILD)
+#define AINB_API __attribute__((visibility("default")))
+#else
+#define AINB_API
+#endif
+
+typedef struct ainb_runtime ainb_runtime;   /* node classes, user functions, load options */
+typedef struct ainb_graph ainb_graph;       /* one loaded file with its modules */
+typedef struct ainb_instance ainb_instance; /* one actor (or AI group, or scene) */
+typedef struct ainb_node ainb_node;         /* the node a callback runs for, valid in the call */
+
+typedef enum ainb_status {
+  AINB_OK = 0,
+  AINB_ERROR_LOAD = 1,      /* a file (or module) failed to load; the message says why */
+  AINB_ERROR_ARGUMENT = 2,  /* a NULL object, an unknown command, a malformed signature */
+  AINB_ERROR_NOT_FOUND = 3, /* no blackboard entry of that name and type */
+} ainb_status;
+
+typedef enum ainb_result { AINB_RUNNING = 0, AINB_SUCCESS = 1, AINB_FAILURE = 2 } ainb_result;
+
+typedef enum ainb_command_state {
+  AINB_IDLE = 0,
+  AINB_COMMAND_RUNNING = 1,
+  AINB_SUCCEEDED = 2,
+  AINB_FAILED = 3,
+} ainb_command_state;
+
+typedef struct ainb_string {
+  const char* data;
+  size_t size;
+} ainb_string;
+
+typedef struct ainb_vec3f {
+  float x, y, z;
+} ainb_vec3f;
+
+/* ---- Runtime: node classes, user functions, how files load -------------------------------- */
+
+AINB_API ainb_runtime* ainb_runtime_create(void);
+AINB_API void ainb_runtime_destroy(ainb_runtime* runtime);
+AINB_API const char* ainb_runtime_last_error(const ainb_runtime* runtime);
+
+/* A user node class: the UserDefined nodes whose class name matches run these callbacks.
+ * `enter` and `leave` may be NULL; `update` may not. `class_data` is handed back to every call.
+ * Each node of the class gets `state_size` bytes of state per instance (ainb_node_state),
+ * zeroed at each Enter. One class serves every instance, possibly on several threads. */
+typedef struct ainb_node_class {
+  void (*enter)(ainb_node* node, void* class_data);
+  ainb_result (*update)(ainb_node* node, void* class_data);
+  void (*leave)(ainb_node* node, void* class_data);
+  void* class_data;
+  size_t state_size;
+} ainb_node_class;
+
+AINB_API ainb_status ainb_runtime_register_node(ainb_runtime* runtime, const char* class_name,
+                                                const ainb_node_class* node_class);
+/* Unregistered classes run as stubs that return Running for this many updates, then Success
+ * (default 0). Graphs loaded afterwards use the value. */
+AINB_API void ainb_runtime_set_stub_running_updates(ainb_runtime* runtime, uint32_t updates);
+/* Folders where module files are found (default: the root file's own folder). */
+AINB_API ainb_status ainb_runtime_add_module_dir(ainb_runtime* runtime, const char* directory);
+/* false (default): a missing module file fails the load; true: the module node runs as a stub. */
+AINB_API void ainb_runtime_set_stub_missing_modules(ainb_runtime* runtime, bool stub);
+
+/* A user EXB function (the target of CFN instructions), by signature as the file spells it,
+ * e.g. "GetBBCodeFloat( Float, Int )". Arguments arrive in order, typed as the signature says;
+ * the function writes its result (ignored for None). */
+typedef enum ainb_value_type {
+  AINB_VALUE_NONE = 0,
+  AINB_VALUE_BOOL = 1,
+  AINB_VALUE_INT = 2,
+  AINB_VALUE_UINT = 3,
+  AINB_VALUE_FLOAT = 4,
+  AINB_VALUE_STRING = 5,
+  AINB_VALUE_VEC3F = 6,
+} ainb_value_type;
+
+typedef struct ainb_value {
+  ainb_value_type type;
+  union {
+    bool b;
+    int32_t i;
+    uint32_t u;
+    float f;
+    const char* s;
+    ainb_vec3f v;
+  } as;
+} ainb_value;
+
+typedef void (*ainb_function)(void* function_data, void* host, const ainb_value* arguments,
+                              size_t argument_count, ainb_value* result);
+AINB_API ainb_status ainb_runtime_register_function(ainb_runtime* runtime, const char* signature,
+                                                    ainb_function function, void* function_data);
+
+/* ---- Graphs -------------------------------------------------------------------------------- */
+
+/* Loads a file and its modules with the runtime's classes and options. NULL on failure
+ * (ainb_runtime_last_error names the file, section, offset and problem). The runtime must
+ * outlive the graph. */
+AINB_API ainb_graph* ainb_graph_load(ainb_runtime* runtime, const char* path);
+/* The same from bytes in memory (copied); `name` is used in messages. Modules come from the
+ * runtime's module folders. */
+AINB_API ainb_graph* ainb_graph_load_memory(ainb_runtime* runtime, const void* bytes, size_t size,
+                                            const char* name);
+/* Instances keep their graph alive: releasing it while instances run is allowed. */
+AINB_API void ainb_graph_release(ainb_graph* graph);
+AINB_API ainb_string ainb_graph_file_name(const ainb_graph* graph);
+AINB_API size_t ainb_graph_node_count(const ainb_graph* graph);
+AINB_API size_t ainb_graph_command_count(const ainb_graph* graph);
+AINB_API ainb_string ainb_graph_command_name(const ainb_graph* graph, size_t index);
+
+/* ---- Instances ----------------------------------------------------------------------------- */
+
+/* `host` is handed to node classes (ainb_node_host) and user functions. NULL on failure. */
+AINB_API ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host);
+AINB_API void ainb_instance_destroy(ainb_instance* instance); /* leaves every active node */
+AINB_API const char* ainb_instance_last_error(const ainb_instance* instance);
+
+/* Starts a command by name (leaving the running one). AINB_ERROR_ARGUMENT for an unknown name:
+ * the message lists the file's commands. */
+AINB_API ainb_status ainb_instance_start(ainb_instance* instance, const char* command);
+AINB_API void ainb_instance_stop(ainb_instance* instance);
+/* Advances one frame. Allocates nothing (a trace buffer is reserved when enabled). */
+AINB_API void ainb_instance_tick(ainb_instance* instance);
+AINB_API ainb_command_state ainb_instance_state(const ainb_instance* instance);
+AINB_API uint64_t ainb_instance_frame(const ainb_instance* instance);
+AINB_API bool ainb_instance_is_active(const ainb_instance* instance, uint32_t node);
+/* Bytes the instance owns besides the shared graph. */
+AINB_API size_t ainb_instance_memory_bytes(const ainb_instance* instance);
+
+/* The blackboard by entry name. set: AINB_ERROR_NOT_FOUND when the file has no entry of that
+ * name and type. get: false when there is none (out untouched). */
+AINB_API ainb_status ainb_blackboard_set_bool(ainb_instance* instance, const char* name,
+                                              bool value);
+AINB_API ainb_status ainb_blackboard_set_int(ainb_instance* instance, const char* name,
+                                             int32_t value);
+AINB_API ainb_status ainb_blackboard_set_float(ainb_instance* instance, const char* name,
+                                               float value);
+AINB_API ainb_status ainb_blackboard_set_vec3f(ainb_instance* instance, const char* name,
+                                               ainb_vec3f value);
+AINB_API ainb_status ainb_blackboard_set_string(ainb_instance* instance, const char* name,
+                                                const char* value);
+AINB_API bool ainb_blackboard_get_bool(const ainb_instance* instance, const char* name, bool* out);
+AINB_API bool ainb_blackboard_get_int(const ainb_instance* instance, const char* name,
+                                      int32_t* out);
+AINB_API bool ainb_blackboard_get_float(const ainb_instance* instance, const char* name,
+                                        float* out);
+AINB_API bool ainb_blackboard_get_vec3f(const ainb_instance* instance, const char* name,
+                                        ainb_vec3f* out);
+AINB_API bool ainb_blackboard_get_string(const ainb_instance* instance, const char* name,
+                                         ainb_string* out);
+
+/* ---- Trace events -------------------------------------------------------------------------- */
+
+typedef enum ainb_event_kind {
+  AINB_EVENT_COMMAND = 0,
+  AINB_EVENT_ENTER = 1,
+  AINB_EVENT_UPDATE = 2,
+  AINB_EVENT_LEAVE = 3,
+  AINB_EVENT_TRANSITION = 4,
+  AINB_EVENT_ALERT = 5,
+  AINB_EVENT_XLINK = 6,
+  AINB_EVENT_BLACKBOARD = 7,
+} ainb_event_kind;
+
+typedef struct ainb_event {
+  uint64_t frame;
+  ainb_event_kind kind;
+  ainb_string file;   /* the file the node belongs to (a module's, inside a module call) */
+  int32_t node;       /* node index in that file, -1 for command events */
+  ainb_string type;   /* built-in type name or user class name */
+  ainb_result result; /* update events */
+  int32_t target;     /* transition events: the node taken to; -1 otherwise */
+  ainb_string detail; /* command name, alert message, XLink action, blackboard entry name */
+} ainb_event;
+
+/* Records events into a buffer of `capacity` events (reserved now, so ticks stay allocation-
+ * free); 0 turns tracing off. When the buffer is full further events are counted as dropped. */
+AINB_API ainb_status ainb_instance_enable_trace(ainb_instance* instance, size_t capacity);
+/* Copies up to `max` recorded events, oldest first, into `out`, removes them from the buffer and
+ * returns how many were copied. */
+AINB_API size_t ainb_instance_read_events(ainb_instance* instance, ainb_event* out, size_t max);
+AINB_API uint64_t ainb_instance_dropped_events(const ainb_instance* instance);
+
+/* ---- Inside a node callback ---------------------------------------------------------------- */
+
+AINB_API uint32_t ainb_node_index(const ainb_node* node);
+AINB_API void* ainb_node_host(const ainb_node* node);
+/* The node's state block (the class's state_size bytes), NULL when state_size is 0. */
+AINB_API void* ainb_node_state(ainb_node* node);
+AINB_API ainb_string ainb_node_name(const ainb_node* node);
+
+/* The node's properties and inputs by name; the type's zero when it has none of that name. */
+AINB_API int32_t ainb_node_property_int(const ainb_node* node, const char* name);
+AINB_API bool ainb_node_property_bool(const ainb_node* node, const char* name);
+AINB_API float ainb_node_property_float(const ainb_node* node, const char* name);
+AINB_API ainb_string ainb_node_property_string(const ainb_node* node, const char* name);
+AINB_API ainb_vec3f ainb_node_property_vec3f(const ainb_node* node, const char* name);
+AINB_API int32_t ainb_node_input_int(const ainb_node* node, const char* name);
+AINB_API bool ainb_node_input_bool(const ainb_node* node, const char* name);
+AINB_API float ainb_node_input_float(const ainb_node* node, const char* name);
+AINB_API ainb_string ainb_node_input_string(const ainb_node* node, const char* name);
+AINB_API ainb_vec3f ainb_node_input_vec3f(const ainb_node* node, const char* name);
+
+/* Writes the node's outputs by name; false when it has no output of that name and type. */
+AINB_API bool ainb_node_write_int(ainb_node* node, const char* name, int32_t value);
+AINB_API bool ainb_node_write_bool(ainb_node* node, const char* name, bool value);
+AINB_API bool ainb_node_write_float(ainb_node* node, const char* name, float value);
+AINB_API bool ainb_node_write_vec3f(ainb_node* node, const char* name, ainb_vec3f value);
+
+/* Takes the node's transition plug `k` (see docs/semantics.md); false when there is none. */
+AINB_API bool ainb_node_transition(ainb_node* node, uint32_t k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AINB_H */

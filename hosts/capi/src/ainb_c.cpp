@@ -1,0 +1,552 @@
+// The C API (include/ainb/ainb.h) over the C++ runtime. Every entry point catches what the C++
+// side throws and turns it into a status and a message: nothing crosses the C boundary.
+
+#include "ainb/ainb.h"
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ainb/loader.hpp"
+#include "ainb/runtime/instance.hpp"
+
+using namespace ainb;
+
+struct ainb_runtime {
+  runtime::NodeRegistry registry;
+  exb::UserFunctions functions;
+  std::vector<std::filesystem::path> module_dirs;
+  bool stub_missing_modules = false;
+  std::string last_error;
+};
+
+struct ainb_graph {
+  std::shared_ptr<const runtime::Graph> graph;
+};
+
+namespace {
+
+ainb_string to_c(std::string_view s) {
+  return {s.data(), s.size()};
+}
+ainb_vec3f to_c(Vec3f v) {
+  return {v.x, v.y, v.z};
+}
+runtime::NodeContext& context(ainb_node* node) {
+  return *reinterpret_cast<runtime::NodeContext*>(node);
+}
+const runtime::NodeContext& context(const ainb_node* node) {
+  return *reinterpret_cast<const runtime::NodeContext*>(node);
+}
+ainb_node* to_c(runtime::NodeContext& c) {
+  return reinterpret_cast<ainb_node*>(&c);
+}
+
+// A class whose calls go to C callbacks.
+class CNodeClass : public runtime::NodeClass {
+ public:
+  explicit CNodeClass(const ainb_node_class& c) : c_(c) {}
+  void enter(runtime::NodeContext& c) override {
+    if (c_.enter != nullptr) c_.enter(to_c(c), c_.class_data);
+  }
+  runtime::Result update(runtime::NodeContext& c) override {
+    switch (c_.update(to_c(c), c_.class_data)) {
+      case AINB_RUNNING:
+        return runtime::Result::Running;
+      case AINB_SUCCESS:
+        return runtime::Result::Success;
+      default:
+        return runtime::Result::Failure;
+    }
+  }
+  void leave(runtime::NodeContext& c) override {
+    if (c_.leave != nullptr) c_.leave(to_c(c), c_.class_data);
+  }
+  std::size_t state_size() const override { return c_.state_size; }
+
+ private:
+  ainb_node_class c_;
+};
+
+// The trace: events copied into a buffer reserved up front, so a tick never allocates. Every
+// string is a view into the graph's model (or the instance's graph), which outlives the event.
+class TraceBuffer : public runtime::Observer {
+ public:
+  void reserve(std::size_t capacity) {
+    events_.clear();
+    events_.reserve(capacity);
+    capacity_ = capacity;
+  }
+  std::size_t read(ainb_event* out, std::size_t max) {
+    const auto n = std::min(max, events_.size());
+    std::copy_n(events_.begin(), n, out);
+    events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(n));
+    return n;
+  }
+  std::uint64_t dropped() const { return dropped_; }
+
+  void on_command(const runtime::Instance& i, std::string_view name) override {
+    push(i, AINB_EVENT_COMMAND, -1, name);
+  }
+  void on_enter(const runtime::Instance& i, std::uint32_t node) override {
+    push(i, AINB_EVENT_ENTER, node);
+  }
+  void on_update(const runtime::Instance& i, std::uint32_t node, runtime::Result r) override {
+    if (auto* e = push(i, AINB_EVENT_UPDATE, node)) e->result = static_cast<ainb_result>(r);
+  }
+  void on_leave(const runtime::Instance& i, std::uint32_t node) override {
+    push(i, AINB_EVENT_LEAVE, node);
+  }
+  void on_transition(const runtime::Instance& i, std::uint32_t from, std::uint32_t to) override {
+    if (auto* e = push(i, AINB_EVENT_TRANSITION, from)) e->target = static_cast<std::int32_t>(to);
+  }
+  void on_alert(const runtime::Instance& i, std::uint32_t node, std::string_view message) override {
+    push(i, AINB_EVENT_ALERT, node, message);
+  }
+  void on_xlink(const runtime::Instance& i, std::uint32_t node, std::string_view,
+                std::string_view action) override {
+    push(i, AINB_EVENT_XLINK, node, action);
+  }
+  void on_blackboard(const runtime::Instance& i, std::size_t entry) override {
+    push(i, AINB_EVENT_BLACKBOARD, -1, i.graph().model().blackboard.entries[entry].name);
+  }
+
+ private:
+  ainb_event* push(const runtime::Instance& i, ainb_event_kind kind, std::int64_t node,
+                   std::string_view detail = {}) {
+    if (events_.size() >= capacity_) {
+      ++dropped_;
+      return nullptr;
+    }
+    ainb_event e{};
+    e.frame = i.frame();
+    e.kind = kind;
+    e.file = to_c(i.graph().file_name());
+    e.node = static_cast<std::int32_t>(node);
+    e.target = -1;
+    e.result = AINB_RUNNING;
+    if (node >= 0) {
+      const auto& n = i.graph().model().nodes[static_cast<std::size_t>(node)];
+      e.type = to_c(n.type == NodeType::UserDefined ? n.name : node_type_name(n.type));
+    }
+    e.detail = to_c(detail);
+    events_.push_back(e);
+    return &events_.back();
+  }
+
+  std::vector<ainb_event> events_;
+  std::size_t capacity_ = 0;
+  std::uint64_t dropped_ = 0;
+};
+
+ainb_value from_block(exb::DataType type, const std::uint8_t* at) {
+  ainb_value v{};
+  switch (type) {
+    case exb::DataType::Bool:
+      v.type = AINB_VALUE_BOOL;
+      v.as.b = exb::detail::load<bool>(at);
+      break;
+    case exb::DataType::Int:
+      v.type = AINB_VALUE_INT;
+      v.as.i = exb::detail::load<std::int32_t>(at);
+      break;
+    case exb::DataType::UInt:
+      v.type = AINB_VALUE_UINT;
+      v.as.u = exb::detail::load<std::uint32_t>(at);
+      break;
+    case exb::DataType::Float:
+      v.type = AINB_VALUE_FLOAT;
+      v.as.f = exb::detail::load<float>(at);
+      break;
+    case exb::DataType::String:
+      v.type = AINB_VALUE_STRING;
+      v.as.s = exb::detail::load<const char*>(at);
+      break;
+    case exb::DataType::Vec3f: {
+      const auto x = exb::detail::load<exb::Vec3>(at);
+      v.type = AINB_VALUE_VEC3F;
+      v.as.v = {x.x, x.y, x.z};
+      break;
+    }
+    default:
+      break;
+  }
+  return v;
+}
+
+void to_block(exb::DataType type, const ainb_value& v, std::uint8_t* at) {
+  switch (type) {
+    case exb::DataType::Bool:
+      exb::detail::store(at, v.as.b);
+      break;
+    case exb::DataType::Int:
+      exb::detail::store(at, v.as.i);
+      break;
+    case exb::DataType::UInt:
+      exb::detail::store(at, v.as.u);
+      break;
+    case exb::DataType::Float:
+      exb::detail::store(at, v.as.f);
+      break;
+    case exb::DataType::String:
+      exb::detail::store(at, v.as.s);
+      break;
+    case exb::DataType::Vec3f:
+      exb::detail::store(at, exb::Vec3{v.as.v.x, v.as.v.y, v.as.v.z});
+      break;
+    default:
+      break;
+  }
+}
+
+ainb_value_type c_type(exb::DataType type) {
+  switch (type) {
+    case exb::DataType::Bool:
+      return AINB_VALUE_BOOL;
+    case exb::DataType::Int:
+      return AINB_VALUE_INT;
+    case exb::DataType::UInt:
+      return AINB_VALUE_UINT;
+    case exb::DataType::Float:
+      return AINB_VALUE_FLOAT;
+    case exb::DataType::String:
+      return AINB_VALUE_STRING;
+    case exb::DataType::Vec3f:
+      return AINB_VALUE_VEC3F;
+    default:
+      return AINB_VALUE_NONE;
+  }
+}
+
+constexpr std::size_t kMaxArguments = 16;
+
+ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
+                  const std::filesystem::path& dir) {
+  auto dirs = rt->module_dirs;
+  if (dirs.empty()) dirs.push_back(dir.empty() ? "." : dir);
+  const runtime::DirectoryResolver modules(dirs);
+  auto graph = std::make_shared<const runtime::Graph>(
+      std::move(model), rt->registry,
+      runtime::GraphOptions{.functions = &rt->functions,
+                            .modules = &modules,
+                            .missing_modules = rt->stub_missing_modules
+                                                   ? runtime::MissingModulePolicy::Stub
+                                                   : runtime::MissingModulePolicy::Error});
+  return new ainb_graph{std::move(graph)};
+}
+
+}  // namespace
+
+struct ainb_instance {
+  std::shared_ptr<const runtime::Graph> graph;
+  TraceBuffer trace;
+  std::unique_ptr<runtime::Instance> instance;
+  std::string last_error;
+};
+
+namespace {
+// A blackboard entry of type T, or null.
+template <typename T>
+const T* entry(const ainb_instance* i, const char* name) {
+  if (i == nullptr || name == nullptr) return nullptr;
+  const Value* v = i->instance->blackboard(name);
+  return v == nullptr ? nullptr : std::get_if<T>(v);
+}
+}  // namespace
+
+extern "C" {
+
+ainb_runtime* ainb_runtime_create(void) {
+  try {
+    return new ainb_runtime;
+  } catch (...) {
+    return nullptr;
+  }
+}
+void ainb_runtime_destroy(ainb_runtime* runtime) {
+  delete runtime;
+}
+const char* ainb_runtime_last_error(const ainb_runtime* runtime) {
+  return runtime == nullptr ? "no runtime" : runtime->last_error.c_str();
+}
+
+ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
+                                       const ainb_node_class* node_class) {
+  if (rt == nullptr) return AINB_ERROR_ARGUMENT;
+  if (class_name == nullptr || node_class == nullptr || node_class->update == nullptr) {
+    rt->last_error = "register_node: a class needs a name and an update callback";
+    return AINB_ERROR_ARGUMENT;
+  }
+  try {
+    rt->registry.add(class_name, std::make_shared<CNodeClass>(*node_class));
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+
+void ainb_runtime_set_stub_running_updates(ainb_runtime* rt, uint32_t updates) {
+  if (rt != nullptr) rt->registry.stub_running_updates = updates;
+}
+ainb_status ainb_runtime_add_module_dir(ainb_runtime* rt, const char* directory) {
+  if (rt == nullptr || directory == nullptr) return AINB_ERROR_ARGUMENT;
+  rt->module_dirs.emplace_back(directory);
+  return AINB_OK;
+}
+void ainb_runtime_set_stub_missing_modules(ainb_runtime* rt, bool stub) {
+  if (rt != nullptr) rt->stub_missing_modules = stub;
+}
+
+ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signature,
+                                           ainb_function function, void* function_data) {
+  if (rt == nullptr) return AINB_ERROR_ARGUMENT;
+  if (signature == nullptr || function == nullptr) {
+    rt->last_error = "register_function: a function needs a signature and a callback";
+    return AINB_ERROR_ARGUMENT;
+  }
+  try {
+    // The signature fixes the block's layout; the erased function reads it as the C++
+    // registrations do (consecutive arguments at their natural sizes, result at the start).
+    auto layout = std::make_shared<exb::Signature>();
+    const auto parsed = rt->functions.add_erased(
+        signature, [layout, function, function_data](exb::CallContext& c, std::uint8_t* block) {
+          ainb_value args[kMaxArguments];
+          std::uint32_t offset = 0;
+          const auto n = layout->arguments.size();
+          for (std::size_t k = 0; k < n; ++k) {
+            args[k] = from_block(layout->arguments[k], block + offset);
+            offset += exb::value_size(layout->arguments[k]);
+          }
+          ainb_value result{};
+          result.type = c_type(layout->result);
+          function(function_data, c.host, args, n, &result);
+          to_block(layout->result, result, block);
+        });
+    if (parsed.arguments.size() > kMaxArguments) {
+      rt->last_error = "register_function: more than 16 arguments";
+      return AINB_ERROR_ARGUMENT;
+    }
+    *layout = parsed;
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+
+ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
+  if (rt == nullptr || path == nullptr) return nullptr;
+  try {
+    return build(rt, load_file(path), std::filesystem::path(path).parent_path());
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
+}
+
+ainb_graph* ainb_graph_load_memory(ainb_runtime* rt, const void* bytes, size_t size,
+                                   const char* name) {
+  if (rt == nullptr || (bytes == nullptr && size > 0)) return nullptr;
+  try {
+    const auto* p = static_cast<const std::uint8_t*>(bytes);
+    auto model = load(std::vector<std::uint8_t>(p, p + size), name != nullptr ? name : "(memory)");
+    return build(rt, std::move(model), {});
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
+}
+
+void ainb_graph_release(ainb_graph* graph) {
+  delete graph;
+}
+ainb_string ainb_graph_file_name(const ainb_graph* g) {
+  return g == nullptr ? ainb_string{} : to_c(g->graph->file_name());
+}
+size_t ainb_graph_node_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->graph->nodes().size();
+}
+size_t ainb_graph_command_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->graph->model().commands.size();
+}
+ainb_string ainb_graph_command_name(const ainb_graph* g, size_t index) {
+  if (g == nullptr || index >= g->graph->model().commands.size()) return {};
+  return to_c(g->graph->model().commands[index].name);
+}
+
+ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host) {
+  if (graph == nullptr) return nullptr;
+  try {
+    auto* i = new ainb_instance;
+    i->graph = graph->graph;
+    i->instance = std::make_unique<runtime::Instance>(
+        graph->graph, runtime::InstanceOptions{.seed = seed, .host = host});
+    return i;
+  } catch (...) {
+    return nullptr;
+  }
+}
+void ainb_instance_destroy(ainb_instance* instance) {
+  delete instance;
+}
+const char* ainb_instance_last_error(const ainb_instance* i) {
+  return i == nullptr ? "no instance" : i->last_error.c_str();
+}
+
+ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    i->instance->start(command != nullptr ? command : "");
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+void ainb_instance_stop(ainb_instance* i) {
+  if (i != nullptr) i->instance->stop();
+}
+void ainb_instance_tick(ainb_instance* i) {
+  if (i != nullptr) i->instance->tick();
+}
+ainb_command_state ainb_instance_state(const ainb_instance* i) {
+  return i == nullptr ? AINB_IDLE : static_cast<ainb_command_state>(i->instance->state());
+}
+uint64_t ainb_instance_frame(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->instance->frame();
+}
+bool ainb_instance_is_active(const ainb_instance* i, uint32_t node) {
+  return i != nullptr && node < i->graph->nodes().size() && i->instance->is_active(node);
+}
+size_t ainb_instance_memory_bytes(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->instance->memory_bytes() + sizeof(ainb_instance);
+}
+
+// ---- Blackboard ----------------------------------------------------------------------------
+
+#define AINB_SET(Suffix, CType, call)                                                         \
+  ainb_status ainb_blackboard_set_##Suffix(ainb_instance* i, const char* name, CType value) { \
+    if (i == nullptr || name == nullptr) return AINB_ERROR_ARGUMENT;                          \
+    return i->instance->call ? AINB_OK : AINB_ERROR_NOT_FOUND;                                \
+  }
+AINB_SET(bool, bool, set_bool(name, value))
+AINB_SET(int, int32_t, set_int(name, value))
+AINB_SET(float, float, set_float(name, value))
+AINB_SET(vec3f, ainb_vec3f, set_vec3f(name, Vec3f{value.x, value.y, value.z}))
+AINB_SET(string, const char*, set_string(name, value != nullptr ? value : ""))
+#undef AINB_SET
+
+
+bool ainb_blackboard_get_bool(const ainb_instance* i, const char* name, bool* out) {
+  const auto* v = entry<bool>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_int(const ainb_instance* i, const char* name, int32_t* out) {
+  const auto* v = entry<std::int32_t>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_float(const ainb_instance* i, const char* name, float* out) {
+  const auto* v = entry<float>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_vec3f(const ainb_instance* i, const char* name, ainb_vec3f* out) {
+  const auto* v = entry<Vec3f>(i, name);
+  if (v != nullptr && out != nullptr) *out = to_c(*v);
+  return v != nullptr;
+}
+bool ainb_blackboard_get_string(const ainb_instance* i, const char* name, ainb_string* out) {
+  const auto* v = entry<std::string_view>(i, name);
+  if (v != nullptr && out != nullptr) *out = to_c(*v);
+  return v != nullptr;
+}
+
+// ---- Trace ---------------------------------------------------------------------------------
+
+ainb_status ainb_instance_enable_trace(ainb_instance* i, size_t capacity) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    i->trace.reserve(capacity);
+    i->instance->set_observer(capacity > 0 ? &i->trace : nullptr);
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+size_t ainb_instance_read_events(ainb_instance* i, ainb_event* out, size_t max) {
+  return i == nullptr || out == nullptr ? 0 : i->trace.read(out, max);
+}
+uint64_t ainb_instance_dropped_events(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->trace.dropped();
+}
+
+// ---- Node callbacks ------------------------------------------------------------------------
+
+uint32_t ainb_node_index(const ainb_node* n) {
+  return context(n).node_index();
+}
+void* ainb_node_host(const ainb_node* n) {
+  return context(n).host();
+}
+void* ainb_node_state(ainb_node* n) {
+  auto& c = context(n);
+  const auto& g = c.instance().graph().nodes()[c.node_index()];
+  return g.state_size == 0 ? nullptr : c.instance().node_state(c.node_index(), g.state_size, 16);
+}
+ainb_string ainb_node_name(const ainb_node* n) {
+  return to_c(context(n).node().name);
+}
+
+int32_t ainb_node_property_int(const ainb_node* n, const char* name) {
+  return context(n).property_int(name);
+}
+bool ainb_node_property_bool(const ainb_node* n, const char* name) {
+  return context(n).property_bool(name);
+}
+float ainb_node_property_float(const ainb_node* n, const char* name) {
+  return context(n).property_float(name);
+}
+ainb_string ainb_node_property_string(const ainb_node* n, const char* name) {
+  return to_c(context(n).property_string(name));
+}
+ainb_vec3f ainb_node_property_vec3f(const ainb_node* n, const char* name) {
+  return to_c(context(n).property_vec3f(name));
+}
+int32_t ainb_node_input_int(const ainb_node* n, const char* name) {
+  return context(n).input_int(name);
+}
+bool ainb_node_input_bool(const ainb_node* n, const char* name) {
+  return context(n).input_bool(name);
+}
+float ainb_node_input_float(const ainb_node* n, const char* name) {
+  return context(n).input_float(name);
+}
+ainb_string ainb_node_input_string(const ainb_node* n, const char* name) {
+  return to_c(context(n).input_string(name));
+}
+ainb_vec3f ainb_node_input_vec3f(const ainb_node* n, const char* name) {
+  return to_c(context(n).input_vec3f(name));
+}
+bool ainb_node_write_int(ainb_node* n, const char* name, int32_t v) {
+  return context(n).write_int(name, v);
+}
+bool ainb_node_write_bool(ainb_node* n, const char* name, bool v) {
+  return context(n).write_bool(name, v);
+}
+bool ainb_node_write_float(ainb_node* n, const char* name, float v) {
+  return context(n).write_float(name, v);
+}
+bool ainb_node_write_vec3f(ainb_node* n, const char* name, ainb_vec3f v) {
+  return context(n).write_vec3f(name, Vec3f{v.x, v.y, v.z});
+}
+bool ainb_node_transition(ainb_node* n, uint32_t k) {
+  return context(n).transition(k);
+}
+
+}  // extern "C"

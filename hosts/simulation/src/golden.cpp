@@ -1,0 +1,337 @@
+#include "ainb/simulation/golden.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ainb::simulation {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kFormat = "ainb-golden 1";
+constexpr const char* kNoScenario = "(no scenario)";
+
+struct Found {
+  std::string key;  // path relative to its input, '/'-separated
+  fs::path path;
+};
+
+// The *.ainb files of one input: itself, or every one under it, sorted by key.
+std::vector<Found> find_files(const fs::path& input) {
+  std::vector<Found> found;
+  if (fs::is_regular_file(input)) {
+    found.push_back({input.filename().generic_string(), input});
+  } else if (fs::is_directory(input)) {
+    for (const auto& entry : fs::recursive_directory_iterator(input)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".ainb")
+        found.push_back({fs::relative(entry.path(), input).generic_string(), entry.path()});
+    }
+  } else {
+    throw std::runtime_error(fmt::format("{}: no such file or folder", input.string()));
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Found& a, const Found& b) { return a.key < b.key; });
+  return found;
+}
+
+// The scenarios beside a file X.ainb: X.scenario.json and X.<anything>.scenario.json.
+std::vector<fs::path> scenarios_beside(const fs::path& file) {
+  std::vector<fs::path> found;
+  const auto stem = file.stem().string();  // "patrol.root" for patrol.root.ainb
+  for (const auto& entry :
+       fs::directory_iterator(file.parent_path().empty() ? "." : file.parent_path())) {
+    const auto name = entry.path().filename().string();
+    const bool named = name == stem + ".scenario.json" ||
+                       (name.rfind(stem + ".", 0) == 0 && name.size() > stem.size() + 15 &&
+                        name.ends_with(".scenario.json"));
+    if (entry.is_regular_file() && named) found.push_back(entry.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot read", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
+}
+
+nlohmann::json options_json(const RunOptions& o) {
+  std::vector<std::string> modules;
+  for (const auto& m : o.module_dirs)
+    modules.push_back(m.generic_string());
+  return {{"command", o.command},
+          {"frames", o.frames},
+          {"seed", o.seed},
+          {"modules", modules},
+          {"stub_missing_modules", o.stub_missing_modules}};
+}
+
+RunOptions options_from(const nlohmann::json& j) {
+  RunOptions o;
+  o.command = j.at("command").get<std::string>();
+  o.frames = j.at("frames").get<std::uint64_t>();
+  o.seed = j.at("seed").get<std::uint64_t>();
+  for (const auto& m : j.at("modules"))
+    o.module_dirs.emplace_back(m.get<std::string>());
+  o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
+  return o;
+}
+
+std::string trace_name(const std::string& file, const std::string& scenario) {
+  const auto base = scenario.empty() ? std::string("no-scenario")
+                                     : fs::path(scenario).filename().replace_extension().string();
+  return "traces/" + file + "/" + base + ".jsonl";
+}
+
+// Runs one case; the trace's events, or the error message.
+std::vector<TraceEvent> run_case(const fs::path& file, const std::optional<Scenario>& scenario,
+                                 const RunOptions& options, std::string& top) {
+  TraceCollector events;
+  Scenario none;
+  none.name = kNoScenario;
+  top = simulate(file, scenario ? *scenario : none, options, &events).file;
+  return std::move(events.events);
+}
+
+void report(const GoldenProgress& progress, std::size_t done, std::size_t total,
+            const std::string& label) {
+  if (progress) progress(done, total, label);
+}
+
+}  // namespace
+
+bool GoldenReport::has_errors() const {
+  return std::any_of(cases.begin(), cases.end(),
+                     [](const GoldenCase& c) { return c.status == GoldenCase::Status::Error; });
+}
+
+bool GoldenReport::all_same() const {
+  return std::all_of(cases.begin(), cases.end(), [](const GoldenCase& c) {
+    return c.status == GoldenCase::Status::Same || c.status == GoldenCase::Status::Recorded;
+  });
+}
+
+GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inputs,
+                           const std::vector<fs::path>& scenarios, const RunOptions& options,
+                           const GoldenProgress& progress) {
+  struct Planned {
+    std::size_t input;
+    Found file;
+    std::optional<fs::path> scenario;  // the source file
+    std::string scenario_name;         // its name in the golden set
+  };
+  std::vector<Planned> plan;
+  std::map<std::string, fs::path> scenario_sources;  // golden name -> source, to catch clashes
+  auto name_scenario = [&](const std::string& name, const fs::path& source) {
+    const auto [it, added] = scenario_sources.emplace(name, source);
+    if (!added && fs::canonical(it->second) != fs::canonical(source)) {
+      throw std::runtime_error(fmt::format("two scenarios would be stored as {}: {} and {}", name,
+                                           it->second.string(), source.string()));
+    }
+    return name;
+  };
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    for (auto& found : find_files(inputs[i])) {
+      std::vector<std::pair<fs::path, std::string>> runs;
+      for (const auto& s : scenarios)
+        runs.emplace_back(s, name_scenario("scenarios/" + s.filename().string(), s));
+      for (const auto& s : scenarios_beside(found.path)) {
+        const auto key = fs::path(found.key).parent_path() / s.filename();
+        runs.emplace_back(s, name_scenario("scenarios/" + key.generic_string(), s));
+      }
+      if (runs.empty()) {
+        plan.push_back({i, found, std::nullopt, ""});
+      } else {
+        for (auto& [source, name] : runs)
+          plan.push_back({i, found, source, name});
+      }
+    }
+  }
+
+  fs::remove_all(dir / "traces");
+  fs::remove_all(dir / "scenarios");
+  fs::create_directories(dir);
+  GoldenReport result;
+  nlohmann::ordered_json manifest;
+  manifest["format"] = kFormat;
+  manifest["inputs"] = nlohmann::json::array();
+  for (const auto& input : inputs)
+    manifest["inputs"].push_back(input.generic_string());
+  manifest["options"] = options_json(options);
+  manifest["cases"] = nlohmann::json::array();
+  for (const auto& [name, source] : scenario_sources)
+    write_text(dir / name, read_text(source));
+
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const auto& p = plan[k];
+    GoldenCase c;
+    c.file = p.file.key;
+    c.scenario = p.scenario_name;
+    report(progress, k, plan.size(), p.file.key);
+    try {
+      std::optional<Scenario> scenario;
+      if (p.scenario) scenario = load_scenario(*p.scenario);
+      std::string top;
+      const auto events = run_case(p.file.path, scenario, options, top);
+      std::string text;
+      const auto writer = [&] {
+        std::ostringstream out;
+        auto sink = make_trace_writer(TraceFormat::Jsonl, out);
+        for (const auto& e : events)
+          sink->event(e);
+        sink->finish();
+        return out.str();
+      };
+      const auto trace = trace_name(p.file.key, p.scenario_name);
+      write_text(dir / trace, writer());
+      c.events = events.size();
+      manifest["cases"].push_back({{"file", p.file.key},
+                                   {"input", p.input},
+                                   {"scenario", p.scenario_name},
+                                   {"trace", trace},
+                                   {"events", events.size()}});
+    } catch (const std::exception& e) {
+      c.status = GoldenCase::Status::Error;
+      c.error = e.what();
+    }
+    result.cases.push_back(std::move(c));
+  }
+  write_text(dir / "manifest.json", manifest.dump(2) + "\n");
+  report(progress, plan.size(), plan.size(), "");
+  return result;
+}
+
+GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inputs,
+                          const GoldenProgress& progress) {
+  nlohmann::json manifest;
+  try {
+    manifest = nlohmann::json::parse(read_text(dir / "manifest.json"));
+    if (manifest.at("format") != kFormat) throw std::runtime_error("not an ainb golden set");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: no readable golden recording ({})",
+                                         (dir / "manifest.json").string(), e.what()));
+  }
+  const auto options = options_from(manifest.at("options"));
+  std::vector<fs::path> roots = inputs;
+  if (roots.empty()) {
+    for (const auto& input : manifest.at("inputs"))
+      roots.emplace_back(input.get<std::string>());
+  }
+  // The files now, by input and key.
+  std::vector<std::map<std::string, fs::path>> now(roots.size());
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    if (!fs::exists(roots[i])) continue;  // every case under it is reported missing
+    for (auto& found : find_files(roots[i]))
+      now[i].emplace(found.key, found.path);
+  }
+
+  GoldenReport result;
+  std::vector<std::map<std::string, bool>> recorded(roots.size());
+  const auto& cases = manifest.at("cases");
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const auto& entry = cases[k];
+    GoldenCase c;
+    c.file = entry.at("file").get<std::string>();
+    c.scenario = entry.at("scenario").get<std::string>();
+    const auto input = entry.at("input").get<std::size_t>();
+    report(progress, k, cases.size(), c.file);
+    try {
+      if (input >= roots.size()) {
+        throw std::runtime_error(fmt::format(
+            "the recording has input {}, the check has {} input(s)", input + 1, roots.size()));
+      }
+      recorded[input][c.file] = true;
+      const auto it = now[input].find(c.file);
+      if (it == now[input].end()) {
+        c.status = GoldenCase::Status::Missing;
+        c.error = fmt::format("not found under {}", roots[input].string());
+        result.cases.push_back(std::move(c));
+        continue;
+      }
+      std::vector<TraceEvent> golden;
+      std::istringstream lines(read_text(dir / entry.at("trace").get<std::string>()));
+      for (std::string line; std::getline(lines, line);)
+        golden.push_back(parse_trace_event(nlohmann::json::parse(line)));
+      std::optional<Scenario> scenario;
+      if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
+      std::string top;
+      const auto events = run_case(it->second, scenario, options, top);
+      const auto golden_top = golden.empty() ? top : golden.front().file;
+      if (auto d = first_difference(golden, events, golden_top, top)) {
+        d->scenario = c.scenario.empty() ? kNoScenario : c.scenario;
+        c.status = GoldenCase::Status::Different;
+        c.events = d->index;
+        c.difference = std::move(d);
+      } else {
+        c.status = GoldenCase::Status::Same;
+        c.events = events.size();
+      }
+    } catch (const std::exception& e) {
+      c.status = GoldenCase::Status::Error;
+      c.error = e.what();
+    }
+    result.cases.push_back(std::move(c));
+  }
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    for (const auto& [key, path] : now[i]) {
+      if (!recorded[i].contains(key)) result.unrecorded.push_back(key);
+    }
+  }
+  report(progress, cases.size(), cases.size(), "");
+  return result;
+}
+
+void print_golden(const GoldenReport& r, std::ostream& out) {
+  static constexpr const char* kStatus[] = {"recorded", "same", "DIFFERENT", "MISSING", "ERROR"};
+  std::size_t file_width = 4, scenario_width = 8;
+  for (const auto& c : r.cases) {
+    file_width = std::max(file_width, c.file.size());
+    scenario_width = std::max(scenario_width, c.scenario.empty() ? 1 : c.scenario.size());
+  }
+  out << fmt::format("{:<{}}  {:<{}}  {:>7}  {}\n", "file", file_width, "scenario", scenario_width,
+                     "events", "result");
+  std::map<GoldenCase::Status, std::size_t> counts;
+  for (const auto& c : r.cases) {
+    ++counts[c.status];
+    std::string result = kStatus[static_cast<int>(c.status)];
+    if (c.difference) {
+      const auto& d = *c.difference;
+      result += fmt::format(" at event {}, frame {}", d.index,
+                            d.original ? d.original->frame : d.edited->frame);
+    }
+    if (!c.error.empty()) result += ": " + c.error;
+    out << fmt::format("{:<{}}  {:<{}}  {:>7}  {}\n", c.file, file_width,
+                       c.scenario.empty() ? "-" : c.scenario, scenario_width, c.events, result);
+  }
+  std::vector<std::string> totals;
+  for (const auto& [status, n] : counts)
+    totals.push_back(fmt::format("{} {}", n, kStatus[static_cast<int>(status)]));
+  out << fmt::format("{} case(s): {}\n", r.cases.size(), fmt::join(totals, ", "));
+  for (const auto& key : r.unrecorded)
+    out << fmt::format("not recorded: {} (new since the recording; --record to add it)\n", key);
+  for (const auto& c : r.cases) {
+    if (!c.difference) continue;
+    out << fmt::format("\n{}:\n", c.file);
+    print_difference(*c.difference, out, "recorded", "now");
+  }
+}
+
+}  // namespace ainb::simulation

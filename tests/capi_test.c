@@ -1,0 +1,250 @@
+/* The C API, called from C (C11): loading, node classes with state, the blackboard, trace events,
+ * user functions and every error path. Runs the bundled patrol example; the user-function part
+ * runs a corpus file (it fails when CI is set and the corpus is missing, and is skipped
+ * otherwise). */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ainb/ainb.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static int equals(ainb_string s, const char* text) {
+  return s.size == strlen(text) && memcmp(s.data, text, s.size) == 0;
+}
+
+/* The world of the test: one guard walking along x. */
+typedef struct guard {
+  float x;
+  int waits_done;
+  int attacks;
+} guard;
+
+static ainb_result move_update(ainb_node* node, void* class_data) {
+  (void)class_data;
+  guard* g = (guard*)ainb_node_host(node);
+  const ainb_vec3f destination = ainb_node_input_vec3f(node, "Destination");
+  g->x += ainb_node_input_float(node, "Speed");
+  CHECK(ainb_node_write_float(node, "DistanceLeft", destination.x - g->x));
+  CHECK(!ainb_node_write_float(node, "NoSuchOutput", 0.0f));
+  return g->x >= destination.x ? AINB_SUCCESS : AINB_RUNNING;
+}
+
+typedef struct wait_state {
+  int frames_left;
+} wait_state;
+
+static void wait_enter(ainb_node* node, void* class_data) {
+  (void)class_data;
+  wait_state* s = (wait_state*)ainb_node_state(node);
+  s->frames_left = (int)ainb_node_property_float(node, "Time"); /* 2.0 in the file */
+}
+
+static ainb_result wait_update(ainb_node* node, void* class_data) {
+  wait_state* s = (wait_state*)ainb_node_state(node);
+  if (--s->frames_left > 0) return AINB_RUNNING;
+  ++*(int*)class_data;
+  ++((guard*)ainb_node_host(node))->waits_done;
+  return AINB_SUCCESS;
+}
+
+static ainb_result attack_update(ainb_node* node, void* class_data) {
+  (void)class_data;
+  CHECK(equals(ainb_node_property_string(node, "Weapon"), "Spear"));
+  CHECK(ainb_node_property_float(node, "Range") == 2.5f);
+  ++((guard*)ainb_node_host(node))->attacks;
+  return AINB_RUNNING;
+}
+
+static void test_patrol(const char* patrol_path) {
+  ainb_runtime* rt = ainb_runtime_create();
+  int waits_seen_by_class = 0;
+  const ainb_node_class move = {NULL, move_update, NULL, NULL, 0};
+  const ainb_node_class wait = {wait_enter, wait_update, NULL, &waits_seen_by_class,
+                                sizeof(wait_state)};
+  const ainb_node_class attack = {NULL, attack_update, NULL, NULL, 0};
+  const ainb_node_class no_update = {NULL, NULL, NULL, NULL, 0};
+  CHECK(ainb_runtime_register_node(rt, "MoveTo", &move) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Wait", &wait) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Attack", &attack) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Broken", &no_update) == AINB_ERROR_ARGUMENT);
+  CHECK(strcmp(ainb_runtime_last_error(rt),
+               "register_node: a class needs a name and an update callback") == 0);
+
+  ainb_graph* graph = ainb_graph_load(rt, patrol_path);
+  CHECK(graph != NULL);
+  if (graph == NULL) {
+    fprintf(stderr, "%s\n", ainb_runtime_last_error(rt));
+    exit(1);
+  }
+  CHECK(equals(ainb_graph_file_name(graph), "patrol.root.ainb"));
+  CHECK(ainb_graph_node_count(graph) == 10);
+  CHECK(ainb_graph_command_count(graph) == 2);
+  CHECK(equals(ainb_graph_command_name(graph, 1), "Alert"));
+  CHECK(ainb_graph_command_name(graph, 2).data == NULL);
+
+  guard g = {0.0f, 0, 0};
+  ainb_instance* actor = ainb_instance_create(graph, 1, &g);
+  ainb_graph_release(graph); /* the instance keeps the graph alive */
+  CHECK(ainb_instance_start(actor, "Flee") == AINB_ERROR_ARGUMENT);
+  char expected[4200];
+  snprintf(expected, sizeof expected, "%s has no command \"Flee\" (it has: \"Root\", \"Alert\")",
+           patrol_path);
+  CHECK(strcmp(ainb_instance_last_error(actor), expected) == 0);
+
+  CHECK(ainb_instance_enable_trace(actor, 8) == AINB_OK);
+  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  CHECK(ainb_instance_state(actor) == AINB_COMMAND_RUNNING);
+  ainb_event events[16];
+  /* Starting a command enters its tree: Sequential, BoolSelector (IsEnemyNear is false), the
+   * walking Sequential and MoveTo. */
+  size_t n = ainb_instance_read_events(actor, events, 16);
+  CHECK(n == 5);
+  CHECK(events[0].kind == AINB_EVENT_COMMAND && equals(events[0].detail, "Root"));
+  CHECK(events[1].kind == AINB_EVENT_ENTER && events[1].node == 0 &&
+        equals(events[1].type, "Element_Sequential"));
+  CHECK(events[4].kind == AINB_EVENT_ENTER && events[4].node == 4 &&
+        equals(events[4].type, "MoveTo") && equals(events[4].file, "patrol.root.ainb"));
+
+  /* PatrolSpeed 1.5 a frame, PatrolPoint x = 10: MoveTo succeeds on the 7th update. */
+  for (int frame = 1; frame <= 6; ++frame)
+    ainb_instance_tick(actor);
+  CHECK(g.x == 9.0f);
+  CHECK(ainb_instance_is_active(actor, 4));
+  CHECK(ainb_instance_dropped_events(actor) > 0); /* 8 events do not hold six frames */
+  n = ainb_instance_read_events(actor, events, 16);
+  CHECK(n == 8);
+  CHECK(events[0].frame == 1 && events[0].kind == AINB_EVENT_UPDATE && events[0].node == 4 &&
+        events[0].result == AINB_RUNNING);
+  CHECK(ainb_instance_enable_trace(actor, 0) == AINB_OK); /* off: nothing more is recorded */
+  ainb_instance_tick(actor);
+  CHECK(g.x == 10.5f);
+  CHECK(ainb_instance_is_active(actor, 5)); /* Wait */
+  CHECK(ainb_instance_read_events(actor, events, 16) == 0);
+  ainb_instance_tick(actor);
+  ainb_instance_tick(actor);
+  CHECK(g.waits_done == 1 && waits_seen_by_class == 1);
+
+  /* The blackboard: perception sees the player; the selector switches to Attack. */
+  float speed = 0;
+  CHECK(ainb_blackboard_get_float(actor, "PatrolSpeed", &speed) && speed == 1.5f);
+  ainb_vec3f point = {0, 0, 0};
+  CHECK(ainb_blackboard_get_vec3f(actor, "PatrolPoint", &point) && point.x == 10.0f &&
+        point.z == -4.0f);
+  CHECK(!ainb_blackboard_get_int(actor, "PatrolSpeed", NULL)); /* a float, not an int */
+  CHECK(ainb_blackboard_set_int(actor, "IsEnemyNear", 1) == AINB_ERROR_NOT_FOUND);
+  CHECK(ainb_blackboard_set_bool(actor, "NoSuchEntry", true) == AINB_ERROR_NOT_FOUND);
+  CHECK(ainb_blackboard_set_bool(actor, "IsEnemyNear", true) == AINB_OK);
+  bool near = false;
+  CHECK(ainb_blackboard_get_bool(actor, "IsEnemyNear", &near) && near);
+  ainb_instance_tick(actor);
+  CHECK(g.attacks == 1);
+  CHECK(ainb_instance_is_active(actor, 2));
+  CHECK(ainb_instance_frame(actor) == 10);
+  CHECK(ainb_instance_memory_bytes(actor) > 0);
+
+  ainb_instance_destroy(actor);
+  ainb_runtime_destroy(rt);
+}
+
+static void test_load_errors(void) {
+  ainb_runtime* rt = ainb_runtime_create();
+  CHECK(ainb_graph_load(rt, "/nonexistent/x.ainb") == NULL);
+  CHECK(
+      strcmp(
+          ainb_runtime_last_error(rt),
+          "/nonexistent/x.ainb: file at offset 0x0: cannot read file: No such file or directory") ==
+      0);
+  const unsigned char junk[4] = {'A', 'I', 'B', ' '};
+  CHECK(ainb_graph_load_memory(rt, junk, sizeof junk, "junk.ainb") == NULL);
+  CHECK(
+      strcmp(
+          ainb_runtime_last_error(rt),
+          "junk.ainb: header at offset 0x0: file is 4 bytes, too small for the 0x74-byte header") ==
+      0);
+  CHECK(ainb_graph_load(NULL, "x") == NULL);
+  CHECK(ainb_instance_start(NULL, "Root") == AINB_ERROR_ARGUMENT);
+  CHECK(ainb_runtime_register_function(rt, "NoParens", NULL, NULL) == AINB_ERROR_ARGUMENT);
+  ainb_runtime_destroy(rt);
+}
+
+/* GetBBCodeBool( Bool, Int ): counts its calls and records the host it was called for. */
+typedef struct calls {
+  int count;
+  void* last_host;
+} calls;
+
+static void bb_code_bool(void* data, void* host, const ainb_value* arguments, size_t count,
+                         ainb_value* result) {
+  calls* c = (calls*)data;
+  CHECK(count == 1 && arguments[0].type == AINB_VALUE_INT);
+  CHECK(result->type == AINB_VALUE_BOOL);
+  ++c->count;
+  c->last_host = host;
+  result->as.b = true;
+}
+
+static void test_user_functions(const char* corpus) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/ainb/Toby.utility.root.ainb", corpus);
+  FILE* probe = fopen(path, "rb");
+  if (probe == NULL) {
+    if (getenv("CI") != NULL) {
+      fprintf(stderr, "the corpus is missing (%s) and CI is set\n", path);
+      ++failures;
+    } else {
+      fprintf(stderr, "skipped: the corpus is missing (%s)\n", path);
+    }
+    return;
+  }
+  fclose(probe);
+  ainb_runtime* rt = ainb_runtime_create();
+  calls c = {0, NULL};
+  CHECK(ainb_runtime_register_function(rt, "GetBBCodeBool( Bool, Int )", bb_code_bool, &c) ==
+        AINB_OK);
+  ainb_runtime_set_stub_running_updates(rt, 0);
+  ainb_runtime_set_stub_missing_modules(rt, true); /* the corpus lacks most of its modules */
+  ainb_graph* graph = ainb_graph_load(rt, path);
+  CHECK(graph != NULL);
+  if (graph == NULL) {
+    fprintf(stderr, "%s\n", ainb_runtime_last_error(rt));
+    exit(1);
+  }
+  int host = 7;
+  ainb_instance* actor = ainb_instance_create(graph, 0, &host);
+  CHECK(equals(ainb_graph_command_name(graph, 0), "Root"));
+  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  for (int frame = 0; frame < 120; ++frame)
+    ainb_instance_tick(actor);
+  CHECK(c.count == 12); /* its expressions' calls in 120 frames, stubs succeeding at once */
+  CHECK(c.last_host == &host);
+  ainb_instance_destroy(actor);
+  ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR\n");
+    return 2;
+  }
+  test_patrol(argv[1]);
+  test_load_errors();
+  test_user_functions(argv[2]);
+  if (failures > 0) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("capi_test: all checks passed\n");
+  return 0;
+}
