@@ -258,6 +258,19 @@ void Graph::build_control_flow() {
       is_target[target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
+    static constexpr std::array<std::string_view, 2> kBoolPlugs{"True", "False"};
+    static constexpr std::array<std::string_view, 3> kSplitPlugs{"Enter", "Update", "Leave"};
+    std::span<const std::string_view> names;
+    if (n.type == NodeType::BoolSelector) names = kBoolPlugs;
+    if (n.type == NodeType::SplitTiming) names = kSplitPlugs;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      for (std::uint32_t c = 0; c < g.children.count; ++c) {
+        if (m.plugs[child_plugs_[g.children.base + c]].name == names[k]) {
+          g.named_plugs[k] = static_cast<std::int16_t>(c);
+          break;
+        }
+      }
+    }
 
     g.queries.base = static_cast<std::uint32_t>(queries_.size());
     for (const auto q : m.queries_of(n)) {

@@ -572,12 +572,12 @@ void Instance::enter_builtin(std::uint32_t node) {
       }
       break;
     case NodeType::SplitTiming: {
-      if (const auto on_enter = plug_named(node, "Enter"); on_enter >= 0) {
+      if (const auto on_enter = g.named_plugs[0]; on_enter >= 0) {
         enter(children[on_enter]);
         update(children[on_enter]);
         leave(children[on_enter]);
       }
-      if (const auto on_update = plug_named(node, "Update"); on_update >= 0) {
+      if (const auto on_update = g.named_plugs[1]; on_update >= 0) {
         enter(children[on_update]);
       }
       break;
@@ -702,10 +702,10 @@ void Instance::leave_builtin(std::uint32_t node) {
   }
   switch (g.type) {
     case NodeType::SplitTiming: {
-      if (const auto on_update = plug_named(node, "Update"); on_update >= 0) {
+      if (const auto on_update = g.named_plugs[1]; on_update >= 0) {
         leave(children[on_update]);
       }
-      if (const auto on_leave = plug_named(node, "Leave"); on_leave >= 0) {
+      if (const auto on_leave = g.named_plugs[2]; on_leave >= 0) {
         enter(children[on_leave]);
         update(children[on_leave]);
         leave(children[on_leave]);
@@ -812,15 +812,6 @@ Result Instance::calculate_module_if(std::uint32_t node) {
 }
 // ---- built-in composites --------------------------------------------------------------------
 
-std::int32_t Instance::plug_named(std::uint32_t node, std::string_view name) const {
-  const auto& m = graph_->model();
-  const auto plugs = graph_->child_plugs(node);
-  for (std::size_t i = 0; i < plugs.size(); ++i) {
-    if (m.plugs[plugs[i]].name == name) return static_cast<std::int32_t>(i);
-  }
-  return -1;
-}
-
 Result Instance::update_sequential(std::uint32_t node) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
@@ -886,7 +877,7 @@ Result Instance::update_selector(std::uint32_t node) {
 }
 
 Result Instance::update_split_timing(std::uint32_t node) {
-  const auto on_update = plug_named(node, "Update");
+  const auto on_update = graph_->nodes()[node].named_plugs[1];
   if (on_update < 0) return Result::Success;
   return update(graph_->children(node)[on_update]);
 }
@@ -931,11 +922,9 @@ std::uint16_t Instance::choose(std::uint32_t node) {
   };
   switch (n.type) {
     case NodeType::BoolSelector: {
-      const auto wanted = value_or(selector_input(ParamType::Bool), false) ? "True" : "False";
-      for (std::uint16_t i = 0; i < plugs.size(); ++i) {
-        if (plugs[i].name == wanted) return i;
-      }
-      return last;
+      const auto& named = graph_->nodes()[node].named_plugs;
+      const auto k = named[value_or(selector_input(ParamType::Bool), false) ? 0 : 1];
+      return k >= 0 ? static_cast<std::uint16_t>(k) : last;
     }
     case NodeType::S32Selector: {
       const auto x = value_or(selector_input(ParamType::Int), std::int32_t{0});

@@ -4,6 +4,7 @@
 // any number of instances (and threads). Flat arrays; every class, parameter source, module
 // and child replacement resolved once.
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <string>
@@ -77,8 +78,11 @@ struct GraphNode {
   bool loop = false;
   std::int32_t loop_count = 0;
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
-  std::uint32_t in_flow = 1;         // Element_Join: InFlowNum
-  std::string_view parameter;        // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
+  // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
+  // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
+  std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
+  std::uint32_t in_flow = 1;   // Element_Join: InFlowNum
+  std::string_view parameter;  // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
   ParamType value_type = ParamType::Int;  // ModuleIF_Input / _Output: the type they pass
 };
 

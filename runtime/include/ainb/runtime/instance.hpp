@@ -166,7 +166,6 @@ class Instance {
   Result update_split_timing(std::uint32_t node);
   Result update_alert(std::uint32_t node);
   std::uint16_t choose(std::uint32_t node);
-  std::int32_t plug_named(std::uint32_t node, std::string_view name) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
   Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
   Value blackboard_value(ParamType type, ParamFlags flags) const;
