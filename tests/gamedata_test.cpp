@@ -584,3 +584,36 @@ TEST_CASE(
   CHECK(std::get<std::string_view>(*actor.blackboard("S")) == "from the hook");
   CHECK(std::get<float>(*actor.blackboard("F")) == 0.5f);
 }
+
+TEST_CASE("ainb run --defs: a stub's declared output steers a selector") {
+  using namespace ainb::test;
+  const auto dir = temp_dir("run_defs");
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode probe{.name = "Probe"};
+  probe.outputs = {{ParamType::Bool, "Flag"}};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", 1, 0, 0, false}};
+  choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
+  spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
+  const auto file = (dir / "Steer.root.ainb").string();
+  write_file(file, build(spec));
+  write_text(dir / "outputs.json",
+             R"({"AI": {"Probe": {"Outputs": {"Bool": {"Flag": {"default": true}}}}}})");
+
+  const auto plain = ainb_cli({"run", file, "--frames", "1"});
+  CHECK(plain.code == 0);
+  CHECK(plain.out.find("  No ") != std::string::npos);
+  CHECK(plain.out.find("  Yes ") == std::string::npos);
+  const auto declared =
+      ainb_cli({"run", file, "--frames", "1", "--defs", (dir / "outputs.json").string()});
+  CHECK(declared.code == 0);
+  CHECK(declared.out.find("  Yes ") != std::string::npos);
+  CHECK(declared.out.find("  No ") == std::string::npos);
+  const auto missing = ainb_cli({"run", file, "--defs", "nope.json"});
+  CHECK(missing.code == 1);
+  CHECK(missing.err == "error: nope.json: file at offset 0x0: cannot open the file\n");
+}
