@@ -617,3 +617,34 @@ TEST_CASE("ainb run --defs: a stub's declared output steers a selector") {
   CHECK(missing.code == 1);
   CHECK(missing.err == "error: nope.json: file at offset 0x0: cannot open the file\n");
 }
+
+TEST_CASE("blackboard parameter files that do not load or are of another format are warnings") {
+  using namespace ainb::test;
+  const auto dir = temp_dir("blackboard_bad");
+  auto cut = aamp_sample(std::endian::little).bytes;
+  cut.resize(0x40);  // the header's file size says more
+  write_file(dir / "Actor/Cut.baiprog", cut);
+  write_text(dir / "Actor/Text.bgyml", "not a parameter file");
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {BuildNode{.name = "Idle"}};
+  spec.file_references = {"Actor/Cut.aiprog", "Actor/Text.gyml"};
+  spec.blackboard = {{BlackboardType::S32, "p2", std::int32_t{4}, "", 0, 0},
+                     {BlackboardType::S32, "q", std::int32_t{5}, "", 0, 1},
+                     {BlackboardType::S32, "r", std::int32_t{6}, "", 0, 1}};
+  const auto model = load(build(spec), "Bad.root.ainb");
+  gamedata::FileSource source(dir, nullptr);
+  gamedata::BlackboardFiles files(source);
+  CHECK(!files.value(*model, 0));
+  CHECK(!files.value(*model, 1));
+  CHECK(!files.value(*model, 2));  // the same file: read once, warned once
+  REQUIRE(files.warnings().size() == 2);
+  const auto cut_path = (dir / "Actor/Cut.baiprog").string();
+  CHECK(
+      files.warnings()[0].starts_with("Bad.root.ainb: blackboard entry p2 references "
+                                      "Actor/Cut.aiprog, which does not load (" +
+                                      cut_path + ": "));
+  CHECK(files.warnings()[1] == "Bad.root.ainb: blackboard entry q references Actor/Text.gyml: " +
+                                   (dir / "Actor/Text.bgyml").string() +
+                                   " is neither BYML nor AAMP; the stored default is used");
+}
