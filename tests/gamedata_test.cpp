@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <doctest/doctest.h>
 
 #include "ainb/gamedata/blackboard_files.hpp"
@@ -47,9 +49,11 @@ void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// A fresh, empty folder under the temporary directory.
+// A fresh, empty folder under the temporary directory (named by the process too, so the release and
+// sanitizer suites can run at the same time).
 fs::path temp_dir(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("ainb_gamedata_" + name);
+  const auto dir =
+      fs::temp_directory_path() / ("ainb_gamedata_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
