@@ -1,7 +1,10 @@
 // Format readers: BYML and AAMP parse throughput on each corpus file (bytes in memory to a
 // complete value tree), and the time to open a TotK actor pack (read from disk, zstd with the
 // pack dictionary, SARC) and load its AI files with ainb::load. Dictionaries are loaded once,
-// outside the timing, as a program would.
+// outside the timing, as a program would. `romfs/...`: from a romfs tree (a temporary copy of the
+// corpus packs) to a runnable graph: open the actor's pack, load the AI file, resolve its modules
+// through the romfs and read its blackboard parameter files (what `ainb run PACK:MEMBER --romfs`
+// does before the first frame).
 //
 //   build/release/benchmarks/formats_bench [--corpus DIR] [benchmark flags]
 
@@ -11,11 +14,14 @@
 #include <iterator>
 
 #include <benchmark/benchmark.h>
+#include <spdlog/spdlog.h>
 
 #include "ainb/formats/aamp.hpp"
 #include "ainb/formats/byml.hpp"
 #include "ainb/formats/sarc.hpp"
 #include "ainb/formats/zstd.hpp"
+#include "ainb/gamedata/blackboard_files.hpp"
+#include "ainb/gamedata/romfs.hpp"
 #include "ainb/loader.hpp"
 #include "bench_common.hpp"
 
@@ -70,6 +76,22 @@ void open_pack(benchmark::State& state, const std::filesystem::path& path,
       static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
 }
 
+void open_actor(benchmark::State& state, const std::filesystem::path& romfs,
+                const std::string& spec, const ainb::formats::ZstdDictionaries& dictionaries) {
+  for (auto _ : state) {
+    ainb::gamedata::FileSource source(romfs, &dictionaries);
+    auto model = ainb::gamedata::open_ai_file(spec, source);
+    ainb::gamedata::RomfsResolver modules(source);
+    ainb::gamedata::BlackboardFiles blackboard(source);
+    ainb::runtime::GraphOptions options{
+        .modules = &modules, .missing_modules = ainb::runtime::MissingModulePolicy::Stub};
+    options.blackboard_defaults = blackboard.hook();
+    auto graph =
+        std::make_shared<const ainb::runtime::Graph>(model, ainb::runtime::NodeRegistry{}, options);
+    benchmark::DoNotOptimize(graph);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,6 +121,20 @@ int main(int argc, char** argv) {
   for (const auto& path : binaries(corpus / "packs")) {
     benchmark::RegisterBenchmark(("pack/" + path.filename().string()).c_str(), open_pack, path,
                                  std::cref(dictionaries))
+        ->Unit(benchmark::kMicrosecond);
+  }
+  spdlog::set_level(spdlog::level::err);  // a "module run as a stub" warning per build otherwise
+  // A romfs of the corpus packs, under the temporary directory.
+  static const auto romfs = std::filesystem::temp_directory_path() / "ainb_formats_bench_romfs";
+  std::filesystem::remove_all(romfs);
+  std::filesystem::create_directories(romfs / "Pack/Actor");
+  for (const auto& path : binaries(corpus / "packs"))
+    std::filesystem::copy_file(path, romfs / "Pack/Actor" / path.filename());
+  for (const auto* spec :
+       {"Pack/Actor/Accessory_Battery.pack.zs:AI/Accessory_Battery_Event.event.root.ainb",
+        "Pack/Actor/Npc_TripMaster_02.pack.zs:AI/NpcTripMaster.utility.root.ainb"}) {
+    benchmark::RegisterBenchmark(("romfs/" + ainb::gamedata::parse_file_spec(spec).member).c_str(),
+                                 open_actor, romfs, std::string(spec), std::cref(dictionaries))
         ->Unit(benchmark::kMicrosecond);
   }
   int count = static_cast<int>(args.size());

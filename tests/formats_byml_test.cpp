@@ -66,6 +66,10 @@ TEST_CASE("BYML: cycles, bad offsets, indices and types are load errors") {
   unknown.u8(0x87, 0x42);
   CHECK_THROWS_WITH(byml::read(unknown.bytes, "u.byml"),
                     "u.byml: nodes at offset 0x98: unknown node type 0x42");
+  // 0x21 (a v7+ "value hash map" some tools name, with no public layout): refused by name.
+  unknown.u8(0x87, 0x21);
+  CHECK_THROWS_WITH(byml::read(unknown.bytes, "u.byml"),
+                    "u.byml: nodes at offset 0x98: unknown node type 0x21");
   auto root_type = byml_sample(std::endian::little);
   root_type.u8(0x30, 0xD1);
   CHECK_THROWS_WITH(byml::read(root_type.bytes, "r.byml"),

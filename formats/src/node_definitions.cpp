@@ -74,6 +74,53 @@ bool NodeClassDefinition::has_tag(std::string_view tag) const noexcept {
   return std::find(tags.begin(), tags.end(), tag) != tags.end();
 }
 
+namespace {
+const NodeInputDefinition* named(const std::vector<NodeInputDefinition>& list,
+                                 std::string_view name) noexcept {
+  const auto it =
+      std::find_if(list.begin(), list.end(), [&](const auto& d) { return d.name == name; });
+  return it == list.end() ? nullptr : &*it;
+}
+}  // namespace
+
+const NodeInputDefinition* NodeClassDefinition::find_input(std::string_view key) const noexcept {
+  return named(inputs, key);
+}
+
+const NodeInputDefinition* NodeClassDefinition::find_output(std::string_view key) const noexcept {
+  return named(outputs, key);
+}
+
+std::vector<std::string> NodeCatalogue::categories_of(std::string_view name) const {
+  std::vector<std::string> result;
+  for (const auto& c : classes_) {
+    if (c.name == name) result.push_back(c.category);
+  }
+  return result;
+}
+
+void NodeCatalogue::merge(const NodeCatalogue& other) {
+  for (const auto& theirs : other.classes_) {
+    const auto key = theirs.category + "/" + theirs.name;
+    const auto found = index_.find(key);
+    if (found == index_.end()) {
+      index_.emplace(key, classes_.size());
+      classes_.push_back(theirs);
+      continue;
+    }
+    auto& ours = classes_[found->second];
+    for (const auto& tag : theirs.tags) {
+      if (!ours.has_tag(tag)) ours.tags.push_back(tag);
+    }
+    for (const auto& in : theirs.inputs) {
+      if (!ours.find_input(in.name)) ours.inputs.push_back(in);
+    }
+    for (const auto& out : theirs.outputs) {
+      if (!ours.find_output(out.name)) ours.outputs.push_back(out);
+    }
+  }
+}
+
 NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view file_name) {
   nlohmann::json root;
   try {
@@ -89,7 +136,7 @@ NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view f
     for (const auto& [name, body] : classes.items()) {
       const auto where = category + "/" + name;
       if (!body.is_object()) fail(file_name, fmt::format("{} is not an object", where));
-      NodeClassDefinition definition{name, category, {}, {}};
+      NodeClassDefinition definition{name, category, {}, {}, {}};
       if (const auto tags = body.find("Tags"); tags != body.end()) {
         if (!tags->is_array()) fail(file_name, fmt::format("{}: \"Tags\" is not a list", where));
         for (const auto& tag : *tags) {
@@ -97,15 +144,20 @@ NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view f
           definition.tags.push_back(tag.get<std::string>());
         }
       }
-      if (const auto inputs = body.find("Inputs"); inputs != body.end()) {
-        if (!inputs->is_object())
-          fail(file_name, fmt::format("{}: \"Inputs\" is not an object", where));
-        for (const auto& [type, parameters] : inputs->items()) {
+      for (const auto* key : {"Inputs", "Outputs"}) {
+        const auto found = body.find(key);
+        if (found == body.end()) continue;
+        const bool is_input = std::string_view(key) == "Inputs";
+        if (!found->is_object())
+          fail(file_name, fmt::format("{}: \"{}\" is not an object", where, key));
+        for (const auto& [type, parameters] : found->items()) {
           if (!parameters.is_object()) {
-            fail(file_name, fmt::format("{}: inputs of type {} are not an object", where, type));
+            fail(file_name, fmt::format("{}: {} of type {} are not an object", where,
+                                        is_input ? "inputs" : "outputs", type));
           }
           for (const auto& [parameter, entry] : parameters.items()) {
-            definition.inputs.push_back(input(type, parameter, entry, file_name, where));
+            (is_input ? definition.inputs : definition.outputs)
+                .push_back(input(type, parameter, entry, file_name, where));
           }
         }
       }

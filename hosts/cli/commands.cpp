@@ -36,6 +36,15 @@ void add_run_options(CLI::App& command, RunRequest& request) {
       ->capture_default_str();
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
                    "Run module nodes whose file is not found as stub nodes (one warning each)");
+  command.add_option("--romfs", request.romfs,
+                     "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard "
+                     "parameter files are also looked up there and in the packs under ROMFS/Pack");
+  command.add_option("--zsdic", request.zsdic,
+                     "zstd dictionaries: a folder of *.zsdic or ZsDic.pack.zs (default "
+                     "ROMFS/Pack/ZsDic.pack.zs)");
+  command.add_option("--defs", request.defs,
+                     "Node definitions (NodeDefinition.json; repeatable): stub nodes write the "
+                     "declared output defaults");
 }
 
 }  // namespace
@@ -122,6 +131,21 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   cat->add_option("--names", cat_request.names,
                   "AAMP names (one a line) to print instead of their CRC32 hashes");
 
+  LintRequest lint_request;
+  auto* lint = app.add_subcommand(
+      "lint",
+      "Check the user nodes of a file against node definitions: unknown classes, wrong file "
+      "category, missing, extra or mistyped parameters (exit 0 clean, 1 findings, 2 error)");
+  lint->add_option("FILE", lint_request.file, "AINB file, or PACK:MEMBER")->required();
+  lint->add_option("--defs", lint_request.defs,
+                   "Node definitions (NodeDefinition.json; repeatable)")
+      ->required();
+  lint->add_option("--format", lint_request.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  lint->add_option("--romfs", lint_request.romfs, "A romfs-like folder where FILE is looked up");
+  lint->add_option("--zsdic", lint_request.zsdic, "zstd dictionaries for packs");
+
   GraphRequest graph_request;
   auto* graph = app.add_subcommand(
       "graph", "Print the file as Graphviz DOT: commands, nodes, plugs by kind, queries, modules");
@@ -150,6 +174,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (run->parsed()) return run_simulation(run_request, out, err);
   if (regress->parsed()) return run_regress(regress_request, out, err);
   if (cat->parsed()) return run_cat(cat_request, out, err);
+  if (lint->parsed()) return run_lint(lint_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

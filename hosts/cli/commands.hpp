@@ -40,6 +40,9 @@ struct RunRequest {
   std::string trace;  // a file, "-" for standard output, empty for none
   std::string format = "jsonl";
   bool stub_missing_modules = false;
+  std::string romfs;              // a romfs-like folder (modules, packs, parameter files)
+  std::string zsdic;              // zstd dictionaries (default ROMFS/Pack/ZsDic.pack.zs)
+  std::vector<std::string> defs;  // node definition files: stub outputs
 };
 
 // `ainb run`: offline simulation with a trace and a summary (run.cpp).
@@ -68,6 +71,19 @@ struct CatRequest {
 
 // `ainb cat`: prints a BYML, AAMP, SARC or zstd file as readable text (cat.cpp).
 int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err);
+
+struct LintRequest {
+  std::string file;  // a path or PACK:MEMBER
+  std::vector<std::string> defs;
+  std::string format = "text";  // text or json
+  std::string romfs, zsdic;
+};
+
+// Exit codes of `ainb lint`: 0 no findings, 1 findings, 2 an error (load or usage).
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitLintError = 2;
+// `ainb lint`: checks the user nodes of a file against node definitions (lint.cpp).
+int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err);
 
 struct GraphRequest {
   std::string trace;   // a JSON-lines trace of `ainb run`: colour the nodes that ran

@@ -119,6 +119,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
   }
   stub_running_updates_ = registry.stub_running_updates;
+  build_blackboard(build.options);
   for (const auto type : {ParamType::String, ParamType::Vec3f, ParamType::Int, ParamType::Float,
                           ParamType::Pointer, ParamType::Bool}) {
     const auto t = static_cast<std::size_t>(type);
@@ -132,6 +133,24 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build.chain.pop_back();
   collect_expression_sites();
   bind_inputs();
+}
+
+void Graph::build_blackboard(const GraphOptions& options) {
+  const auto& entries = model_->blackboard.entries;
+  blackboard_defaults_.reserve(entries.size());
+  for (std::uint32_t i = 0; i < entries.size(); ++i) {
+    auto value = entries[i].default_value;
+    if (options.blackboard_defaults) {
+      if (auto given = options.blackboard_defaults(*model_, i);
+          given && given->index() == value.index()) {
+        value = *given;
+        if (const auto* s = std::get_if<std::string_view>(&value)) {
+          value = std::string_view(stub_strings_.emplace_back(*s));
+        }
+      }
+    }
+    blackboard_defaults_.push_back(value);
+  }
 }
 
 void Graph::build_nodes(const NodeRegistry& registry) {

@@ -170,8 +170,8 @@ Instance::~Instance() {
 void Instance::link_blackboard() {
   const auto& entries = graph_->model().blackboard.entries;
   blackboard_.reserve(entries.size());
-  for (const auto& e : entries)
-    blackboard_.push_back(e.default_value);
+  for (std::uint32_t i = 0; i < entries.size(); ++i)
+    blackboard_.push_back(graph_->blackboard_default(i));
   // Host-set strings are kept here, one per String entry (entries are grouped by type).
   blackboard_strings_.resize(
       graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);

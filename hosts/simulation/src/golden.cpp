@@ -73,15 +73,29 @@ void write_text(const fs::path& path, const std::string& text) {
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
 }
 
+std::vector<std::string> strings(const std::vector<fs::path>& paths) {
+  std::vector<std::string> out;
+  for (const auto& p : paths)
+    out.push_back(p.generic_string());
+  return out;
+}
+
+std::vector<fs::path> paths(const nlohmann::json& strings) {
+  std::vector<fs::path> out;
+  for (const auto& s : strings)
+    out.emplace_back(s.get<std::string>());
+  return out;
+}
+
 nlohmann::json options_json(const RunOptions& o) {
-  std::vector<std::string> modules;
-  for (const auto& m : o.module_dirs)
-    modules.push_back(m.generic_string());
   return {{"command", o.command},
           {"frames", o.frames},
           {"seed", o.seed},
-          {"modules", modules},
-          {"stub_missing_modules", o.stub_missing_modules}};
+          {"modules", strings(o.module_dirs)},
+          {"stub_missing_modules", o.stub_missing_modules},
+          {"romfs", o.romfs.generic_string()},
+          {"zsdic", o.zsdic.generic_string()},
+          {"definitions", strings(o.definitions)}};
 }
 
 RunOptions options_from(const nlohmann::json& j) {
@@ -89,9 +103,11 @@ RunOptions options_from(const nlohmann::json& j) {
   o.command = j.at("command").get<std::string>();
   o.frames = j.at("frames").get<std::uint64_t>();
   o.seed = j.at("seed").get<std::uint64_t>();
-  for (const auto& m : j.at("modules"))
-    o.module_dirs.emplace_back(m.get<std::string>());
+  o.module_dirs = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
+  o.romfs = j.at("romfs").get<std::string>();
+  o.zsdic = j.at("zsdic").get<std::string>();
+  o.definitions = paths(j.at("definitions"));
   return o;
 }
 
@@ -172,9 +188,7 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
   GoldenReport result;
   nlohmann::ordered_json manifest;
   manifest["format"] = kFormat;
-  manifest["inputs"] = nlohmann::json::array();
-  for (const auto& input : inputs)
-    manifest["inputs"].push_back(input.generic_string());
+  manifest["inputs"] = strings(inputs);
   manifest["options"] = options_json(options);
   manifest["cases"] = nlohmann::json::array();
   for (const auto& [name, source] : scenario_sources)
@@ -231,10 +245,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
   }
   const auto options = options_from(manifest.at("options"));
   std::vector<fs::path> roots = inputs;
-  if (roots.empty()) {
-    for (const auto& input : manifest.at("inputs"))
-      roots.emplace_back(input.get<std::string>());
-  }
+  if (roots.empty()) roots = paths(manifest.at("inputs"));
   // The files now, by input and key.
   std::vector<std::map<std::string, fs::path>> now(roots.size());
   for (std::size_t i = 0; i < roots.size(); ++i) {

@@ -5,8 +5,12 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "ainb/exb/user_functions.hpp"
+#include "ainb/gamedata/blackboard_files.hpp"
+#include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/romfs.hpp"
 
 namespace ainb::simulation {
 
@@ -337,22 +341,44 @@ class Tracer : public runtime::Observer {
 
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                  const RunOptions& options, TraceSink* trace) {
-  auto model = load_file(file);
+  const auto spec = gamedata::parse_file_spec(file.string());
+  const bool packed = !spec.member.empty();
+  const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
+  gamedata::FileSource source(options.romfs, &dictionaries);
+  auto model = gamedata::open_ai_file(file.string(), source);
+  formats::NodeCatalogue catalogue;
+  for (const auto& path : options.definitions)
+    catalogue.merge(formats::NodeCatalogue::from_json_file(path));
   runtime::NodeRegistry registry;
+  if (!options.definitions.empty())
+    registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
   std::vector<std::shared_ptr<ScriptedNode>> scripted;
   for (const auto& [cls, behaviour] : scenario.nodes)
     registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
   exb::UserFunctions functions;
   add_functions(scenario, functions);
+  // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs
+  // and the packs (when a romfs or a pack is used).
   auto dirs = options.module_dirs;
-  if (dirs.empty()) dirs.push_back(file.parent_path().empty() ? "." : file.parent_path());
-  const runtime::DirectoryResolver modules(dirs);
+  if (dirs.empty() && !packed) {
+    dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
+  }
+  const bool game_layout = packed || !options.romfs.empty();
+  gamedata::ChainResolver modules;
+  const runtime::DirectoryResolver directories(dirs);
+  const gamedata::RomfsResolver romfs(source);
+  if (!dirs.empty()) modules.add(&directories);
+  if (game_layout) modules.add(&romfs);
+  gamedata::BlackboardFiles blackboard_files(source);
   runtime::GraphOptions graph_options{.functions = &functions,
                                       .modules = &modules,
                                       .missing_modules = options.stub_missing_modules
                                                              ? runtime::MissingModulePolicy::Stub
                                                              : runtime::MissingModulePolicy::Error};
+  if (game_layout) graph_options.blackboard_defaults = blackboard_files.hook();
   const auto graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
+  for (const auto& warning : blackboard_files.warnings())
+    spdlog::warn("{}", warning);
   validate(scenario, *graph);
 
   const auto& commands = graph->model().commands;
@@ -367,6 +393,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   }
 
   Summary summary;
+  summary.warnings = blackboard_files.warnings();
   summary.file = graph->file_name();
   summary.command = command;
   Tracer tracer(trace, summary);

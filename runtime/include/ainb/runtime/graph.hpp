@@ -6,7 +6,9 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,12 @@ enum class MissingModulePolicy : std::uint8_t {
   Stub,   // the module node runs as a stub node (one warning per missing file)
 };
 
+// The initial value of blackboard entry `entry` (an index into `file.blackboard.entries`), or
+// nullopt for the file's stored default. String values are copied into the graph (a view need only
+// stay valid until the graph is built).
+using BlackboardDefaults =
+    std::function<std::optional<Value>(const Model& file, std::uint32_t entry)>;
+
 struct GraphOptions {
   // Resolves the user functions the file's expressions call (null: every call follows the
   // instance's missing-function policy).
@@ -32,6 +40,11 @@ struct GraphOptions {
   MissingModulePolicy missing_modules = MissingModulePolicy::Error;
   // Modules calling modules deeper than this is a load error (a guard; real files nest 3-4).
   std::uint32_t max_module_depth = 16;
+  // Initial blackboard values other than the ones the file stores (e.g. read from the parameter
+  // files its entries reference): asked once per entry of every file (modules too) while the
+  // graph is built; nullopt keeps the stored default, a value of another type than the entry's
+  // is ignored. Instances start (and restart) from these values; the tick never asks.
+  BlackboardDefaults blackboard_defaults = {};
 };
 
 // Where an input's value comes from, decided once (docs/semantics.md, "Parameters").
@@ -145,6 +158,9 @@ class Graph {
   std::span<const GraphTransition> transitions(std::uint32_t node) const {
     return window(transitions_, nodes_[node].transitions);
   }
+  // The value an instance's blackboard entry starts with (GraphOptions::blackboard_defaults, or
+  // the file's stored default).
+  const Value& blackboard_default(std::uint32_t entry) const { return blackboard_defaults_[entry]; }
   std::span<const StubOutput> stub_outputs(std::uint32_t node) const {
     return window(stub_outputs_, nodes_[node].stub_outputs);
   }
@@ -204,6 +220,7 @@ class Graph {
   static std::span<const T> window(const std::vector<T>& v, Range r) {
     return std::span(v).subspan(r.base, r.count);
   }
+  void build_blackboard(const GraphOptions& options);
   void build_nodes(const NodeRegistry& registry);
   void build_control_flow();
   void build_modules(const NodeRegistry& registry, Build& build);
@@ -218,7 +235,8 @@ class Graph {
   std::vector<std::uint32_t> attachments_;
   std::vector<GraphTransition> transitions_;
   std::vector<StubOutput> stub_outputs_;
-  std::deque<std::string> stub_strings_;  // strings of stub outputs (stable addresses)
+  std::deque<std::string> stub_strings_;  // strings of stub outputs and blackboard defaults
+  std::vector<Value> blackboard_defaults_;
   std::vector<std::uint32_t> logic_roots_;
   std::vector<std::uint32_t> module_outputs_;
   std::vector<ModuleCall> module_calls_;

@@ -24,6 +24,14 @@ struct RunOptions {
   std::uint64_t seed = 0;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
+  // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
+  // there and in the packs under ROMFS/Pack, and blackboard entries' parameter files are read
+  // from it (docs/simulation.md).
+  std::filesystem::path romfs;
+  std::filesystem::path zsdic;  // zstd dictionaries; default ROMFS/Pack/ZsDic.pack.zs
+  // Node definition files (NodeDefinition.json and supplements): stub nodes write the declared
+  // defaults of their outputs.
+  std::vector<std::filesystem::path> definitions;
 };
 
 // One event of a run, as the trace formats print it.
@@ -70,10 +78,13 @@ struct Summary {
   std::string state;                                      // the command's state at the end
   std::map<std::string, std::string> last_results;        // "file #node Type" -> last result
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
+  // Blackboard parameter files that were missing or did not fit (also logged as warnings).
+  std::vector<std::string> warnings;
 };
 void print_summary(const Summary& summary, std::ostream& out);
 
-// Loads `file`, resolves its modules and runs it. Throws LoadError (file or module),
+// Loads `file` (a path, or PACK:MEMBER such as "Pack/Actor/X.pack.zs:AI/X.root.ainb"), resolves
+// its modules and runs it. Throws LoadError (file or module),
 // ScenarioError (a scenario that does not fit the file) or std::invalid_argument (an unknown
 // command: the message lists the file's commands).
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,

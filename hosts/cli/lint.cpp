@@ -1,0 +1,59 @@
+// `ainb lint`: the user nodes of a file against node definitions.
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/romfs.hpp"
+#include "commands.hpp"
+
+namespace ainb::cli {
+
+int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
+  std::shared_ptr<const Model> model;
+  formats::NodeCatalogue catalogue;
+  try {
+    for (const auto& path : request.defs)
+      catalogue.merge(formats::NodeCatalogue::from_json_file(path));
+    const auto dictionaries = gamedata::load_dictionaries(request.romfs, request.zsdic);
+    gamedata::FileSource source(request.romfs, &dictionaries);
+    model = gamedata::open_ai_file(request.file, source);
+  } catch (const LoadError& e) {
+    err << "error: " << e.what() << '\n';
+    return kExitLintError;
+  }
+  const auto findings = gamedata::lint(*model, catalogue);
+  std::size_t checked = 0;
+  for (const auto& n : model->nodes) {
+    if (n.type == NodeType::UserDefined && !n.is_module()) ++checked;
+  }
+  if (request.format == "json") {
+    auto json = nlohmann::ordered_json::object();
+    json["file"] = model->name;
+    json["category"] = std::string(model->header.category_name);
+    json["checked_nodes"] = checked;
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& f : findings) {
+      list.push_back({{"node", f.node},
+                      {"class", f.node_class},
+                      {"kind", gamedata::lint_kind_name(f.kind)},
+                      {"parameter", f.parameter},
+                      {"message", f.message}});
+    }
+    json["findings"] = std::move(list);
+    out << json.dump(2) << '\n';
+  } else {
+    for (const auto& f : findings) {
+      out << fmt::format("{}: node {} {}: {}: {}\n", model->name, f.node, f.node_class,
+                         gamedata::lint_kind_name(f.kind), f.message);
+    }
+    out << fmt::format("{}: {} finding{} in {} user node{} ({} category)\n", model->name,
+                       findings.size(), findings.size() == 1 ? "" : "s", checked,
+                       checked == 1 ? "" : "s", model->header.category_name);
+  }
+  return findings.empty() ? kExitOk : kExitFindings;
+}
+
+}  // namespace ainb::cli

@@ -1,0 +1,53 @@
+#pragma once
+
+// The node catalogue (formats/node_definitions.hpp) put to work: stub outputs for classes no
+// host implements, and `ainb lint`'s checks of a file against the declarations.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ainb/formats/node_definitions.hpp"
+#include "ainb/runtime/node_class.hpp"
+
+namespace ainb::gamedata {
+
+// The declared default of an output (or input) as a value of `type`, or nullopt when the
+// declaration's type does not give one of that type (e.g. an enum's default name for an Int
+// output). String values view the catalogue's strings.
+std::optional<Value> declared_value(const formats::NodeInputDefinition& declaration,
+                                    ParamType type);
+
+// NodeRegistry::stub_outputs from a catalogue: a stub writes the declared default of each output
+// the catalogue declares for its class (categories AI, Logic, Sequence searched in that order);
+// other outputs keep the type's zero. The catalogue must outlive the graphs built with it.
+runtime::StubOutputDefaults catalogue_stub_outputs(const formats::NodeCatalogue& catalogue);
+
+// One disagreement between a file and the catalogue.
+struct LintFinding {
+  enum class Kind {
+    UnknownClass,   // no category declares the class
+    WrongCategory,  // declared, but for other file categories
+    MissingInput,   // declared, the node has none of that name
+    ExtraInput,     // the node has one the class does not declare
+    InputType,      // declared with another type
+    MissingOutput,  // the same for outputs, when the catalogue declares outputs
+    ExtraOutput,
+    OutputType,
+  };
+  Kind kind = Kind::UnknownClass;
+  std::uint32_t node = 0;
+  std::string node_class;
+  std::string parameter;  // empty for class findings
+  std::string message;    // readable, without the node prefix
+};
+const char* lint_kind_name(LintFinding::Kind kind);  // "unknown-class", "wrong-category", ...
+
+// Checks every UserDefined node that is not a module call. Types: the catalogue's Bool, Int,
+// Float, String and Vector3 are the file's bool, int, float, string and vec3f; any other
+// declared type is a C++ type name, which the file stores as an int (an enum) or as a pointer
+// of that class name. Properties are not checked (no catalogue declares them).
+std::vector<LintFinding> lint(const Model& model, const formats::NodeCatalogue& catalogue);
+
+}  // namespace ainb::gamedata

@@ -1,0 +1,171 @@
+#include "ainb/gamedata/catalogue.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace ainb::gamedata {
+
+namespace {
+
+constexpr const char* kCategories[] = {"AI", "Logic", "Sequence"};
+
+// The file type a basic declared type stands for; nullopt for C++ type names.
+std::optional<ParamType> basic_type(const std::string& declared) {
+  if (declared == "Bool") return ParamType::Bool;
+  if (declared == "Int") return ParamType::Int;
+  if (declared == "Float") return ParamType::Float;
+  if (declared == "String") return ParamType::String;
+  if (declared == "Vector3") return ParamType::Vec3f;
+  return std::nullopt;
+}
+
+// Whether a parameter of the file agrees with its declaration; the expected type otherwise.
+std::optional<std::string> type_mismatch(const formats::NodeInputDefinition& d, ParamType type,
+                                         std::string_view class_name) {
+  if (const auto basic = basic_type(d.type)) {
+    if (*basic == type) return std::nullopt;
+    return std::string(param_type_name(*basic));
+  }
+  if (type == ParamType::Int) return std::nullopt;  // an enum, stored as an int
+  if (type == ParamType::Pointer && class_name == d.type) return std::nullopt;
+  return fmt::format("an int (enum) or a pointer to {}", d.type);
+}
+
+std::string describe(ParamType type, std::string_view class_name) {
+  if (type == ParamType::Pointer) return fmt::format("a pointer to {}", class_name);
+  return std::string(param_type_name(type));
+}
+
+template <typename Param, typename Find>
+void check_parameters(const Model& m, const Node& n, std::uint32_t index, bool outputs,
+                      const std::vector<formats::NodeInputDefinition>& declared, Find of_type,
+                      std::vector<LintFinding>& findings) {
+  using Kind = LintFinding::Kind;
+  const char* what = outputs ? "output" : "input";
+  std::vector<std::string_view> seen;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    for (const Param& p : of_type(m, n, static_cast<ParamType>(t))) {
+      seen.push_back(p.name);
+      const formats::NodeInputDefinition* d = nullptr;
+      for (const auto& candidate : declared) {
+        if (candidate.name == p.name) d = &candidate;
+      }
+      if (d == nullptr) {
+        findings.push_back({outputs ? Kind::ExtraOutput : Kind::ExtraInput, index,
+                            std::string(n.name), std::string(p.name),
+                            fmt::format("{} {} ({}) is not declared for the class", what, p.name,
+                                        describe(p.type, p.class_name))});
+      } else if (const auto expected = type_mismatch(*d, p.type, p.class_name)) {
+        findings.push_back({outputs ? Kind::OutputType : Kind::InputType, index,
+                            std::string(n.name), std::string(p.name),
+                            fmt::format("{} {} is {}, but the class declares {} ({})", what, p.name,
+                                        describe(p.type, p.class_name), *expected, d->type)});
+      }
+    }
+  }
+  for (const auto& d : declared) {
+    if (std::find(seen.begin(), seen.end(), d.name) != seen.end()) continue;
+    findings.push_back({outputs ? Kind::MissingOutput : Kind::MissingInput, index,
+                        std::string(n.name), d.name,
+                        fmt::format("declared {} {} ({}) is missing", what, d.name, d.type)});
+  }
+}
+
+}  // namespace
+
+std::optional<Value> declared_value(const formats::NodeInputDefinition& d, ParamType type) {
+  const auto basic = basic_type(d.type);
+  if (!basic || *basic != type) return std::nullopt;
+  return std::visit(
+      [&](const auto& v) -> std::optional<Value> {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return Value{v};
+        } else if constexpr (std::is_same_v<T, std::int64_t>) {
+          return Value{static_cast<std::int32_t>(v)};
+        } else if constexpr (std::is_same_v<T, double>) {
+          return Value{static_cast<float>(v)};
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return Value{std::string_view(v)};
+        } else {
+          return Value{
+              Vec3f{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])}};
+        }
+      },
+      d.default_value);
+}
+
+runtime::StubOutputDefaults catalogue_stub_outputs(const formats::NodeCatalogue& catalogue) {
+  return [&catalogue](std::string_view node_class, const Output& output) -> std::optional<Value> {
+    for (const auto* category : kCategories) {
+      const auto* definition = catalogue.find(category, node_class);
+      if (definition == nullptr) continue;
+      const auto* declared = definition->find_output(output.name);
+      return declared ? declared_value(*declared, output.type) : std::nullopt;
+    }
+    return std::nullopt;
+  };
+}
+
+const char* lint_kind_name(LintFinding::Kind kind) {
+  using Kind = LintFinding::Kind;
+  switch (kind) {
+    case Kind::UnknownClass:
+      return "unknown-class";
+    case Kind::WrongCategory:
+      return "wrong-category";
+    case Kind::MissingInput:
+      return "missing-input";
+    case Kind::ExtraInput:
+      return "extra-input";
+    case Kind::InputType:
+      return "input-type";
+    case Kind::MissingOutput:
+      return "missing-output";
+    case Kind::ExtraOutput:
+      return "extra-output";
+    case Kind::OutputType:
+      return "output-type";
+  }
+  return "";
+}
+
+std::vector<LintFinding> lint(const Model& m, const formats::NodeCatalogue& catalogue) {
+  std::vector<LintFinding> findings;
+  const std::string category(m.header.category_name);
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    if (n.type != NodeType::UserDefined || n.is_module()) continue;
+    const auto* definition = catalogue.find(category, n.name);
+    if (definition == nullptr) {
+      const auto elsewhere = catalogue.categories_of(n.name);
+      if (elsewhere.empty()) {
+        findings.push_back({LintFinding::Kind::UnknownClass,
+                            i,
+                            std::string(n.name),
+                            {},
+                            fmt::format("class {} is not declared in any category", n.name)});
+      } else {
+        findings.push_back({LintFinding::Kind::WrongCategory,
+                            i,
+                            std::string(n.name),
+                            {},
+                            fmt::format("class {} is declared for {}, not for {} files", n.name,
+                                        fmt::join(elsewhere, ", "), category)});
+      }
+      continue;
+    }
+    check_parameters<Input>(
+        m, n, i, false, definition->inputs,
+        [](const Model& mm, const Node& nn, ParamType t) { return mm.inputs_of(nn, t); }, findings);
+    if (!definition->outputs.empty()) {
+      check_parameters<Output>(
+          m, n, i, true, definition->outputs,
+          [](const Model& mm, const Node& nn, ParamType t) { return mm.outputs_of(nn, t); },
+          findings);
+    }
+  }
+  return findings;
+}
+
+}  // namespace ainb::gamedata
