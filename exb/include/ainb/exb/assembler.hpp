@@ -1,0 +1,67 @@
+#pragma once
+
+// EXB section bytes from a decoded Section (encode) or from assembly text in the disassembler's
+// syntax (assemble). See docs/exb.md ("Assembly syntax") and docs/text-form.md.
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ainb/exb/section.hpp"
+
+namespace ainb::exb {
+
+// The section's bytes in its canonical order: header, command info, instructions, signature
+// table, parameter region, string pool. Instructions are written from their stored bytes, so an
+// unedited section comes back byte for byte.
+std::vector<std::uint8_t> encode(const Section& section);
+
+// One function as assembly: each instruction is one line of `format_instruction` (no address).
+struct AssemblyFunction {
+  DataType input_type = DataType::None;
+  DataType output_type = DataType::None;
+  std::uint32_t static_size = 0;
+  std::uint16_t scratch32_size = 0;
+  std::uint16_t scratch64_size = 0;
+  std::optional<std::vector<std::string>> setup;
+  std::vector<std::string> main;
+};
+
+struct AssemblySource {
+  std::uint32_t version = 2;
+  std::uint32_t static_size = 0;
+  std::uint32_t instance_count = 0;
+  std::uint32_t scratch32_size = 0;
+  std::uint32_t scratch64_size = 0;
+  std::vector<AssemblyFunction> functions;
+  // Layout kept from a decoded section: the parameter region, the string pool (strings in order)
+  // and the signature table. A constant, string or signature found there is reused at its place;
+  // a new one is appended.
+  std::vector<std::uint8_t> param_region;
+  std::vector<std::string> strings;
+  std::vector<std::string> signatures;
+};
+
+// An assembly error: `where` names the function, block and line ("expression 2 main line 3").
+class AssemblyError : public std::runtime_error {
+ public:
+  AssemblyError(std::string where, const std::string& reason)
+      : std::runtime_error(where + ": " + reason), where_(std::move(where)) {}
+  const std::string& where() const noexcept { return where_; }
+
+ private:
+  std::string where_;
+};
+
+// Assembles the functions. Constants go to the 16-bit immediate when the value fits it (int and
+// uint 0..65535, bool, floats that are whole numbers 0..65535), else to the parameter region;
+// strings are immediate strings unless written `str @param "..."`. Throws AssemblyError.
+std::vector<std::uint8_t> assemble(const AssemblySource& source);
+
+// The layout part of an AssemblySource taken from a decoded section (param region, strings,
+// signatures), with the functions as disassembly lines.
+AssemblySource to_assembly(const Section& section);
+
+}  // namespace ainb::exb
