@@ -133,7 +133,7 @@ class Assembler {
 
   std::vector<std::uint8_t> run() {
     if (src_.version < 1 || src_.version > 3) {
-      throw AssemblyError("EXB", fmt::format("unsupported EXB version {}", src_.version));
+      throw AssemblyError({}, "", 0, fmt::format("unsupported EXB version {}", src_.version));
     }
     for (std::size_t f = 0; f < src_.functions.size(); ++f) {
       const auto& af = src_.functions[f];
@@ -179,13 +179,17 @@ class Assembler {
     return static_cast<std::uint16_t>(at);
   }
 
-  [[noreturn]] void fail(const std::string& reason) const { throw AssemblyError(where_, reason); }
+  [[noreturn]] void fail(const std::string& reason) const {
+    throw AssemblyError(function_, block_, line_, reason);
+  }
 
   Block block(std::size_t f, std::string_view name, const std::vector<std::string>& lines) {
     Block b{static_cast<std::uint32_t>(t_.instructions.size()),
             static_cast<std::uint32_t>(lines.size())};
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      where_ = fmt::format("expression {} {} line {}", f, name, i);
+      function_ = static_cast<std::uint32_t>(f);
+      block_ = std::string(name);
+      line_ = static_cast<std::uint32_t>(i);
       t_.instructions.push_back(instruction(trim(lines[i]), lines.size()));
     }
     return b;
@@ -453,7 +457,9 @@ class Assembler {
   Tables t_;
   std::map<std::string, std::uint32_t> strings_;
   std::map<std::string, std::uint32_t> signatures_;
-  std::string where_ = "EXB";
+  std::optional<std::uint32_t> function_;
+  std::string block_;
+  std::uint32_t line_ = 0;
   std::optional<std::uint32_t> preferred_;  // an operand's `@param[offset]`
 };
 

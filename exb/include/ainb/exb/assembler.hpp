@@ -44,15 +44,30 @@ struct AssemblySource {
   std::vector<std::string> signatures;
 };
 
-// An assembly error: `where` names the function, block and line ("expression 2 main line 3").
+// An assembly error: where (function, block, line) and why. what() reads "expression 2 main line
+// 3: unknown mnemonic \"FOO\"".
 class AssemblyError : public std::runtime_error {
  public:
-  AssemblyError(std::string where, const std::string& reason)
-      : std::runtime_error(where + ": " + reason), where_(std::move(where)) {}
-  const std::string& where() const noexcept { return where_; }
+  AssemblyError(std::optional<std::uint32_t> function, std::string block, std::uint32_t line,
+                const std::string& reason)
+      : std::runtime_error((function ? "expression " + std::to_string(*function) + " " + block +
+                                           " line " + std::to_string(line)
+                                     : std::string("EXB")) +
+                           ": " + reason),
+        function_(function),
+        block_(std::move(block)),
+        line_(line),
+        reason_(reason) {}
+  std::optional<std::uint32_t> function() const noexcept { return function_; }
+  const std::string& block() const noexcept { return block_; }  // "setup" or "main"
+  std::uint32_t line() const noexcept { return line_; }
+  const std::string& reason() const noexcept { return reason_; }
 
  private:
-  std::string where_;
+  std::optional<std::uint32_t> function_;
+  std::string block_;
+  std::uint32_t line_ = 0;
+  std::string reason_;
 };
 
 // Assembles the functions. Constants go to the 16-bit immediate when the value fits it (int and
