@@ -258,7 +258,12 @@ class Assembler {
       }
     }
     bool in_param = false;
+    bool immediate = false;
     preferred_.reset();
+    if (rest.starts_with("@imm ")) {
+      immediate = true;
+      rest = trim(rest.substr(5));
+    }
     if (rest.starts_with("@param[")) {
       const auto close = rest.find(']');
       if (close == std::string_view::npos) fail(fmt::format("missing ] in \"{}\"", text));
@@ -314,7 +319,10 @@ class Assembler {
       }
       case DataType::Float: {
         const float v = parse_float(rest);
-        if (!in_param && v >= 0 && v <= 65535.0f && std::floor(v) == v && !std::signbit(v)) {
+        if (immediate) {
+          if (!(v >= 0 && v <= 65535.0f && std::floor(v) == v && !std::signbit(v))) {
+            fail(fmt::format("float {} does not fit an immediate (a whole number 0..65535)", rest));
+          }
           return {Source::Immediate, static_cast<std::uint16_t>(v)};
         }
         return {Source::ParamTable, param_offset(word_bytes(std::bit_cast<std::uint32_t>(v)), 4)};
@@ -474,12 +482,8 @@ bool fits_immediate(const Section& s, const Operand& op, DataType type) {
     case DataType::Int:
     case DataType::UInt:
       return word <= 0xFFFF;
-    case DataType::Float: {
-      const auto v = std::bit_cast<float>(word);
-      return v >= 0 && v <= 65535.0f && std::floor(v) == v && !std::signbit(v);
-    }
     default:
-      return false;
+      return false;  // floats always go to the parameter region
   }
 }
 
@@ -499,6 +503,10 @@ std::uint32_t first_match(const Section& s, std::uint32_t offset, std::uint32_t 
 // elsewhere, and `@param[offset]` where the value occurs earlier in the parameter region.
 std::string exact_operand(const Section& s, const Operand& op, DataType type) {
   auto text = format_operand(s, op, type);
+  if (op.source == Source::Immediate && type == DataType::Float) {
+    text.insert(text.find(' ') + 1, "@imm ");
+    return text;
+  }
   if (op.source != Source::ParamTable && op.source != Source::ParamTableString) return text;
   const auto width = op.source == Source::ParamTableString ? 4u : value_size(type);
   std::string mark;

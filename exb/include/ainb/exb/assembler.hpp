@@ -70,9 +70,11 @@ class AssemblyError : public std::runtime_error {
   std::string reason_;
 };
 
-// Assembles the functions. Constants go to the 16-bit immediate when the value fits it (int and
-// uint 0..65535, bool, floats that are whole numbers 0..65535), else to the parameter region;
-// strings are immediate strings unless written `str @param "..."`. Throws AssemblyError.
+// Assembles the functions. Int, uint and bool constants go to the 16-bit immediate when the value
+// fits it (0..65535), floats and vec3f to the parameter region (as the game's files have them);
+// `@param` / `@param[offset]` put a constant in the parameter region (at that offset), `@imm` a
+// whole float 0..65535 in the immediate; strings are immediate strings unless written
+// `str @param "..."`. Throws AssemblyError.
 std::vector<std::uint8_t> assemble(const AssemblySource& source);
 
 // The layout part of an AssemblySource taken from a decoded section (param region, strings,
