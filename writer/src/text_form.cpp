@@ -597,6 +597,14 @@ struct At {
   }
   At operator[](std::size_t i) const { return {j[i], fmt::format("{}/{}", path, i)}; }
   std::size_t size() const { return j.size(); }
+  // Fails on a key outside `known` (a misspelt field would otherwise be ignored).
+  void only(std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, value] : object().items()) {
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        fail(fmt::format("unknown field \"{}\"", key));
+      }
+    }
+  }
 
   const json& object() const {
     if (!j.is_object()) fail("expected an object, got " + type_of(j));
@@ -715,7 +723,16 @@ class FromText {
   FromText(const json& text, Built& out) : root_{text, ""}, b_(out), m_(out.model) {}
 
   void run() {
-    root_.object();
+    root_.only({"format",        "version",
+                "file_name",     "category",
+                "header",        "commands",
+                "blackboard",    "blackboard_files",
+                "blackboard_id", "parent_blackboard_id",
+                "nodes",         "attachments",
+                "transitions",   "modules",
+                "xlink_actions", "replacements",
+                "enum_resolves", "section_0x58",
+                "expressions",   "layout"});
     if (root_.has("format")) {
       const auto format = root_["format"].string();
       if (format != kTextFormat) {
@@ -1027,6 +1044,7 @@ class FromText {
       const auto t = static_cast<std::size_t>(type);
       for (std::size_t i = 0; i < list.array(); ++i) {
         const auto p = list[i];
+        p.only({"name", "class", "value", "flags", "blackboard", "expression"});
         Property prop;
         prop.type = type;
         prop.name = b_.keep(p["name"].string());
@@ -1053,6 +1071,7 @@ class FromText {
       const auto t = static_cast<std::size_t>(type);
       for (std::size_t k = 0; k < list.array(); ++k) {
         const auto o = list[k];
+        o.only({"name", "class", "is_output"});
         Output out;
         out.type = type;
         out.name = b_.keep(o["name"].string());
@@ -1067,6 +1086,9 @@ class FromText {
 
   void read_node(const At& n, std::size_t i) {
     auto& node = m_.nodes[i];
+    n.only({"index", "type", "name", "flags", "guid", "name_hash", "exb_functions", "exb_io_size",
+            "multi_param_count", "state_info", "state_info_offset", "attachments", "queries",
+            "properties", "inputs", "outputs", "plugs"});
     node.index = static_cast<std::uint16_t>(i);
     if (n.has("index") && n["index"].integer(0, 0xFFFF) != static_cast<std::int64_t>(i)) {
       n["index"].fail(
@@ -1215,6 +1237,8 @@ class FromText {
         const auto list = inputs[key];
         for (std::size_t k = 0; k < list.array(); ++k) {
           const auto in = list[k];
+          in.only({"name", "class", "default", "flags", "blackboard", "expression", "source",
+                   "set_blackboard", "sources", "raw_link"});
           Input input;
           input.type = type;
           input.name = b_.keep(in["name"].string());
@@ -1283,6 +1307,7 @@ class FromText {
     const auto list = root_["commands"];
     for (std::size_t i = 0; i < list.array(); ++i) {
       const auto c = list[i];
+      c.only({"name", "guid", "root", "root_name", "secondary_root"});
       Command cmd;
       cmd.name = b_.keep(c["name"].string());
       cmd.guid = c.has("guid") ? parse_guid(c["guid"]) : Guid{};
@@ -1344,6 +1369,9 @@ class FromText {
       total += count;
       for (std::size_t p = 0; p < count; ++p) {
         const auto at = list[p];
+        at.only({"node", "node_name", "name", "transition", "condition", "blackboard", "min",
+                 "min_blackboard", "max", "max_blackboard", "default_name", "weight", "enum_value",
+                 "unknown", "default"});
         Plug plug;
         plug.kind = kind;
         plug.node_index = at["node"].index(node_count_, "nodes");
