@@ -395,12 +395,10 @@ class Writer {
       u32(n.outputs[t].base);
       u32(n.outputs[t].count);
     }
+    plug_header(i);
     std::uint32_t base = 0;
-    for (const auto& r : n.plugs) {
-      u8(static_cast<std::uint8_t>(r.count));
-      u8(static_cast<std::uint8_t>(base));
+    for (const auto& r : n.plugs)
       base += r.count;
-    }
     const auto table = pos();
     zeros(4ull * base);
     std::uint32_t slot_index = 0;
@@ -419,6 +417,36 @@ class Writer {
       for (const auto w : n.state_info->unknown)
         u32(w);
     }
+  }
+
+  // Ten (count, base) byte pairs. The game's files give an empty kind the running base; other
+  // writers store 0 there, which the layout keeps ("node N plug header").
+  void plug_header(std::size_t i) {
+    const auto& n = m_.nodes[i];
+    std::vector<std::uint8_t> canonical;
+    std::uint32_t base = 0;
+    for (const auto& r : n.plugs) {
+      canonical.push_back(static_cast<std::uint8_t>(r.count));
+      canonical.push_back(static_cast<std::uint8_t>(base));
+      base += r.count;
+    }
+    const auto key = fmt::format("node {} plug header", i);
+    if (layout_) {
+      const auto it = layout_->padding.find(key);
+      bool usable = it != layout_->padding.end() && it->second.size() == canonical.size();
+      for (std::size_t k = 0; usable && k < canonical.size(); k += 2) {
+        // Only the bases of empty kinds may differ; counts and used bases are computed.
+        usable = it->second[k] == canonical[k] &&
+                 (canonical[k] == 0 || it->second[k + 1] == canonical[k + 1]);
+      }
+      const auto& bytes = usable ? it->second : canonical;
+      out_.insert(out_.end(), bytes.begin(), bytes.end());
+      return;
+    }
+    const auto at = n.body_offset + 0x90;
+    std::vector<std::uint8_t> bytes(m_.bytes.begin() + at, m_.bytes.begin() + at + 0x14);
+    if (bytes != canonical) captured_.padding.emplace(key, bytes);
+    out_.insert(out_.end(), bytes.begin(), bytes.end());
   }
 
   void padding(std::size_t node, std::uint32_t slot_index, std::uint32_t at, std::size_t size) {
