@@ -750,6 +750,7 @@ class FromText {
     read_layout();
     const auto nodes = root_["nodes"];
     node_count_ = nodes.array();
+    if (node_count_ > 0x7FFF) nodes.fail(fmt::format("{} nodes, more than 32767", node_count_));
     read_expressions();
     read_blackboard();
     read_attachment_count();
