@@ -209,7 +209,18 @@ class Writer {
 
   // Where a record starts. Capturing, the bytes between the previous record and this one's
   // original offset are a gap; writing, the layout's gap for `name` is emitted.
-  void anchor(const std::string& name, std::uint64_t original) {
+  // `name` is a string or a callable giving it, called only when a gap may be involved (formatting
+  // a name for every record made writing three times slower).
+  template <typename Name>
+  void anchor(Name&& name_of, std::uint64_t original) {
+    if (layout_ ? gaps_.empty() : original == pos()) return;
+    const std::string name = [&] {
+      if constexpr (std::is_invocable_v<Name>) {
+        return std::string(name_of());
+      } else {
+        return std::string(name_of);
+      }
+    }();
     if (layout_) {
       if (const auto it = gaps_.find(name); it != gaps_.end()) {
         out_.insert(out_.end(), it->second->begin(), it->second->end());
@@ -234,9 +245,22 @@ class Writer {
   }
 
   void add_string(std::string_view s) {
-    by_value_.try_emplace(std::string(s), static_cast<std::uint32_t>(pool_.size()));
+    if (indexed_) by_value_.try_emplace(std::string(s), static_cast<std::uint32_t>(pool_.size()));
     pool_.insert(pool_.end(), s.begin(), s.end());
     pool_.push_back(0);
+  }
+
+  // The pool's strings by value, built at the first string not found by its address.
+  void index_pool() {
+    indexed_ = true;
+    const std::string_view text(reinterpret_cast<const char*>(pool_.data()), pool_.size());
+    std::size_t at = 0;
+    while (at < text.size()) {
+      auto nul = text.find('\0', at);
+      if (nul == std::string_view::npos) nul = text.size();
+      by_value_.try_emplace(std::string(text.substr(at, nul - at)), static_cast<std::uint32_t>(at));
+      at = nul + 1;
+    }
   }
 
   std::uint32_t str(std::string_view s) {
@@ -245,6 +269,7 @@ class Writer {
         p + s.size() < source_pool_.data() + source_pool_.size()) {
       return static_cast<std::uint32_t>(p - source_pool_.data());
     }
+    if (!indexed_) index_pool();
     if (const auto it = by_value_.find(std::string(s)); it != by_value_.end()) return it->second;
     const auto at = static_cast<std::uint32_t>(pool_.size());
     add_string(s);
@@ -386,7 +411,7 @@ class Writer {
 
   void write_node_body(std::size_t i) {
     const auto& n = m_.nodes[i];
-    anchor(fmt::format("node {} body", i), n.body_offset);
+    anchor([&] { return fmt::format("node {} body", i); }, n.body_offset);
     patch32(node_entry(i) + (m_.version() == kVersion404 ? 0x10 : 0x14), pos());
     ranges(n.properties);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -404,14 +429,14 @@ class Writer {
     std::uint32_t slot_index = 0;
     for (std::size_t k = 0; k < kPlugKindCount; ++k) {
       for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) {
-        anchor(fmt::format("node {} plug {}", i, slot_index), p.offset);
+        anchor([&] { return fmt::format("node {} plug {}", i, slot_index); }, p.offset);
         patch32(table + 4 * slot_index, pos());
         write_plug(i, slot_index, p);
         ++slot_index;
       }
     }
     if (n.state_info) {
-      anchor(fmt::format("node {} state info", i), n.state_info_offset);
+      anchor([&] { return fmt::format("node {} state info", i); }, n.state_info_offset);
       patch32(node_entry(i) + 0x24, pos());
       u32(str(n.state_info->desired_state));
       for (const auto w : n.state_info->unknown)
@@ -429,6 +454,10 @@ class Writer {
       canonical.push_back(static_cast<std::uint8_t>(r.count));
       canonical.push_back(static_cast<std::uint8_t>(base));
       base += r.count;
+    }
+    if (layout_ && layout_->padding.empty()) {
+      out_.insert(out_.end(), canonical.begin(), canonical.end());
+      return;
     }
     const auto key = fmt::format("node {} plug header", i);
     if (layout_) {
@@ -530,7 +559,7 @@ class Writer {
       const auto& a = m_.attachments[i];
       std::uint32_t original = 0;
       if (!layout_) original = read32(a.offset + 4);
-      anchor(fmt::format("attachment {} parameters", i), original);
+      anchor([&] { return fmt::format("attachment {} parameters", i); }, original);
       patch32(entries + static_cast<std::uint32_t>(i) * size + 4, pos());
       const auto block = pos();
       u32(a.debug);
@@ -547,6 +576,10 @@ class Writer {
       for (const auto w : {0u, block + 0x64u})
         for (int b = 0; b < 4; ++b)
           canonical.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
+    }
+    if (layout_ && layout_->padding.empty()) {
+      out_.insert(out_.end(), canonical.begin(), canonical.end());
+      return;
     }
     const auto key = fmt::format("attachment {} parameters", i);
     if (layout_) {
@@ -599,7 +632,8 @@ class Writer {
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
       if (!m_.properties[t].empty()) {
-        anchor(fmt::format("{} properties", param_type_name(type)), m_.properties[t][0].offset);
+        anchor([&] { return fmt::format("{} properties", param_type_name(type)); },
+               m_.properties[t][0].offset);
       }
       patch32(table + 4 * static_cast<std::uint32_t>(t), pos());
       for (const auto& p : m_.properties[t]) {
@@ -623,7 +657,8 @@ class Writer {
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
       if (!m_.inputs[t].empty()) {
-        anchor(fmt::format("{} inputs", param_type_name(type)), m_.inputs[t][0].offset);
+        anchor([&] { return fmt::format("{} inputs", param_type_name(type)); },
+               m_.inputs[t][0].offset);
       }
       patch32(table + 8 * static_cast<std::uint32_t>(t), pos());
       for (const auto& in : m_.inputs[t]) {
@@ -635,7 +670,8 @@ class Writer {
         value(in.default_value, type);
       }
       if (!m_.outputs[t].empty()) {
-        anchor(fmt::format("{} outputs", param_type_name(type)), m_.outputs[t][0].offset);
+        anchor([&] { return fmt::format("{} outputs", param_type_name(type)); },
+               m_.outputs[t][0].offset);
       }
       patch32(table + 8 * static_cast<std::uint32_t>(t) + 4, pos());
       for (const auto& o : m_.outputs[t]) {
@@ -652,7 +688,7 @@ class Writer {
     zeros(4 * m_.transitions.size());
     for (std::size_t i = 0; i < m_.transitions.size(); ++i) {
       const auto& tr = m_.transitions[i];
-      anchor(fmt::format("transition {}", i), tr.offset);
+      anchor([&] { return fmt::format("transition {}", i); }, tr.offset);
       patch32(table + 4 * static_cast<std::uint32_t>(i), pos());
       u32(tr.word);
       if (tr.type() == 0) u32(str(tr.command));
@@ -666,6 +702,7 @@ class Writer {
   std::span<const std::uint8_t> source_pool_;
   std::vector<std::uint8_t> pool_;
   std::unordered_map<std::string, std::uint32_t> by_value_;
+  bool indexed_ = false;
   std::vector<std::uint8_t> out_;
   std::array<std::uint32_t, 21> offsets_{};
   std::uint32_t nodes_at_ = 0;
