@@ -417,7 +417,12 @@ class ToText {
     return out;
   }
 
-  static json bb_index(const PlugBlackboard& bb) { return bb.used ? json(bb.index) : json(); }
+  // A selector condition's blackboard index, with the entry's name beside it.
+  void bb_ref(json& out, const std::string& key, const PlugBlackboard& bb, BlackboardType type) {
+    if (!bb.used) return;
+    out[key] = bb.index;
+    out[key + "_name"] = std::string(m_.blackboard.of_type(type)[bb.index].name);
+  }
 
   json plug(const Plug& p) {
     json out;
@@ -436,22 +441,22 @@ class ToText {
               out["condition"] = d.value;
             else if (d.value != 0)
               out["condition"] = d.value;
-            if (d.blackboard.used) out["blackboard"] = d.blackboard.index;
+            bb_ref(out, "blackboard", d.blackboard, BlackboardType::S32);
           } else if constexpr (std::is_same_v<T, StringCondition>) {
             out["condition"] = std::string(d.value);
-            if (d.blackboard.used) out["blackboard"] = d.blackboard.index;
+            bb_ref(out, "blackboard", d.blackboard, BlackboardType::String);
           } else if constexpr (std::is_same_v<T, F32Condition>) {
             if (d.is_default) {
               out["default_name"] = std::string(d.default_name);
             } else {
               out["min"] = float_json(d.min.value);
-              if (d.min.blackboard.used) out["min_blackboard"] = d.min.blackboard.index;
+              bb_ref(out, "min_blackboard", d.min.blackboard, BlackboardType::F32);
               out["max"] = float_json(d.max.value);
-              if (d.max.blackboard.used) out["max_blackboard"] = d.max.blackboard.index;
+              bb_ref(out, "max_blackboard", d.max.blackboard, BlackboardType::F32);
             }
           } else if constexpr (std::is_same_v<T, RandomWeight>) {
             out["weight"] = float_json(d.weight);
-            if (d.blackboard.used) out["blackboard"] = d.blackboard.index;
+            bb_ref(out, "blackboard", d.blackboard, BlackboardType::F32);
           } else if constexpr (std::is_same_v<T, EnumCondition>) {
             out["enum_value"] = d.value;
             if (d.blackboard.used) out["blackboard"] = d.blackboard.index;
@@ -1370,8 +1375,9 @@ class FromText {
       total += count;
       for (std::size_t p = 0; p < count; ++p) {
         const auto at = list[p];
-        at.only({"node", "node_name", "name", "transition", "condition", "blackboard", "min",
-                 "min_blackboard", "max", "max_blackboard", "default_name", "weight", "enum_value",
+        at.only({"node", "node_name", "name", "transition", "condition", "blackboard",
+                 "blackboard_name", "min", "min_blackboard", "min_blackboard_name", "max",
+                 "max_blackboard", "max_blackboard_name", "default_name", "weight", "enum_value",
                  "unknown", "default"});
         Plug plug;
         plug.kind = kind;
