@@ -1,8 +1,11 @@
 #include "ainb/writer/text_form.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <string>
 
 #include <fmt/format.h>
 

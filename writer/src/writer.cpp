@@ -264,10 +264,12 @@ class Writer {
   }
 
   std::uint32_t str(std::string_view s) {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(s.data());
-    if (!source_pool_.empty() && p >= source_pool_.data() &&
-        p + s.size() < source_pool_.data() + source_pool_.size()) {
-      return static_cast<std::uint32_t>(p - source_pool_.data());
+    // Compared as integers: the view may point anywhere (a relational comparison of unrelated
+    // pointers is unspecified).
+    const auto p = reinterpret_cast<std::uintptr_t>(s.data());
+    const auto begin = reinterpret_cast<std::uintptr_t>(source_pool_.data());
+    if (!source_pool_.empty() && p >= begin && p - begin + s.size() < source_pool_.size()) {
+      return static_cast<std::uint32_t>(p - begin);
     }
     if (!indexed_) index_pool();
     if (const auto it = by_value_.find(std::string(s)); it != by_value_.end()) return it->second;
@@ -716,8 +718,9 @@ std::uint32_t murmur3_32(std::string_view data, std::uint32_t seed) noexcept {
   const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
   const std::size_t blocks = data.size() / 4;
   for (std::size_t i = 0; i < blocks; ++i) {
-    std::uint32_t k = 0;
-    std::memcpy(&k, p + 4 * i, 4);  // little endian host (checked by the build's platforms)
+    const auto* b = p + 4 * i;
+    std::uint32_t k = std::uint32_t{b[0]} | (std::uint32_t{b[1]} << 8) |
+                      (std::uint32_t{b[2]} << 16) | (std::uint32_t{b[3]} << 24);
     k *= c1;
     k = std::rotl(k, 15);
     k *= c2;
@@ -770,7 +773,6 @@ std::vector<std::uint8_t> write(const Model& model) {
 std::string section_at(const Model& model, std::uint64_t offset) {
   std::vector<std::pair<std::uint64_t, std::string>> starts = {{0, "header"},
                                                                {kHeaderSize, "commands"}};
-  const auto entry = model.version() == kVersion404 ? 0x38u : 0x3Cu;
   starts.emplace_back(kHeaderSize + 0x18 * model.commands.size(), "nodes");
   static constexpr std::pair<std::size_t, std::string_view> kSlots[] = {
       {header_slot::kBlackboard, "blackboard"},
@@ -796,7 +798,6 @@ std::string section_at(const Model& model, std::uint64_t offset) {
   for (const auto& n : model.nodes) {
     starts.emplace_back(n.body_offset, fmt::format("node bodies (node {})", n.index));
   }
-  (void)entry;
   std::stable_sort(starts.begin(), starts.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string name = "header";
