@@ -27,8 +27,8 @@ json reparse(const json& text) {
   return json::parse(text.dump(2));
 }
 
-json example_text() {
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.root.json");
+json example_text(const std::string& name = "patrol.root.json") {
+  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "examples" / name);
   REQUIRE(in);
   return json::parse(in);
 }
@@ -467,4 +467,32 @@ TEST_CASE("the hurry example: an expression authored as assembly in JSON, compil
   const auto speed = model->inputs_of(model->nodes[1], ParamType::Float)[0];
   CHECK(speed.flags.source() == ParamFlags::Source::Expression);
   CHECK(speed.flags.raw == 0xC2000000u);
+}
+
+TEST_CASE("text form: any value of the examples replaced by a wrong one gives a TextFormError") {
+  // Every leaf of the examples' JSON, replaced in turn by values of other types and out-of-range
+  // numbers: the result converts, or fails with a TextFormError; nothing else escapes.
+  const std::vector<json> replacements = {nullptr,        "x", -1, 70000, 1.5, json::array(),
+                                          json::object(), true};
+  for (const auto* name : {"patrol.root.json", "hurry.root.json"}) {
+    const auto base = example_text(name);
+    const auto flat = base.flatten();
+    std::size_t converted = 0, rejected = 0;
+    for (const auto& [pointer, value] : flat.items()) {
+      for (const auto& replacement : replacements) {
+        auto edited = base;
+        edited[json::json_pointer(pointer)] = replacement;
+        CAPTURE(pointer);
+        CAPTURE(replacement.dump());
+        try {
+          writer::from_text(edited, "fuzz.json");
+          ++converted;
+        } catch (const writer::TextFormError&) {
+          ++rejected;
+        }
+      }
+    }
+    CHECK(rejected > converted);
+    CHECK(converted + rejected == flat.size() * replacements.size());
+  }
 }
