@@ -49,7 +49,9 @@ std::string place(std::string_view name, std::uint16_t offset) {
   return fmt::format("{}[{:#x}]", name, offset);
 }
 
-std::string operand(const Section& s, const Operand& op, DataType type) {
+}  // namespace
+
+std::string format_operand(const Section& s, const Operand& op, DataType type) {
   const ByteReader region(s.param_region, "EXB parameter region");
   const auto word = type_word(type);
   switch (op.source) {
@@ -108,8 +110,6 @@ std::string operand(const Section& s, const Operand& op, DataType type) {
   return "?";
 }
 
-}  // namespace
-
 std::string format_instruction(const Section& s, const Instruction& ins) {
   const auto name = mnemonic(ins.opcode);
   switch (ins.opcode) {
@@ -121,18 +121,18 @@ std::string format_instruction(const Section& s, const Instruction& ins) {
     case Opcode::Jump:
       return fmt::format("JMP {:#x}", ins.jump_target * 8u);
     case Opcode::JumpIfLHSZero: {
-      auto condition = operand(s, ins.lhs, ins.type);
+      auto condition = format_operand(s, ins.lhs, ins.type);
       if (condition.starts_with(' ')) condition.erase(0, 1);  // no type word for NONE
       return fmt::format("JZE {}, {:#x}", condition, ins.jump_target * 8u);
     }
     default:
       break;
   }
-  auto text = fmt::format("{} {}", name, operand(s, ins.lhs, ins.type));
+  auto text = fmt::format("{} {}", name, format_operand(s, ins.lhs, ins.type));
   if (!ins.is_unary()) {
     const bool scalar =
         ins.opcode == Opcode::ScalarMultiplyVec3f || ins.opcode == Opcode::ScalarDivideVec3f;
-    text += ", " + operand(s, ins.rhs, scalar ? DataType::Float : ins.type);
+    text += ", " + format_operand(s, ins.rhs, scalar ? DataType::Float : ins.type);
   }
   return text;
 }

@@ -156,6 +156,19 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   graph->add_flag("--svg", graph_request.svg, "Render SVG through Graphviz's `dot` program");
   graph->add_option("-o,--output", graph_request.output, "Write to this file");
 
+  ConvertRequest convert_request;
+  auto* convert = app.add_subcommand(
+      "convert",
+      "Convert between AINB and the JSON text form (by extension: .json is text), or --check "
+      "that a file comes back byte for byte");
+  convert->add_option("IN", convert_request.input, "AINB or .json file")->required();
+  convert->add_option("OUT", convert_request.output, "AINB or .json file to write");
+  convert->add_flag("--check", convert_request.check,
+                    "Write IN back through the writer and the text form and report whether the "
+                    "bytes are identical, else the first differing offset and its section");
+  convert->add_option("--indent", convert_request.indent, "JSON spaces per indentation level")
+      ->capture_default_str();
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -175,6 +188,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (regress->parsed()) return run_regress(regress_request, out, err);
   if (cat->parsed()) return run_cat(cat_request, out, err);
   if (lint->parsed()) return run_lint(lint_request, out, err);
+  if (convert->parsed()) return run_convert(convert_request, out, err);
 
   std::shared_ptr<const Model> model;
   if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;

@@ -96,4 +96,16 @@ std::string format_graph(const Model& model, const std::map<std::uint32_t, std::
 int run_graph(const Model& model, const GraphRequest& request, std::ostream& out,
               std::ostream& err);
 
+struct ConvertRequest {
+  std::string input;
+  std::string output;  // empty with --check
+  bool check = false;
+  int indent = 2;
+};
+
+// `ainb convert`: AINB <-> JSON text form by the files' extensions (`.json` is the text form),
+// or `--check`: whether the file comes back byte for byte (convert.cpp). Exit codes: 0 done or
+// byte-exact, 1 an error or (with --check) a difference, 2 bad usage.
+int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& err);
+
 }  // namespace ainb::cli

@@ -247,6 +247,13 @@ struct ainb_instance {
 };
 
 namespace {
+// Writes a blackboard entry through `set`, which says whether the file has it.
+template <typename Set>
+ainb_status set_entry(ainb_instance* i, const char* name, Set set) {
+  if (i == nullptr || name == nullptr) return AINB_ERROR_ARGUMENT;
+  return set(*i->instance) ? AINB_OK : AINB_ERROR_NOT_FOUND;
+}
+
 // A blackboard entry of type T, or null.
 template <typename T>
 const T* entry(const ainb_instance* i, const char* name) {
@@ -427,18 +434,25 @@ size_t ainb_instance_memory_bytes(const ainb_instance* i) {
 
 // ---- Blackboard ----------------------------------------------------------------------------
 
-#define AINB_SET(Suffix, CType, call)                                                         \
-  ainb_status ainb_blackboard_set_##Suffix(ainb_instance* i, const char* name, CType value) { \
-    if (i == nullptr || name == nullptr) return AINB_ERROR_ARGUMENT;                          \
-    return i->instance->call ? AINB_OK : AINB_ERROR_NOT_FOUND;                                \
-  }
-AINB_SET(bool, bool, set_bool(name, value))
-AINB_SET(int, int32_t, set_int(name, value))
-AINB_SET(float, float, set_float(name, value))
-AINB_SET(vec3f, ainb_vec3f, set_vec3f(name, Vec3f{value.x, value.y, value.z}))
-AINB_SET(string, const char*, set_string(name, value != nullptr ? value : ""))
-#undef AINB_SET
-
+ainb_status ainb_blackboard_set_bool(ainb_instance* i, const char* name, bool value) {
+  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_bool(name, value); });
+}
+ainb_status ainb_blackboard_set_int(ainb_instance* i, const char* name, int32_t value) {
+  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_int(name, value); });
+}
+ainb_status ainb_blackboard_set_float(ainb_instance* i, const char* name, float value) {
+  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_float(name, value); });
+}
+ainb_status ainb_blackboard_set_vec3f(ainb_instance* i, const char* name, ainb_vec3f value) {
+  return set_entry(i, name, [&](runtime::Instance& x) {
+    return x.set_vec3f(name, Vec3f{value.x, value.y, value.z});
+  });
+}
+ainb_status ainb_blackboard_set_string(ainb_instance* i, const char* name, const char* value) {
+  return set_entry(i, name, [&](runtime::Instance& x) {
+    return x.set_string(name, value != nullptr ? value : "");
+  });
+}
 
 bool ainb_blackboard_get_bool(const ainb_instance* i, const char* name, bool* out) {
   const auto* v = entry<bool>(i, name);

@@ -23,4 +23,7 @@ std::string disassemble(const Section& section, std::optional<std::uint32_t> fun
 // One instruction without its address ("ADD float GMem[0x0], float -10.0").
 std::string format_instruction(const Section& section, const Instruction& instruction);
 
+// One operand of `type` ("float -10.0", "int GMem[0x4]", "float UserIn[0x0].y").
+std::string format_operand(const Section& section, const Operand& operand, DataType type);
+
 }  // namespace ainb::exb
