@@ -2,7 +2,7 @@
 // second on one core, for the bundled patrol example and each corpus file with a command.
 // Prints each case's frame time (median, 99th percentile, max) against the 8 ms target.
 //
-//   embedding_bench [--corpus DIR] [--actors N] [--frames N] [--stub-running N]
+//   embedding_bench [--corpus DIR] [--actors N] [--frames N] [--stub-running N] [--spread N]
 //
 // Modules missing from the corpus run as stubs. User classes of corpus files are stubs that stay
 // Running for --stub-running updates (default 30: half a second per action, like a game's
@@ -35,12 +35,14 @@ int main(int argc, char** argv) {
   std::size_t actors = 10'000;
   std::uint64_t frames = 600;
   std::uint32_t stub_running = 30;
+  std::uint32_t spread = 30;
   for (std::size_t i = 1; i + 1 < rest.size(); i += 2) {
     const auto value = std::strtoull(rest[i + 1], nullptr, 10);
     if (std::strcmp(rest[i], "--actors") == 0) actors = value;
     if (std::strcmp(rest[i], "--frames") == 0) frames = value;
     if (std::strcmp(rest[i], "--stub-running") == 0)
       stub_running = static_cast<std::uint32_t>(value);
+    if (std::strcmp(rest[i], "--spread") == 0) spread = static_cast<std::uint32_t>(value);
   }
   spdlog::set_level(spdlog::level::err);
 
@@ -52,8 +54,9 @@ int main(int argc, char** argv) {
   }
 
   std::printf(
-      "embedding_bench: %zu actors, %llu frames, one thread, stubs Running for %u updates\n",
-      actors, static_cast<unsigned long long>(frames), stub_running);
+      "embedding_bench: %zu actors, %llu frames, one thread, stubs Running for %u updates, "
+      "actors spread over %u frames\n",
+      actors, static_cast<unsigned long long>(frames), stub_running, spread);
   std::printf("machine: %s\n\n", ainb::bench::machine_description().c_str());
   std::printf(
       "| tree | nodes | bytes per actor | median ms | p99 ms | max ms | under 8 ms (p99) |\n");
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
   for (auto& c : cases) {
     c.options.actors = actors;
     c.options.stub_running_updates = stub_running;
+    c.options.spread = spread;
     ainb::game::Game game(c.options);
     const auto stats = game.run(frames);
     std::printf("| %s | %zu | %zu | %.2f | %.2f | %.2f | %s |\n", c.label.c_str(),

@@ -186,6 +186,12 @@ Game::Game(const GameOptions& options) : options_(options) {
         graph_, runtime::InstanceOptions{.seed = i, .host = &a}));
     if (!options_.command.empty()) instances_.back()->start(options_.command);
   }
+  if (options.spread > 1) {
+    for (std::size_t i = 0; i < actors_.size(); ++i) {
+      for (std::uint32_t f = 0; f < i % options.spread; ++f)
+        instances_[i]->tick();
+    }
+  }
   if (options.threads > 1) workers_ = std::make_unique<Workers>(*this, options.threads);
 }
 

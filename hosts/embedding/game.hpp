@@ -47,6 +47,9 @@ struct GameOptions {
   std::uint32_t stub_running_updates = 30;
   std::string command;                // empty: the file's first command
   bool stub_missing_modules = false;  // run module nodes whose file is missing as stubs
+  // Actors spawn at different times in a game: actor i is ticked i % spread frames before the
+  // first frame, so they do not all re-enter their trees in the same frame. 0: all in step.
+  std::uint32_t spread = 0;
 };
 
 struct FrameStats {

@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
   app.add_option("--stub-running", options.stub_running_updates,
                  "Updates an unregistered class stays Running before it succeeds")
       ->capture_default_str();
+  app.add_option("--spread", options.spread,
+                 "Actor i starts i % N frames early, as actors spawned at different times")
+      ->capture_default_str();
   app.add_flag("--stub-missing-modules", options.stub_missing_modules,
                "Run module nodes whose file is not found as stub nodes");
   app.add_flag("--realtime", realtime, "Sleep to the next 1/60 s boundary after each frame");
