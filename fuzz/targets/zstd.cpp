@@ -11,8 +11,8 @@ void run_zstd(Bytes data) {
   try {
     (void)formats::is_zstd(data);
     (void)formats::zstd_frame_dictionary_id(data);
-    const auto out = formats::zstd_decompress(data, "fuzz.zs", nullptr,
-                                              formats::ZstdOptions{.max_decompressed_size = 16u << 20});
+    const auto out = formats::zstd_decompress(
+        data, "fuzz.zs", nullptr, formats::ZstdOptions{.max_decompressed_size = 16u << 20});
     if (out.size() > (16u << 20)) __builtin_trap();
   } catch (const LoadError&) {
   }
