@@ -40,7 +40,11 @@ struct RunRequest {
   std::string trace;  // a file, "-" for standard output, empty for none
   std::string format = "jsonl";
   bool stub_missing_modules = false;
+  std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
 };
+
+// `ainb run` exits 2 when the instance faulted (host code it called threw; docs/robustness.md).
+inline constexpr int kExitFault = 2;
 
 // `ainb run`: offline simulation with a trace and a summary (run.cpp).
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);

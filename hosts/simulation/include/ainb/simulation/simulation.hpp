@@ -43,11 +43,18 @@ class TraceSink {
   virtual ~TraceSink() = default;
   virtual void event(const TraceEvent& event) = 0;
   virtual void finish() {}
+  // Events dropped by a trace writer's limit (0 when nothing was).
+  virtual std::uint64_t dropped() const { return 0; }
 };
 
 enum class TraceFormat { Jsonl, Text, Chrome };
+// The events a trace writer writes unless told otherwise (`ainb run --max-trace-events`): about
+// 1.5 GB of JSON lines. A run that goes on writes one last event, "truncated", naming the limit,
+// and drops the rest (counted by TraceSink::dropped); the simulation itself continues.
+inline constexpr std::uint64_t kDefaultMaxTraceEvents = 10'000'000;
 // Writes to `out` (which must outlive the sink).
-std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out);
+std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out,
+                                             std::uint64_t max_events = kDefaultMaxTraceEvents);
 
 struct Summary {
   std::string file;
@@ -58,6 +65,9 @@ struct Summary {
   std::string state;                                      // the command's state at the end
   std::map<std::string, std::string> last_results;        // "file #node Type" -> last result
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
+  // The instance's fault (runtime::Fault::describe), empty when none: the run stopped at the
+  // frame it happened in, and `state` is "faulted".
+  std::string fault;
 };
 void print_summary(const Summary& summary, std::ostream& out);
 
