@@ -1389,7 +1389,8 @@ void Instance::write_blackboard(std::string_view name, BlackboardType type, Valu
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].type != type || entries[i].name != name) continue;
     // Written where the entry lives: this instance, or the file it inherits the entry from.
-    auto [owner, entry] = blackboard_links_[i];
+    auto* const owner = blackboard_links_[i].owner;
+    const auto entry = blackboard_links_[i].entry;
     if (const auto* text = std::get_if<std::string_view>(&value)) {
       const auto first = owner->graph_->model().blackboard.first[static_cast<std::size_t>(type)];
       value = std::string_view(owner->blackboard_strings_[entry - first].assign(*text));
