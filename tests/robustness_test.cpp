@@ -137,6 +137,29 @@ TEST_CASE("limit: an expression that loops forever stops at the instruction budg
   CHECK(instance.state() == CommandState::Running);
 }
 
+TEST_CASE("limit: the expressions' static memory per instance") {
+  // One function with the largest static size, used by 1100 int properties: each property is a
+  // site with its own copy, 1100 x 0x1000C bytes, over the 64 MiB limit.
+  ExbSpec exb;
+  exb.instructions = {{1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 1, 3, 0, 0x1000B, 0, 0}};
+  AinbSpec spec;
+  spec.file_name = "greedy";
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode node = user("Reader");
+  for (int i = 0; i < 1100; ++i)
+    node.properties.push_back(
+        {ParamType::Int, fmt::format("P{}", i), std::int32_t{0}, 0xC2000000u});
+  spec.nodes = {node};
+  CHECK_THROWS_WITH(graph_of(spec, NodeRegistry{}),
+                    "greedy.ainb: EXB at offset 0x0: the expressions need more than 67108864 bytes "
+                    "of static memory per instance (the limit, Graph::kMaxExpressionMemory)");
+  node.properties.resize(1000);  // 1000 x 0x1000C bytes fit
+  spec.nodes = {node};
+  CHECK(graph_of(spec, NodeRegistry{})->expression_memory() == 1000u * 0x1000Cu);
+}
+
 // ---- failure behaviour ----------------------------------------------------------------------
 
 TEST_CASE("a user node class that throws faults its instance; other instances keep running") {

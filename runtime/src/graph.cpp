@@ -388,9 +388,17 @@ void Graph::collect_expression_sites() {
   source_bindings_.assign(m.multi_sources.size(), InputBinding{});
   if (!program_) return;
   auto add = [&](std::uint32_t function, std::uint32_t owner) {
-    const auto size = program_->functions()[function].source->static_size;
+    // A function's static size is at most 0x1000B (the EXB decoder's check); every site has its
+    // own copy in each instance, so the sum is bounded too (docs/robustness.md).
+    const auto size = (program_->functions()[function].source->static_size + 3u) & ~3u;
+    if (size > kMaxExpressionMemory - expression_memory_) {
+      throw LoadError(m.name, "EXB", 0,
+                      fmt::format("the expressions need more than {} bytes of static memory per "
+                                  "instance (the limit, Graph::kMaxExpressionMemory)",
+                                  kMaxExpressionMemory));
+    }
     sites_.push_back({function, owner, expression_memory_});
-    expression_memory_ += (size + 3u) & ~3u;
+    expression_memory_ += size;
     site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
     return static_cast<std::int32_t>(sites_.size() - 1);
   };
