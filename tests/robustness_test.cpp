@@ -160,6 +160,29 @@ TEST_CASE("limit: the expressions' static memory per instance") {
   CHECK(graph_of(spec, NodeRegistry{})->expression_memory() == 1000u * 0x1000Cu);
 }
 
+TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz finding)") {
+  // Node 0 (Sequential) -> node 1 (Sequential) -> node 0: updating it recursed without end.
+  AinbSpec spec;
+  spec.file_name = "cycle";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode a{.type = NodeType::Sequential};
+  a.plugs = {{PlugKind::Child, 1, ""}};
+  BuildNode b{.type = NodeType::Sequential};
+  b.plugs = {{PlugKind::Child, 0, ""}};
+  spec.nodes = {a, b};
+  const auto model = load(build(spec), "cycle.ainb");
+  try {
+    Graph graph(model, NodeRegistry{});
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    CHECK(e.section() == "nodes");
+    CHECK(e.offset() == model->nodes[0].entry_offset);
+    CHECK(e.reason() ==
+          "node 0 is its own descendant through child plugs (from node 1): a cycle would never "
+          "finish");
+  }
+}
+
 // ---- failure behaviour ----------------------------------------------------------------------
 
 TEST_CASE("a user node class that throws faults its instance; other instances keep running") {

@@ -95,6 +95,39 @@ std::string_view string_property(const Model& m, const Node& n, std::string_view
   return {};
 }
 
+// A node reached again through child plugs while one of its own updates runs would recurse
+// without end (a fuzz finding: a stack overflow); real files are DAGs. Depth-first over child
+// plugs, without recursion, from every node.
+void check_child_cycles(const Graph& graph, const Model& m) {
+  std::vector<std::uint8_t> colour(m.nodes.size(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::vector<std::pair<std::uint32_t, std::size_t>> path;
+  for (std::uint32_t start = 0; start < m.nodes.size(); ++start) {
+    if (colour[start] != 0) continue;
+    colour[start] = 1;
+    path.push_back({start, 0});
+    while (!path.empty()) {
+      const auto node = path.back().first;
+      const auto kids = graph.children(node);
+      if (path.back().second == kids.size()) {
+        colour[node] = 2;
+        path.pop_back();
+        continue;
+      }
+      const auto child = kids[path.back().second++];
+      if (colour[child] == 1) {
+        throw LoadError(m.name, "nodes", m.nodes[child].entry_offset,
+                        fmt::format("node {} is its own descendant through child plugs (from "
+                                    "node {}): a cycle would never finish",
+                                    child, node));
+      }
+      if (colour[child] == 0) {
+        colour[child] = 1;
+        path.push_back({child, 0});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct Graph::Build {
@@ -127,6 +160,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   }
   build_nodes(registry);
   build_control_flow();
+  check_child_cycles(*this, *model_);
   build.chain.push_back(file_name_);
   build_modules(registry, build);
   build.chain.pop_back();
