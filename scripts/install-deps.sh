@@ -16,6 +16,10 @@ packages=(
   zlib1g-dev               # formats/: CRC32 of AAMP names
   libyaml-cpp-dev          # tests: reading the reference .roead.yml renderings
   clang-format             # scripts/check-format.sh
+  clang                    # scripts/fuzz.sh: the `fuzz` preset (clang 14)
+  libfuzzer-14-dev         # scripts/fuzz.sh: libFuzzer
+  libclang-rt-14-dev       # scripts/fuzz.sh: ASan + UBSan runtimes for clang
+  zstd                     # scripts/fuzz.sh: decompresses the corpus packs into SARC seeds
 )
 
 missing=()

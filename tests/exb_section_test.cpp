@@ -185,6 +185,14 @@ TEST_CASE("every malformed EXB section is rejected with its reason") {
     s.functions[0].setup_base = -2;
     CHECK(rejection(s) == "EXB command info: function 0: setup base -2 is neither -1 nor an index");
   }
+  SUBCASE("static size beyond what 16-bit offsets reach (a fuzz finding: 4 GiB per instance)") {
+    s.functions[0].static_size = 0x1000C;
+    CHECK(rejection(s) ==
+          "EXB command info: function 0: static size 0x1000c is more than the 0x1000b bytes "
+          "16-bit offsets can reach");
+    s.functions[0].static_size = 0x1000B;
+    CHECK(rejection(s) == "accepted");
+  }
   SUBCASE("truncated table") {
     auto bytes = assemble(s);
     bytes.resize(0x40);

@@ -61,9 +61,13 @@ TEST_CASE("user classes keep per-node state in the instance, zeroed at each Ente
     greedy.add("Counting", std::make_shared<Greedy>());
     Instance instance(std::make_shared<Graph>(ainb::load(build(spec), "tally.ainb"), greedy));
     instance.start("Root");
-    CHECK_THROWS_WITH(instance.tick(),
-                      "tally.ainb: node 1 asks for 8 bytes of state, but its class's "
-                      "state_size() is 0");
+    // The error leaves the class's update: a fault of the instance (docs/robustness.md).
+    instance.tick();
+    CHECK(instance.state() == CommandState::Faulted);
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "tally.ainb: frame 1: node 1 (Counting): user node class threw in update: tally.ainb: "
+          "node 1 asks for 8 bytes of state, but its class's state_size() is 0");
   }
 }
 

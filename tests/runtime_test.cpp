@@ -492,34 +492,46 @@ std::vector<std::uint64_t> run_traced(const std::shared_ptr<const Graph>& graph,
 
 }  // namespace
 
-TEST_CASE("instances of shared graphs on two threads give the same traces as on one") {
+TEST_CASE(
+    "many instances of several shared graphs on four threads give the same traces as on one") {
+  // Every corpus file (module calls and EXB expressions among them) built once and shared: each
+  // instance runs alone first, then all of them at once on four threads (TSan in CI: .ci/run).
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
   std::vector<std::shared_ptr<const Graph>> graphs;
+  std::size_t with_modules = 0, with_expressions = 0;
   for (const auto& path : ainb::test::corpus_ainb_files()) {
     graphs.push_back(
         std::make_shared<Graph>(load_file(path), NodeRegistry{}, corpus_options(resolver)));
+    with_modules += graphs.back()->module_calls().empty() ? 0 : 1;
+    with_expressions += graphs.back()->program() != nullptr ? 1 : 0;
   }
   if (graphs.empty()) return;
-  constexpr std::size_t kInstances = 16;
-  std::vector<std::vector<std::uint64_t>> alone(kInstances), together(kInstances);
-  for (std::size_t i = 0; i < kInstances; ++i)
+  CHECK(with_modules > 0);
+  CHECK(with_expressions > 0);
+  constexpr std::size_t kThreads = 4;
+  const std::size_t instances = 4 * graphs.size();
+  std::vector<std::vector<std::uint64_t>> alone(instances), together(instances);
+  for (std::size_t i = 0; i < instances; ++i)
     alone[i] = run_traced(graphs[i % graphs.size()], i);
   auto worker = [&](std::size_t first) {
-    for (std::size_t i = first; i < kInstances; i += 2) {
+    for (std::size_t i = first; i < instances; i += kThreads) {
       together[i] = run_traced(graphs[i % graphs.size()], i);
     }
   };
-  std::thread a(worker, 0), b(worker, 1);
-  a.join();
-  b.join();
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < kThreads; ++t)
+    threads.emplace_back(worker, t);
+  for (auto& t : threads)
+    t.join();
   std::size_t events = 0;
-  for (std::size_t i = 0; i < kInstances; ++i) {
+  for (std::size_t i = 0; i < instances; ++i) {
     CHECK_MESSAGE(alone[i] == together[i], "instance " << i);
     events += alone[i].size();
   }
   CHECK(events > 0);
-  MESSAGE(kInstances << " instances of " << graphs.size() << " graphs on two threads: " << events
-                     << " identical events");
+  MESSAGE(instances << " instances of " << graphs.size() << " graphs (" << with_modules
+                    << " with module calls, " << with_expressions << " with expressions) on "
+                    << kThreads << " threads: " << events << " identical events");
 }
 
 #include "exb_assembler.hpp"

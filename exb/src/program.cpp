@@ -474,7 +474,9 @@ class Compiler {
       }
       case Opcode::UserFunction: {
         auto& site = p_.calls_[ins.signature_index];
-        if (site.signature.name.starts_with("<malformed")) {
+        // The marker set above for signatures that do not parse; a signature that merely
+        // starts with "<malformed" is an ordinary name (a fuzz finding: substr threw).
+        if (site.signature.name.starts_with("<malformed: ") && site.signature.name.ends_with('>')) {
           fail(k, "cannot parse signature \"{}\": {}", site.signature.text,
                site.signature.name.substr(12, site.signature.name.size() - 13));
         }

@@ -288,6 +288,15 @@ class Decoder {
         }
       }
       f.static_size = c.u32("static size");
+      // Operands address static memory with 16-bit offsets and access at most 12 bytes, so no
+      // function can use more; a larger size would only make every instance allocate it.
+      constexpr std::uint32_t kMaxStaticSize = 0xFFFF + 12;
+      if (f.static_size > kMaxStaticSize) {
+        r_.fail(c.offset() - 4,
+                "function {}: static size {:#x} is more than the {:#x} bytes 16-bit offsets can "
+                "reach",
+                i, f.static_size, kMaxStaticSize);
+      }
       f.scratch32_size = c.u16("scratch-32 size");
       f.scratch64_size = c.u16("scratch-64 size");
       f.output_type = function_type(c.offset(), i, c.u16("output type"));

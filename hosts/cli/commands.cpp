@@ -101,6 +101,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   run->add_option("--format", run_request.format, "Trace format")
       ->check(CLI::IsMember({"jsonl", "text", "chrome"}))
       ->capture_default_str();
+  run->add_option("--max-trace-events", run_request.max_trace_events,
+                  "Trace events written before the trace is truncated (docs/robustness.md)")
+      ->capture_default_str();
 
   RegressRequest regress_request;
   auto* regress = app.add_subcommand(

@@ -43,7 +43,11 @@ struct RunRequest {
   std::string romfs;              // a romfs-like folder (modules, packs, parameter files)
   std::string zsdic;              // zstd dictionaries (default ROMFS/Pack/ZsDic.pack.zs)
   std::vector<std::string> defs;  // node definition files: stub outputs
+  std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
 };
+
+// `ainb run` exits 2 when the instance faulted (host code it called threw; docs/robustness.md).
+inline constexpr int kExitFault = 2;
 
 // `ainb run`: offline simulation with a trace and a summary (run.cpp).
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);

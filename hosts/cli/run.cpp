@@ -115,14 +115,16 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   std::ofstream file_out;
   std::unique_ptr<simulation::TraceSink> trace;
   if (request.trace == "-") {
-    trace = simulation::make_trace_writer(format, out);
+    trace = simulation::make_trace_writer(format, out, request.max_trace_events);
   } else if (!request.trace.empty()) {
     file_out.open(request.trace, std::ios::binary);
     if (!file_out) {
       err << "error: cannot write " << request.trace << '\n';
       return kExitLoadError;
     }
-    trace = simulation::make_trace_writer(format, file_out);
+    // A failed write (a full disk) throws: the trace observer's fault stops the run (exit 2).
+    file_out.exceptions(std::ios::badbit | std::ios::failbit);
+    trace = simulation::make_trace_writer(format, file_out, request.max_trace_events);
   }
   // With a machine-readable trace on standard output, the summary goes to standard error.
   auto& summary_out = request.trace == "-" && format != simulation::TraceFormat::Text ? err : out;
@@ -133,6 +135,14 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
         simulation::simulate(request.file, scenario, run_options(request), trace.get());
     if (request.trace == "-" && format == simulation::TraceFormat::Text) out << '\n';
     simulation::print_summary(summary, summary_out);
+    if (trace && trace->dropped() != 0) {
+      err << "warning: trace truncated after " << request.max_trace_events << " events ("
+          << trace->dropped() << " dropped; --max-trace-events raises the limit)\n";
+    }
+    if (!summary.fault.empty()) {
+      err << "error: the run stopped on a fault: " << summary.fault << '\n';
+      return kExitFault;
+    }
     return kExitOk;
   } catch (const LoadError& e) {
     err << "error: " << e.what() << '\n';
@@ -147,6 +157,9 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   } catch (const std::invalid_argument& e) {  // --command names no command of the file
     err << "error: " << e.what() << '\n';
     return kExitUsage;
+  } catch (const std::ios_base::failure& e) {  // the end of the trace could not be written
+    err << "error: cannot write " << request.trace << ": " << e.what() << '\n';
+    return kExitLoadError;
   }
 }
 

@@ -75,7 +75,8 @@ std::optional<ParamType> param_type_of(exb::DataType type) {
 
 class Loader {
  public:
-  explicit Loader(Model& model) : m_(model), r_(model.bytes, model.name) {}
+  Loader(Model& model, const LoadOptions& options)
+      : m_(model), options_(options), r_(model.bytes, model.name) {}
 
   void run() {
     read_header();
@@ -222,6 +223,10 @@ class Loader {
   void read_node_entries() {
     auto scope = r_.section("nodes");
     const auto count = r_.u32(0x10, "node count");
+    if (count > options_.max_nodes) {
+      r_.fail(0x10, "{} nodes, over the limit of {} (LoadOptions::max_nodes)", count,
+              options_.max_nodes);
+    }
     const auto entry_size = node_entry_size(m_.version());
     const std::uint64_t begin = kHeaderSize + m_.commands.size() * kCommandSize;
     r_.require(begin, std::uint64_t{count} * entry_size, "node array");
@@ -1024,6 +1029,7 @@ class Loader {
   }
 
   Model& m_;
+  const LoadOptions& options_;
   ByteReader r_;
   std::string_view pool_;
   std::uint64_t nodes_end_ = 0;
@@ -1042,7 +1048,7 @@ std::shared_ptr<const Model> load(std::vector<std::uint8_t> bytes, std::string n
   auto model = std::make_shared<Model>();
   model->name = std::move(name);
   model->bytes = std::move(bytes);
-  Loader(*model).run();
+  Loader(*model, options).run();
   return model;
 }
 

@@ -95,6 +95,39 @@ std::string_view string_property(const Model& m, const Node& n, std::string_view
   return {};
 }
 
+// A node reached again through child plugs while one of its own updates runs would recurse
+// without end (a fuzz finding: a stack overflow); real files are DAGs. Depth-first over child
+// plugs, without recursion, from every node.
+void check_child_cycles(const Graph& graph, const Model& m) {
+  std::vector<std::uint8_t> colour(m.nodes.size(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::vector<std::pair<std::uint32_t, std::size_t>> path;
+  for (std::uint32_t start = 0; start < m.nodes.size(); ++start) {
+    if (colour[start] != 0) continue;
+    colour[start] = 1;
+    path.push_back({start, 0});
+    while (!path.empty()) {
+      const auto node = path.back().first;
+      const auto kids = graph.children(node);
+      if (path.back().second == kids.size()) {
+        colour[node] = 2;
+        path.pop_back();
+        continue;
+      }
+      const auto child = kids[path.back().second++];
+      if (colour[child] == 1) {
+        throw LoadError(m.name, "nodes", m.nodes[child].entry_offset,
+                        fmt::format("node {} is its own descendant through child plugs (from "
+                                    "node {}): a cycle would never finish",
+                                    child, node));
+      }
+      if (colour[child] == 0) {
+        colour[child] = 1;
+        path.push_back({child, 0});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct Graph::Build {
@@ -128,6 +161,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   }
   build_nodes(registry);
   build_control_flow();
+  check_child_cycles(*this, *model_);
   build.chain.push_back(file_name_);
   build_modules(registry, build);
   build.chain.pop_back();
@@ -420,9 +454,17 @@ void Graph::collect_expression_sites() {
   source_bindings_.assign(m.multi_sources.size(), InputBinding{});
   if (!program_) return;
   auto add = [&](std::uint32_t function, std::uint32_t owner) {
-    const auto size = program_->functions()[function].source->static_size;
+    // A function's static size is at most 0x1000B (the EXB decoder's check); every site has its
+    // own copy in each instance, so the sum is bounded too (docs/robustness.md).
+    const auto size = (program_->functions()[function].source->static_size + 3u) & ~3u;
+    if (size > kMaxExpressionMemory - expression_memory_) {
+      throw LoadError(m.name, "EXB", 0,
+                      fmt::format("the expressions need more than {} bytes of static memory per "
+                                  "instance (the limit, Graph::kMaxExpressionMemory)",
+                                  kMaxExpressionMemory));
+    }
     sites_.push_back({function, owner, expression_memory_});
-    expression_memory_ += (size + 3u) & ~3u;
+    expression_memory_ += size;
     site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
     return static_cast<std::int32_t>(sites_.size() - 1);
   };

@@ -20,6 +20,12 @@ T value_or(const Value& v, T fallback) {
   return fallback;
 }
 
+// Host code threw (docs/robustness.md): carried from Instance::guarded to the entry point. Not a
+// std::exception, so nothing in between mistakes it for an ordinary error.
+struct FaultException {
+  Fault fault;
+};
+
 bool is_module_if(NodeType t) {
   return t >= NodeType::ModuleIFInputS32 && t <= NodeType::ModuleIFChild;
 }
@@ -35,6 +41,100 @@ float component_of(const Vec3f& v, std::uint8_t component) {
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
     : Instance(std::move(graph), options, nullptr, nullptr, nullptr) {}
+
+// ---- failure behaviour (docs/robustness.md) ---------------------------------------------------
+
+std::string_view fault_source_name(Fault::Source source) {
+  switch (source) {
+    case Fault::Source::NodeClass:
+      return "user node class";
+    case Fault::Source::UserFunction:
+      return "user EXB function";
+    case Fault::Source::Observer:
+      return "observer";
+  }
+  return "?";
+}
+
+std::string Fault::describe() const {
+  const auto where = node >= 0 ? fmt::format("node {} ({}): ", node, node_name) : std::string();
+  return fmt::format("{}: frame {}: {}{} threw in {}: {}", file, frame, where,
+                     fault_source_name(source), call, message);
+}
+
+template <typename F>
+decltype(auto) Instance::guarded(Fault::Source source, std::int64_t node, const char* call,
+                                 F&& f) const {
+  try {
+    return f();
+  } catch (const FaultException&) {
+    throw;  // already named (an observer called from a class's blackboard write)
+  } catch (const std::exception& e) {
+    throw_fault(source, node, call, e.what());
+  } catch (...) {
+    throw_fault(source, node, call, "an exception that is not a std::exception");
+  }
+}
+
+void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string call,
+                           std::string message) const {
+  const auto& m = graph_->model();
+  std::string name;
+  if (node >= 0) {
+    const auto& n = m.nodes[static_cast<std::size_t>(node)];
+    name =
+        n.type == NodeType::UserDefined ? std::string(n.name) : std::string(node_type_name(n.type));
+  }
+  throw FaultException{Fault{.source = source,
+                             .file = m.name,
+                             .node = node,
+                             .node_name = std::move(name),
+                             .frame = frame(),
+                             .call = std::move(call),
+                             .message = std::move(message)}};
+}
+
+bool Instance::inside_entry() const {
+  const auto* top = this;
+  while (top->parent_ != nullptr)
+    top = top->parent_;
+  return top->entered_;
+}
+
+// The entry points run their work through this: a fault thrown inside stops the instance (state
+// Faulted, every node inactive, no class or observer called again). Nested calls (a class
+// writing the blackboard during a tick, a module's sub-instance) leave it to the outer one.
+template <typename F>
+void Instance::catching(F&& f) {
+  if (inside_entry()) return f();
+  if (parent_ != nullptr) return f();  // not reached by hosts: sub-instances are const to them
+  entered_ = true;
+  try {
+    f();
+  } catch (FaultException& e) {
+    entered_ = false;
+    fault_ = std::move(e.fault);
+    reset_after_fault();
+    state_ = CommandState::Faulted;
+    return;
+  } catch (...) {
+    entered_ = false;
+    throw;
+  }
+  entered_ = false;
+}
+
+void Instance::reset_after_fault() {
+  std::fill(nodes_.begin(), nodes_.end(), NodeState{});
+  slots_.clear();
+  fork_ = {};
+  requests_ = false;
+  current_slot_ = -1;
+  state_end_requested_ = false;
+  if (state_ == CommandState::Running) state_ = CommandState::Idle;
+  for (auto* sub : modules_)
+    sub->reset_after_fault();
+}
 
 namespace {
 
@@ -149,17 +249,23 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // Logic files: every root is entered when the instance is created (a command-less module's
   // roots are entered when its module node is).
   if (m.commands.empty() && parent_ == nullptr) {
-    for (const auto root : graph_->logic_roots())
-      enter(root);
-    for (const auto out : graph_->module_outputs())
-      enter(out);
-    const bool runs = !graph_->logic_roots().empty() || !graph_->module_outputs().empty();
-    state_ = runs ? CommandState::Running : CommandState::Idle;
+    catching([&] {
+      for (const auto root : graph_->logic_roots())
+        enter(root);
+      for (const auto out : graph_->module_outputs())
+        enter(out);
+      const bool runs = !graph_->logic_roots().empty() || !graph_->module_outputs().empty();
+      state_ = runs ? CommandState::Running : CommandState::Idle;
+    });
   }
 }
 
 Instance::~Instance() {
-  stop();
+  try {
+    stop();  // a top-level instance catches faults; a sub-instance's stop leaves nothing
+  } catch (...) {
+    // nothing can be reported from a destructor: the instance is going anyway
+  }
   // Sub-instances live in the block: destroyed here, their memory goes with the block.
   for (auto* sub : modules_)
     sub->~Instance();
@@ -231,7 +337,12 @@ const Instance* Instance::module_instance(std::uint32_t node) const {
 void Instance::start(std::string_view name) {
   const auto& commands = graph_->model().commands;
   for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (commands[i].name == name) return start_command(i);
+    if (commands[i].name == name) {
+      return catching([&] {
+        fault_.reset();
+        start_command(i);
+      });
+    }
   }
   std::string known;
   for (const auto& c : commands)
@@ -242,13 +353,16 @@ void Instance::start(std::string_view name) {
 }
 
 void Instance::start_command(std::size_t index) {
-  stop();
+  stop_nodes();
   ++epoch_;
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
   state_end_ = {};
   const auto& c = graph_->model().commands[index];
-  if (options_.observer) options_.observer->on_command(*this, c.name);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, -1, "on_command",
+            [&] { options_.observer->on_command(*this, c.name); });
+  }
   slots_.push_back(Slot{.node = c.root});
   enter(c.root);
   if (c.secondary_root) enter(*c.secondary_root);
@@ -267,6 +381,10 @@ void Instance::leave_roots() {
 }
 
 void Instance::stop() {
+  catching([&] { stop_nodes(); });
+}
+
+void Instance::stop_nodes() {
   const auto& m = graph_->model();
   if (command_ >= 0) {
     const auto& c = m.commands[command_];
@@ -290,6 +408,11 @@ void Instance::end_command(Result result) {
 }
 
 void Instance::tick() {
+  if (state_ == CommandState::Faulted) return;  // stopped until a command is started again
+  catching([&] { tick_frame(); });
+}
+
+void Instance::tick_frame() {
   ++frame_;
   ++epoch_;
   const auto& m = graph_->model();
@@ -363,7 +486,10 @@ void Instance::apply_transitions(bool post) {
   const auto& nodes = graph_->nodes();
   requests_ = false;  // set again below for requests of the other timing
   auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
-    if (options_.observer) options_.observer->on_transition(*this, from, target);
+    if (options_.observer) {
+      guarded(Fault::Source::Observer, from, "on_transition",
+              [&] { options_.observer->on_transition(*this, from, target); });
+    }
     slot = Slot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
     if (!slot.dormant) enter(target);
   };
@@ -436,13 +562,14 @@ void Instance::enter_own(std::uint32_t node) {
   if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
   if (g.user_class) {
     NodeContext context(*this, node);
-    g.user_class->enter(context);
+    guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
   }
 }
 
 Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
   NodeContext context(*this, node);
-  return g.user_class->update(context);
+  return guarded(Fault::Source::NodeClass, node, "update",
+                 [&] { return g.user_class->update(context); });
 }
 
 void Instance::leave_own(std::uint32_t node) {
@@ -450,7 +577,7 @@ void Instance::leave_own(std::uint32_t node) {
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
   if (g.user_class) {
     NodeContext context(*this, node);
-    g.user_class->leave(context);
+    guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
   }
 }
 
@@ -468,14 +595,20 @@ void Instance::calculate_query(std::uint32_t q) {
     s.active = 1;
     for (const auto inner : graph_->queries(q))
       ++nodes_[inner].query_users;
-    if (options_.observer) options_.observer->on_enter(*this, q);
+    if (options_.observer) {
+      guarded(Fault::Source::Observer, q, "on_enter",
+              [&] { options_.observer->on_enter(*this, q); });
+    }
     enter_own(q);
   }
   s.calculating = true;
   calculate_queries(q);
   const auto result = calculate(q);  // one call of the node's own work
   nodes_[q].calculating = false;
-  if (options_.observer) options_.observer->on_update(*this, q, result);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, q, "on_update",
+            [&] { options_.observer->on_update(*this, q, result); });
+  }
 }
 
 void Instance::leave_queries(std::uint32_t node) {
@@ -486,7 +619,10 @@ void Instance::leave_queries(std::uint32_t node) {
     if (s.query_users > 0) continue;
     leave_own(q);
     s.active = 0;
-    if (options_.observer) options_.observer->on_leave(*this, q);
+    if (options_.observer) {
+      guarded(Fault::Source::Observer, q, "on_leave",
+              [&] { options_.observer->on_leave(*this, q); });
+    }
     leave_queries(q);
   }
 }
@@ -497,10 +633,7 @@ Result Instance::calculate(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   switch (g.type) {
     case NodeType::UserDefined:
-      if (g.user_class) {
-        NodeContext context(*this, node);
-        return g.user_class->update(context);
-      }
+      if (g.user_class) return call_update(node, g);
       if (g.module >= 0) return update_module_call(node);
       // A stub: Running for the configured updates, then Success.
       return nodes_[node].counter++ < graph_->stub_running_updates() ? Result::Running
@@ -533,14 +666,20 @@ void Instance::enter(std::uint32_t node) {
       0) {  // the setup blocks of the expressions this node owns run once per Enter
     for (const auto site : graph_->sites_of(node)) {
       auto frame = site_frame(site);
-      machine_->run_setup(graph_->expression_sites()[site].function, frame);
+      guarded(Fault::Source::UserFunction, node, "an expression's setup block", [&] {
+        return machine_->run_setup(graph_->expression_sites()[site].function, frame);
+      });
     }
   }
-  if (options_.observer) options_.observer->on_enter(*this, node);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, node, "on_enter",
+            [&] { options_.observer->on_enter(*this, node); });
+  }
   if (g.has_xlink && options_.observer) {
     for (const auto& action : graph_->model().xlink_actions) {
       if (action.node_index == node) {
-        options_.observer->on_xlink(*this, node, action.slot, action.action);
+        guarded(Fault::Source::Observer, node, "on_xlink",
+                [&] { options_.observer->on_xlink(*this, node, action.slot, action.action); });
       }
     }
   }
@@ -606,7 +745,10 @@ Result Instance::update(std::uint32_t node) {
   } else {
     result = update_builtin(node);
   }
-  if (options_.observer) options_.observer->on_update(*this, node, result);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, node, "on_update",
+            [&] { options_.observer->on_update(*this, node, result); });
+  }
   nodes_[node].epoch = epoch_;
   nodes_[node].last = result;
   // A node that finishes takes its first (ordinary) transition, unless one was requested.
@@ -687,7 +829,10 @@ void Instance::leave(std::uint32_t node) {
     leave_builtin(node);
   }
   nodes_[node].active = 0;
-  if (options_.observer) options_.observer->on_leave(*this, node);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, node, "on_leave",
+            [&] { options_.observer->on_leave(*this, node); });
+  }
   if (g.queries.count != 0) leave_queries(node);
 }
 
@@ -770,7 +915,7 @@ void Instance::begin_module() {
 }
 
 Result Instance::update_module() {
-  if (state_ == CommandState::Running) tick();
+  if (state_ == CommandState::Running) tick_frame();
   switch (state_) {
     case CommandState::Running:
       return graph_->model().commands.empty() ? Result::Success : Result::Running;
@@ -782,7 +927,7 @@ Result Instance::update_module() {
 }
 
 void Instance::end_module() {
-  stop();
+  stop_nodes();
 }
 
 // The called file's side: ModuleIF_Input reads the caller's input of its Name, ModuleIF_Output
@@ -889,7 +1034,10 @@ Result Instance::update_alert(std::uint32_t node) {
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
   spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
-  if (options_.observer) options_.observer->on_alert(*this, node, message);
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, node, "on_alert",
+            [&] { options_.observer->on_alert(*this, node, message); });
+  }
   switch (context.property_int("Result")) {
     case 1:
       return Result::Running;
@@ -1149,7 +1297,10 @@ Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
   const auto& source = *graph_->program()->functions()[function].source;
   auto frame = site_frame(static_cast<std::uint32_t>(site));
   if (exb::value_size(source.input_type) != 0) exb::write_value(to_exb(input), frame.input);
-  if (machine_->run_main(function, frame) != exb::Status::Ok) return fallback;
+  const auto owner = graph_->expression_sites()[site].owner;
+  const auto status = guarded(Fault::Source::UserFunction, owner, "an expression",
+                              [&] { return machine_->run_main(function, frame); });
+  if (status != exb::Status::Ok) return fallback;
   const auto out_type =
       exb::value_size(source.output_type) != 0 ? source.output_type : exb_type(type);
   return from_exb(exb::read_value(out_type, frame.output.data()), fallback);
@@ -1182,7 +1333,9 @@ Result Instance::update_expression(std::uint32_t node) {
     }
   }
   const auto function = graph_->expression_sites()[site].function;
-  if (machine_->run_main(function, frame) != exb::Status::Ok) return Result::Failure;
+  const auto status = guarded(Fault::Source::UserFunction, node, "an expression",
+                              [&] { return machine_->run_main(function, frame); });
+  if (status != exb::Status::Ok) return Result::Failure;
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     const auto type = static_cast<ParamType>(t);
     const auto k = slot_space(type);
@@ -1213,20 +1366,32 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
 }
 
 bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value value) {
+  bool found = false;
+  catching([&] { write_blackboard(name, type, value, found); });
+  return found;
+}
+
+// `found` is set before the observer is told, so a write whose observer throws still counts.
+void Instance::write_blackboard(std::string_view name, BlackboardType type, Value value,
+                                bool& found) {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].type != type || entries[i].name != name) continue;
     // Written where the entry lives: this instance, or the file it inherits the entry from.
-    auto [owner, entry] = blackboard_links_[i];
+    auto* const owner = blackboard_links_[i].owner;
+    const auto entry = blackboard_links_[i].entry;
     if (const auto* text = std::get_if<std::string_view>(&value)) {
       const auto first = owner->graph_->model().blackboard.first[static_cast<std::size_t>(type)];
       value = std::string_view(owner->blackboard_strings_[entry - first].assign(*text));
     }
     owner->blackboard_[entry] = value;
-    if (options_.observer) options_.observer->on_blackboard(*owner, entry);
-    return true;
+    found = true;
+    if (options_.observer) {
+      guarded(Fault::Source::Observer, -1, "on_blackboard",
+              [&] { options_.observer->on_blackboard(*owner, entry); });
+    }
+    return;
   }
-  return false;
 }
 
 bool Instance::set_bool(std::string_view name, bool v) {

@@ -117,13 +117,17 @@ std::string trace_name(const std::string& file, const std::string& scenario) {
   return "traces/" + file + "/" + base + ".jsonl";
 }
 
-// Runs one case; the trace's events, or the error message.
+// Runs one case: the trace's events (a fault in the run is thrown as an error).
 std::vector<TraceEvent> run_case(const fs::path& file, const std::optional<Scenario>& scenario,
                                  const RunOptions& options, std::string& top) {
   TraceCollector events;
   Scenario none;
   none.name = kNoScenario;
-  top = simulate(file, scenario ? *scenario : none, options, &events).file;
+  const auto summary = simulate(file, scenario ? *scenario : none, options, &events);
+  if (!summary.fault.empty()) {
+    throw std::runtime_error("the run stopped on a fault: " + summary.fault);
+  }
+  top = summary.file;
   return std::move(events.events);
 }
 

@@ -16,6 +16,7 @@ namespace ainb::simulation {
 
 namespace {
 
+using runtime::CommandState;
 using runtime::Instance;
 using runtime::NodeContext;
 using runtime::Result;
@@ -427,12 +428,15 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     for (std::uint64_t frame = 1; frame <= frames; ++frame) {
       tracer.frame = frame;
       apply(frame);
+      if (actor.state() == CommandState::Faulted) break;
       actor.tick();
+      if (actor.state() == CommandState::Faulted) break;
     }
     summary.frames = actor.frame();
     summary.command = std::string(actor.command());
-    static constexpr const char* kStates[] = {"idle", "running", "succeeded", "failed"};
+    static constexpr const char* kStates[] = {"idle", "running", "succeeded", "failed", "faulted"};
     summary.state = kStates[static_cast<int>(actor.state())];
+    if (const auto* fault = actor.fault()) summary.fault = fault->describe();
     for (const auto& e : graph->model().blackboard.entries) {
       const auto* v = actor.blackboard(e.name);
       summary.blackboard.emplace_back(std::string(e.name), v ? format_value(*v) : "?");

@@ -86,6 +86,47 @@ class Chrome : public TraceSink {
   bool first_ = true;
 };
 
+// The trace size limit: passes `max` events on, then one "truncated" event, then drops the rest.
+class Limited : public TraceSink {
+ public:
+  Limited(std::unique_ptr<TraceSink> inner, std::uint64_t max)
+      : inner_(std::move(inner)), max_(max) {}
+  void event(const TraceEvent& e) override {
+    if (written_ < max_) {
+      ++written_;
+      return inner_->event(e);
+    }
+    if (dropped_++ == 0) {
+      TraceEvent marker;
+      marker.frame = e.frame;
+      marker.event = "truncated";
+      marker.file = e.file;
+      marker.detail = fmt::format(
+          "trace truncated after {} events (the limit; ainb run --max-trace-events)", max_);
+      inner_->event(marker);
+    }
+  }
+  void finish() override { inner_->finish(); }
+  std::uint64_t dropped() const override { return dropped_; }
+
+ private:
+  std::unique_ptr<TraceSink> inner_;
+  std::uint64_t max_;
+  std::uint64_t written_ = 0, dropped_ = 0;
+};
+
+std::unique_ptr<TraceSink> writer(TraceFormat format, std::ostream& out) {
+  switch (format) {
+    case TraceFormat::Jsonl:
+      return std::make_unique<JsonLines>(out);
+    case TraceFormat::Text:
+      return std::make_unique<Text>(out);
+    case TraceFormat::Chrome:
+      return std::make_unique<Chrome>(out);
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 TraceEvent parse_trace_event(const nlohmann::json& j) {
@@ -102,16 +143,9 @@ TraceEvent parse_trace_event(const nlohmann::json& j) {
   return e;
 }
 
-std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out) {
-  switch (format) {
-    case TraceFormat::Jsonl:
-      return std::make_unique<JsonLines>(out);
-    case TraceFormat::Text:
-      return std::make_unique<Text>(out);
-    case TraceFormat::Chrome:
-      return std::make_unique<Chrome>(out);
-  }
-  return nullptr;
+std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out,
+                                             std::uint64_t max_events) {
+  return std::make_unique<Limited>(writer(format, out), max_events);
 }
 
 }  // namespace ainb::simulation

@@ -14,6 +14,10 @@ namespace ainb {
 struct LoadOptions {
   // Files larger than this are refused before any parsing (no real AINB comes near it).
   std::uint64_t max_file_size = 64ull << 20;
+  // Files with more nodes than this are refused when the node count is read (before anything is
+  // reserved for them). The runtime's per-instance work and memory grow with the node count; node
+  // indices are 16-bit in the format, and the largest real file has a few hundred.
+  std::uint32_t max_nodes = 65535;
 };
 
 // Reads, validates and resolves one AINB file. `name` is used in error messages. The returned

@@ -64,9 +64,13 @@ struct ParameterObject {
   std::vector<std::pair<std::uint32_t, Parameter>> parameters;
 };
 struct ParameterList {
+  // Defined after the class: clang 14 with libstdc++ 12 rejects an implicit one that checks
+  // std::pair<..., ParameterList> while ParameterList is still incomplete (the fuzz build).
+  ParameterList() noexcept;
   std::vector<std::pair<std::uint32_t, ParameterObject>> objects;
   std::vector<std::pair<std::uint32_t, ParameterList>> lists;
 };
+inline ParameterList::ParameterList() noexcept = default;
 // The root ("param_root") and the header's version and type string.
 struct ParameterIO {
   std::uint32_t version = 0;

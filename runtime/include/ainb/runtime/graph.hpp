@@ -203,6 +203,9 @@ class Graph {
   const exb::Program* program() const { return program_.get(); }
   const std::vector<ExpressionSite>& expression_sites() const { return sites_; }
   std::uint32_t expression_memory() const { return expression_memory_; }
+  // The static memory all expression sites may need per instance; a file needing more is
+  // refused when the graph is built (real files need a few hundred bytes).
+  static constexpr std::uint32_t kMaxExpressionMemory = 64u << 20;
   std::int32_t property_site(ParamType type, std::uint32_t index) const {
     return property_sites_[static_cast<std::size_t>(type)][index];
   }

@@ -32,7 +32,28 @@ struct InstanceOptions {
   exb::MissingFunctionPolicy missing_functions = exb::MissingFunctionPolicy::ZeroAndLogOnce;
 };
 
-enum class CommandState : std::uint8_t { Idle, Running, Succeeded, Failed };
+// Faulted: host code the instance called threw (see Fault); nothing of the instance runs until
+// the host starts a command again.
+enum class CommandState : std::uint8_t { Idle, Running, Succeeded, Failed, Faulted };
+
+// An exception thrown by host code an instance called: a user node class (enter, update, leave),
+// a user EXB function (through an expression) or an observer. It is caught at the instance's
+// entry point (constructor, start, stop, tick, the blackboard setters), which then leaves the
+// instance Faulted: every node inactive, without calling any class or observer again; blackboard
+// and outputs keep their values. Other instances are unaffected. docs/robustness.md.
+struct Fault {
+  enum class Source : std::uint8_t { NodeClass, UserFunction, Observer };
+  Source source = Source::NodeClass;
+  std::string file;        // the file of the node (a module's, inside a module call)
+  std::int64_t node = -1;  // the node's index in that file; -1 for an event of no node
+  std::string node_name;   // the user class or built-in type name
+  std::uint64_t frame = 0;
+  std::string call;     // "update", "on_enter", "EXB function 2", ...
+  std::string message;  // what() of the exception
+  // One line: "<file>: frame <f>: node <n> (<name>): <source> threw in <call>: <message>".
+  std::string describe() const;
+};
+std::string_view fault_source_name(Fault::Source source);
 
 class Instance {
  public:
@@ -52,6 +73,8 @@ class Instance {
   void set_observer(Observer* observer);
 
   CommandState state() const { return state_; }
+  // Why the instance is Faulted (null otherwise). Starting a command clears it.
+  const Fault* fault() const { return fault_ ? &*fault_ : nullptr; }
   std::string_view command() const;
   // The TransitionCommand of the Element_StateEnd that ended the last command, if one did.
   std::string_view state_end() const { return state_end_; }
@@ -167,12 +190,27 @@ class Instance {
   Result update_alert(std::uint32_t node);
   std::uint16_t choose(std::uint32_t node);
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
+  void write_blackboard(std::string_view name, BlackboardType type, Value value, bool& found);
   Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
   Value blackboard_value(ParamType type, ParamFlags flags) const;
   Value evaluate(std::int32_t site, ParamType type, const Value& input,
                  const Value& fallback) const;
   Result update_expression(std::uint32_t node);
   exb::Frame site_frame(std::uint32_t site) const;
+
+  // Failure behaviour (docs/robustness.md): host code is called through guarded(), which turns
+  // an exception into an internal fault exception naming this instance's file, the node and the
+  // frame (no cost when nothing throws); the entry points catch it with catching().
+  template <typename F>
+  decltype(auto) guarded(Fault::Source source, std::int64_t node, const char* call, F&& f) const;
+  [[noreturn]] void throw_fault(Fault::Source source, std::int64_t node, std::string call,
+                                std::string message) const;
+  template <typename F>
+  void catching(F&& f);
+  void reset_after_fault();  // every node inactive, in this instance and its sub-instances
+  bool inside_entry() const;
+  void tick_frame();
+  void stop_nodes();
 
   std::shared_ptr<const Graph> graph_;
   InstanceOptions options_;
@@ -214,6 +252,8 @@ class Instance {
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
   mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  std::optional<Fault> fault_;                                // top-level instances only
+  bool entered_ = false;  // inside an entry point (top-level instances only)
 };
 
 }  // namespace ainb::runtime

@@ -53,6 +53,8 @@ class TraceSink {
   virtual ~TraceSink() = default;
   virtual void event(const TraceEvent& event) = 0;
   virtual void finish() {}
+  // Events dropped by a trace writer's limit (0 when nothing was).
+  virtual std::uint64_t dropped() const { return 0; }
 };
 
 // Keeps every event in memory (regress, golden traces, tests).
@@ -63,8 +65,13 @@ class TraceCollector : public TraceSink {
 };
 
 enum class TraceFormat { Jsonl, Text, Chrome };
+// The events a trace writer writes unless told otherwise (`ainb run --max-trace-events`): about
+// 1.5 GB of JSON lines. A run that goes on writes one last event, "truncated", naming the limit,
+// and drops the rest (counted by TraceSink::dropped); the simulation itself continues.
+inline constexpr std::uint64_t kDefaultMaxTraceEvents = 10'000'000;
 // Writes to `out` (which must outlive the sink).
-std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out);
+std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out,
+                                             std::uint64_t max_events = kDefaultMaxTraceEvents);
 // One line of a JSON-lines trace, read back (`depth` is not stored, so it is 0). Throws
 // nlohmann::json::exception when the line is not such an event.
 TraceEvent parse_trace_event(const nlohmann::json& line);
@@ -80,6 +87,9 @@ struct Summary {
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
   std::vector<std::string> warnings;
+  // The instance's fault (runtime::Fault::describe), empty when none: the run stopped at the
+  // frame it happened in, and `state` is "faulted".
+  std::string fault;
 };
 void print_summary(const Summary& summary, std::ostream& out);
 

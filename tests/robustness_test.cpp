@@ -1,0 +1,393 @@
+// Reliability (docs/robustness.md): the resource limits that are not tested beside their
+// component, and the failure behaviour: host code (a user node class, a user EXB function, an
+// observer) that throws stops its own instance with a fault naming the node, file and frame.
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "ainb/exb/user_functions.hpp"
+#include "ainb/load_error.hpp"
+#include "ainb/loader.hpp"
+#include "ainb/runtime/instance.hpp"
+#include "ainb/simulation/simulation.hpp"
+#include "ainb_builder.hpp"
+#include "commands.hpp"
+#include "exb_assembler.hpp"
+#include "runtime_probe.hpp"
+
+using namespace ainb;
+using namespace ainb::runtime;
+using namespace ainb::test;
+
+namespace {
+
+// A user class that logs like a Probe, and throws from the call named in `throw_in` while the
+// instance's host pointer is set (so one class serves a faulting and a healthy instance).
+struct Bomb : NodeClass {
+  Log& log;
+  std::string throw_in;
+  bool non_standard = false;
+  Bomb(Log& l, std::string where) : log(l), throw_in(std::move(where)) {}
+  void maybe_throw(NodeContext& c, const char* call) const {
+    if (c.host() == nullptr || throw_in != call) return;
+    if (non_standard) throw 42;
+    throw std::runtime_error(fmt::format("boom in {}", call));
+  }
+  void enter(NodeContext& c) override {
+    log.push_back("enter");
+    maybe_throw(c, "enter");
+  }
+  Result update(NodeContext& c) override {
+    log.push_back("update");
+    if (c.instance().frame() >= 2) maybe_throw(c, "update");
+    return Result::Running;
+  }
+  void leave(NodeContext& c) override {
+    log.push_back("leave");
+    maybe_throw(c, "leave");
+  }
+};
+
+// Root: a Sequential whose one child is the Bomb (node 1).
+AinbSpec bomb_file() {
+  AinbSpec spec;
+  spec.file_name = "bomb.root";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 1, ""}};
+  spec.nodes = {seq, user("Bomb")};
+  return spec;
+}
+
+std::shared_ptr<const Graph> graph_of(const AinbSpec& spec, const NodeRegistry& registry,
+                                      GraphOptions options = {}) {
+  return std::make_shared<Graph>(load(build(spec), spec.file_name + ".ainb"), registry, options);
+}
+
+}  // namespace
+
+// ---- limits -------------------------------------------------------------------------------
+
+TEST_CASE("limit: LoadOptions::max_nodes refuses a file with more nodes, at the node count") {
+  const auto bytes = build(bomb_file());  // 2 nodes
+  LoadOptions options;
+  options.max_nodes = 1;
+  try {
+    load(bytes, "many.ainb", options);
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    CHECK(std::string(e.what()) ==
+          "many.ainb: nodes at offset 0x10: 2 nodes, over the limit of 1 (LoadOptions::max_nodes)");
+  }
+  options.max_nodes = 2;
+  CHECK(load(bytes, "many.ainb", options)->nodes.size() == 2);
+  CHECK(LoadOptions{}.max_nodes == 65535);
+}
+
+TEST_CASE("limit: a trace writer stops at its event limit with one truncated event") {
+  std::ostringstream out;
+  auto writer = simulation::make_trace_writer(simulation::TraceFormat::Jsonl, out, 2);
+  for (std::uint64_t frame = 1; frame <= 5; ++frame) {
+    writer->event(simulation::TraceEvent{
+        .frame = frame, .event = "command", .file = "a.ainb", .detail = "Root"});
+  }
+  writer->finish();
+  CHECK(out.str() ==
+        "{\"frame\":1,\"event\":\"command\",\"file\":\"a.ainb\",\"detail\":\"Root\"}\n"
+        "{\"frame\":2,\"event\":\"command\",\"file\":\"a.ainb\",\"detail\":\"Root\"}\n"
+        "{\"frame\":3,\"event\":\"truncated\",\"file\":\"a.ainb\",\"detail\":\"trace truncated "
+        "after 2 events (the limit; ainb run --max-trace-events)\"}\n");
+  CHECK(writer->dropped() == 3);
+  CHECK(simulation::kDefaultMaxTraceEvents == 10'000'000);
+}
+
+TEST_CASE("limit: an expression that loops forever stops at the instruction budget in a run") {
+  // Function 0 (an int property): JMP 0, forever. The budget stops it; the property keeps the
+  // value stored in the file and the instance runs on.
+  ExbSpec exb;
+  exb.instructions = {{29, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 2, 3, 0, 4, 0, 0}};
+  Log log;
+  struct Reader : NodeClass {
+    std::vector<std::int32_t> seen;
+    Result update(NodeContext& c) override {
+      seen.push_back(c.property_int("Count"));
+      return Result::Running;
+    }
+  };
+  auto reader = std::make_shared<Reader>();
+  NodeRegistry registry;
+  registry.add("Reader", reader);
+  AinbSpec spec;
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode node = user("Reader");
+  node.properties = {{ParamType::Int, "Count", std::int32_t{7}, 0xC2000000u}};
+  spec.nodes = {node};
+  Instance instance(graph_of(spec, registry));
+  instance.start("Root");
+  instance.tick();
+  instance.tick();
+  CHECK(reader->seen == std::vector<std::int32_t>{7, 7});
+  CHECK(instance.state() == CommandState::Running);
+}
+
+TEST_CASE("limit: the expressions' static memory per instance") {
+  // One function with the largest static size, used by 1100 int properties: each property is a
+  // site with its own copy, 1100 x 0x1000C bytes, over the 64 MiB limit.
+  ExbSpec exb;
+  exb.instructions = {{1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 1, 3, 0, 0x1000B, 0, 0}};
+  AinbSpec spec;
+  spec.file_name = "greedy";
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode node = user("Reader");
+  for (int i = 0; i < 1100; ++i)
+    node.properties.push_back(
+        {ParamType::Int, fmt::format("P{}", i), std::int32_t{0}, 0xC2000000u});
+  spec.nodes = {node};
+  CHECK_THROWS_WITH(graph_of(spec, NodeRegistry{}),
+                    "greedy.ainb: EXB at offset 0x0: the expressions need more than 67108864 bytes "
+                    "of static memory per instance (the limit, Graph::kMaxExpressionMemory)");
+  node.properties.resize(1000);  // 1000 x 0x1000C bytes fit
+  spec.nodes = {node};
+  CHECK(graph_of(spec, NodeRegistry{})->expression_memory() == 1000u * 0x1000Cu);
+}
+
+TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz finding)") {
+  // Node 0 (Sequential) -> node 1 (Sequential) -> node 0: updating it recursed without end.
+  AinbSpec spec;
+  spec.file_name = "cycle";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode a{.type = NodeType::Sequential};
+  a.plugs = {{PlugKind::Child, 1, ""}};
+  BuildNode b{.type = NodeType::Sequential};
+  b.plugs = {{PlugKind::Child, 0, ""}};
+  spec.nodes = {a, b};
+  const auto model = load(build(spec), "cycle.ainb");
+  try {
+    Graph graph(model, NodeRegistry{});
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    CHECK(e.section() == "nodes");
+    CHECK(e.offset() == model->nodes[0].entry_offset);
+    CHECK(e.reason() ==
+          "node 0 is its own descendant through child plugs (from node 1): a cycle would never "
+          "finish");
+  }
+}
+
+// ---- failure behaviour ----------------------------------------------------------------------
+
+TEST_CASE("a user node class that throws faults its instance; other instances keep running") {
+  Log log;
+  auto bomb = std::make_shared<Bomb>(log, "update");
+  NodeRegistry registry;
+  registry.add("Bomb", bomb);
+  const auto graph = graph_of(bomb_file(), registry);
+  int host = 0;
+  Instance faulty(graph, InstanceOptions{.host = &host});
+  Instance healthy(graph);
+  faulty.start("Root");
+  healthy.start("Root");
+  faulty.tick();  // frame 1: runs
+  CHECK(faulty.fault() == nullptr);
+  log.clear();
+  faulty.tick();                // frame 2: throws
+  CHECK(log == Log{"update"});  // no Leave: nothing of the instance runs after the fault
+  CHECK(faulty.state() == CommandState::Faulted);
+  REQUIRE(faulty.fault() != nullptr);
+  const auto& f = *faulty.fault();
+  CHECK(f.source == Fault::Source::NodeClass);
+  CHECK(f.file == "bomb.root.ainb");
+  CHECK(f.node == 1);
+  CHECK(f.node_name == "Bomb");
+  CHECK(f.frame == 2);
+  CHECK(f.call == "update");
+  CHECK(f.message == "boom in update");
+  CHECK(f.describe() ==
+        "bomb.root.ainb: frame 2: node 1 (Bomb): user node class threw in update: boom in update");
+  CHECK_FALSE(faulty.is_active(0));
+  CHECK_FALSE(faulty.is_active(1));
+  CHECK(faulty.active_roots().empty());
+
+  // Ticking a faulted instance does nothing; the other instance of the same graph runs on.
+  log.clear();
+  faulty.tick();
+  faulty.stop();
+  CHECK(log.empty());
+  CHECK(faulty.frame() == 2);
+  for (int i = 0; i < 3; ++i)
+    healthy.tick();
+  CHECK(log == Log{"update", "update", "update"});
+  CHECK(healthy.state() == CommandState::Running);
+  CHECK(healthy.fault() == nullptr);
+
+  // Starting a command again clears the fault.
+  bomb->throw_in.clear();
+  log.clear();
+  faulty.start("Root");
+  CHECK(faulty.fault() == nullptr);
+  CHECK(faulty.state() == CommandState::Running);
+  faulty.tick();
+  CHECK(log == Log{"enter", "update"});
+}
+
+TEST_CASE("a node class throwing in enter, in leave, or something not a std::exception") {
+  Log log;
+  auto bomb = std::make_shared<Bomb>(log, "enter");
+  NodeRegistry registry;
+  registry.add("Bomb", bomb);
+  const auto graph = graph_of(bomb_file(), registry);
+  int host = 0;
+  SUBCASE("enter, during start") {
+    Instance instance(graph, InstanceOptions{.host = &host});
+    instance.start("Root");
+    CHECK(instance.state() == CommandState::Faulted);
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "bomb.root.ainb: frame 0: node 1 (Bomb): user node class threw in enter: boom in enter");
+  }
+  SUBCASE("leave, during stop; the destructor then has nothing left to do") {
+    bomb->throw_in = "leave";
+    Instance instance(graph, InstanceOptions{.host = &host});
+    instance.start("Root");
+    instance.tick();
+    instance.stop();
+    CHECK(instance.state() == CommandState::Faulted);
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "bomb.root.ainb: frame 1: node 1 (Bomb): user node class threw in leave: boom in leave");
+  }
+  SUBCASE("an exception of another type") {
+    bomb->non_standard = true;
+    Instance instance(graph, InstanceOptions{.host = &host});
+    instance.start("Root");
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->message == "an exception that is not a std::exception");
+  }
+  SUBCASE("a leave that throws in the destructor is swallowed") {
+    bomb->throw_in = "leave";
+    {
+      Instance instance(graph, InstanceOptions{.host = &host});
+      instance.start("Root");
+    }
+    CHECK(log == Log{"enter", "leave"});
+  }
+}
+
+TEST_CASE("a user EXB function that throws faults the instance, naming the expression's node") {
+  // Function 0 (a float property): CFN Boom( Float ) into GMem[0], END.
+  ExbSpec exb;
+  exb.pool = std::string("Boom( Float )") + '\0';
+  exb.signatures = {0};
+  exb.instructions = {{27, 4, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 2, 4, 0, 0x10, 0, 0}};
+  exb::UserFunctions functions;
+  functions.add("Boom( Float )", []() -> float { throw std::out_of_range("no such actor"); });
+  struct Reader : NodeClass {
+    Result update(NodeContext& c) override {
+      (void)c.property_float("Speed");
+      return Result::Running;
+    }
+  };
+  NodeRegistry registry;
+  registry.add("Reader", std::make_shared<Reader>());
+  AinbSpec spec;
+  spec.file_name = "expr";
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 1, ""}};
+  BuildNode reader = user("Reader");
+  reader.properties = {{ParamType::Float, "Speed", 1.5f, 0xC2000000u}};
+  spec.nodes = {seq, reader};
+  const auto graph = graph_of(spec, registry, GraphOptions{.functions = &functions});
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  CHECK(instance.state() == CommandState::Faulted);
+  REQUIRE(instance.fault() != nullptr);
+  CHECK(instance.fault()->source == Fault::Source::UserFunction);
+  CHECK(instance.fault()->describe() ==
+        "expr.ainb: frame 1: node 1 (Reader): user EXB function threw in an expression: no such "
+        "actor");
+}
+
+TEST_CASE("an observer that throws faults the instance it observes") {
+  struct Throwing : Observer {
+    std::string in;
+    void on_update(const Instance&, std::uint32_t, Result) override {
+      if (in == "on_update") throw std::runtime_error("observer failed");
+    }
+    void on_blackboard(const Instance&, std::size_t) override {
+      if (in == "on_blackboard") throw std::runtime_error("observer failed");
+    }
+  } observer;
+  Log log;
+  NodeRegistry registry;
+  registry.add("Bomb", std::make_shared<Bomb>(log, ""));
+  auto spec = bomb_file();
+  spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
+  const auto graph = graph_of(spec, registry);
+  Instance instance(graph, InstanceOptions{.observer = &observer});
+  Instance other(graph);
+  instance.start("Root");
+  other.start("Root");
+  SUBCASE("on_update, during a tick") {
+    observer.in = "on_update";
+    instance.tick();
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "bomb.root.ainb: frame 1: node 1 (Bomb): observer threw in on_update: observer failed");
+  }
+  SUBCASE("on_blackboard, when the host writes an entry") {
+    observer.in = "on_blackboard";
+    CHECK(instance.set_bool("Flag", true));  // written, then the observer threw
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "bomb.root.ainb: frame 0: observer threw in on_blackboard: observer failed");
+    CHECK(instance.blackboard("Flag")->index() == Value(true).index());
+  }
+  CHECK(instance.state() == CommandState::Faulted);
+  other.tick();
+  CHECK(other.state() == CommandState::Running);
+}
+
+TEST_CASE("ainb run stops on a fault (a trace write that fails) and exits 2") {
+  if (!std::filesystem::exists("/dev/full")) return;
+  // A Sequential looping forever over a stub: a few events every frame, more than a stream
+  // buffer holds, so a write reaches /dev/full during the run.
+  AinbSpec spec;
+  spec.file_name = "loop.root";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsLoop", true},
+                    {ParamType::Bool, "IsUpdateNextInFrame", true},
+                    {ParamType::Int, "NumLoop", std::int32_t{0}}};
+  seq.plugs = {{PlugKind::Child, 1, ""}};
+  spec.nodes = {seq, user("Stub")};
+  const auto path = std::filesystem::temp_directory_path() / "ainb_robustness_loop.root.ainb";
+  {
+    const auto bytes = build(spec);
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  }
+  std::ostringstream out, err;
+  const int code = ainb::cli::run(
+      {"run", path.string(), "--frames", "600", "--trace", "/dev/full", "--format", "jsonl"}, out,
+      err);
+  CHECK(code == 2);
+  // The trace writer (the observer) throws when its buffer reaches /dev/full, within frame 1.
+  CHECK(err.str().find("error: the run stopped on a fault: " + path.string() +
+                       ": frame 1: node 1 (Stub): observer threw in on_") == 0);
+  CHECK(out.str().find("loop.root.ainb, command Root: faulted after 1 frames") !=
+        std::string::npos);
+}
