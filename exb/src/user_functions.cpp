@@ -130,13 +130,10 @@ Signature UserFunctions::checked_signature(std::string_view text, DataType resul
 }
 
 void UserFunctions::add_constant(std::string_view signature, std::array<std::uint8_t, 12> value) {
-  std::string error;
-  const auto sig = parse_signature(signature, &error);
-  if (!sig) throw std::invalid_argument(fmt::format("signature \"{}\": {}", signature, error));
-  const auto size = value_size(sig->result);
-  functions_[sig->text] = [value, size](CallContext&, std::uint8_t* block) {
+  const auto size = value_size(parse_signature(signature).value_or(Signature{}).result);
+  add_erased(signature, [value, size](CallContext&, std::uint8_t* block) {
     std::memcpy(block, value.data(), size);
-  };
+  });
 }
 
 Signature UserFunctions::add_erased(std::string_view signature, ErasedFunction f) {

@@ -32,47 +32,6 @@ constexpr std::array<std::uint32_t, kParamTypeCount> kPropertySize = {0x0C, 0x0C
 constexpr std::array<std::uint32_t, kParamTypeCount> kInputSize = {0x10, 0x10, 0x10,
                                                                    0x10, 0x18, 0x14};
 
-// Blackboard type order in the file, per version.
-std::span<const BlackboardType> blackboard_types(std::uint32_t version) {
-  static constexpr BlackboardType k407[] = {BlackboardType::String, BlackboardType::S32,
-                                            BlackboardType::F32,    BlackboardType::Bool,
-                                            BlackboardType::Vec3f,  BlackboardType::Pointer};
-  static constexpr BlackboardType k408[] = {
-      BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
-      BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
-  if (version >= kVersion408) return k408;
-  return k407;
-}
-
-std::uint32_t blackboard_value_size(BlackboardType type) {
-  switch (type) {
-    case BlackboardType::Vec3f:
-      return 12;
-    case BlackboardType::Pointer:
-      return 0;
-    default:
-      return 4;
-  }
-}
-
-std::optional<ParamType> param_type_of(exb::DataType type) {
-  switch (type) {
-    case exb::DataType::Bool:
-      return ParamType::Bool;
-    case exb::DataType::Int:
-    case exb::DataType::UInt:
-      return ParamType::Int;
-    case exb::DataType::Float:
-      return ParamType::Float;
-    case exb::DataType::String:
-      return ParamType::String;
-    case exb::DataType::Vec3f:
-      return ParamType::Vec3f;
-    default:
-      return std::nullopt;
-  }
-}
-
 class Loader {
  public:
   Loader(Model& model, const LoadOptions& options)

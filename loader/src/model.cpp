@@ -98,6 +98,47 @@ std::string_view plug_kind_name(PlugKind kind) {
 }
 
 // The blackboard type a parameter of `type` reads when its flags point at the blackboard.
+// Blackboard type order in the file, per version.
+std::span<const BlackboardType> blackboard_types(std::uint32_t version) {
+  static constexpr BlackboardType k407[] = {BlackboardType::String, BlackboardType::S32,
+                                            BlackboardType::F32,    BlackboardType::Bool,
+                                            BlackboardType::Vec3f,  BlackboardType::Pointer};
+  static constexpr BlackboardType k408[] = {
+      BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
+      BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
+  if (version >= kVersion408) return k408;
+  return k407;
+}
+
+std::uint32_t blackboard_value_size(BlackboardType type) {
+  switch (type) {
+    case BlackboardType::Vec3f:
+      return 12;
+    case BlackboardType::Pointer:
+      return 0;
+    default:
+      return 4;
+  }
+}
+
+std::optional<ParamType> param_type_of(exb::DataType type) {
+  switch (type) {
+    case exb::DataType::Bool:
+      return ParamType::Bool;
+    case exb::DataType::Int:
+    case exb::DataType::UInt:
+      return ParamType::Int;
+    case exb::DataType::Float:
+      return ParamType::Float;
+    case exb::DataType::String:
+      return ParamType::String;
+    case exb::DataType::Vec3f:
+      return ParamType::Vec3f;
+    default:
+      return std::nullopt;
+  }
+}
+
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
   switch (type) {
     case ParamType::Int:

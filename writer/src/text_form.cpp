@@ -88,36 +88,11 @@ std::string label(const Node& n) {
   return n.name.empty() ? std::string(node_type_name(n.type)) : std::string(n.name);
 }
 
-std::span<const BlackboardType> blackboard_types(std::uint32_t version) {
-  static constexpr BlackboardType k407[] = {BlackboardType::String, BlackboardType::S32,
-                                            BlackboardType::F32,    BlackboardType::Bool,
-                                            BlackboardType::Vec3f,  BlackboardType::Pointer};
-  static constexpr BlackboardType k408[] = {
-      BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
-      BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
-  if (version >= kVersion408) return k408;
-  return k407;
-}
-
 // The parameter type whose outputs an input reads (an expression converts from its input type).
 std::optional<ParamType> source_param_type(const Model& m, ParamType type, const ParamFlags& f) {
   if (f.source() != ParamFlags::Source::Expression) return type;
   if (!m.expressions || f.index() >= m.expressions->functions.size()) return std::nullopt;
-  switch (m.expressions->functions[f.index()].input_type) {
-    case exb::DataType::Bool:
-      return ParamType::Bool;
-    case exb::DataType::Int:
-    case exb::DataType::UInt:
-      return ParamType::Int;
-    case exb::DataType::Float:
-      return ParamType::Float;
-    case exb::DataType::String:
-      return ParamType::String;
-    case exb::DataType::Vec3f:
-      return ParamType::Vec3f;
-    default:
-      return std::nullopt;
-  }
+  return param_type_of(m.expressions->functions[f.index()].input_type);
 }
 
 // ---------------------------------------------------------------------------------------------

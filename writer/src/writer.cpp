@@ -18,21 +18,6 @@ namespace {
 
 constexpr std::uint32_t kHeaderSize = 0x74;
 
-std::span<const BlackboardType> blackboard_types(std::uint32_t version) {
-  static constexpr BlackboardType k407[] = {BlackboardType::String, BlackboardType::S32,
-                                            BlackboardType::F32,    BlackboardType::Bool,
-                                            BlackboardType::Vec3f,  BlackboardType::Pointer};
-  static constexpr BlackboardType k408[] = {
-      BlackboardType::String, BlackboardType::S32,   BlackboardType::U32,    BlackboardType::F32,
-      BlackboardType::Bool,   BlackboardType::Vec3f, BlackboardType::Pointer};
-  if (version >= kVersion408) return k408;
-  return k407;
-}
-
-std::uint32_t blackboard_value_size(BlackboardType type) {
-  return type == BlackboardType::Vec3f ? 12 : type == BlackboardType::Pointer ? 0 : 4;
-}
-
 // The pool bytes a model's string views may point into (the loaded file's pool), or empty.
 std::span<const std::uint8_t> model_pool(const Model& model) {
   const auto at = model.header.offsets[header_slot::kStringPool];

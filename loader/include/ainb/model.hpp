@@ -131,6 +131,12 @@ struct ParamFlags {
 // The blackboard type a parameter of `type` reads when its flags point at the blackboard (a float
 // with a vec3f component reads a Vec3f entry).
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags);
+// The blackboard sections' type order in a file of `version` (0x408 adds U32 after S32), and
+// the bytes of one stored default value of `type` (pointers store none).
+std::span<const BlackboardType> blackboard_types(std::uint32_t version);
+std::uint32_t blackboard_value_size(BlackboardType type);
+// The parameter type an EXB value type is read and written as (UInt as Int); nullopt for none.
+std::optional<ParamType> param_type_of(exb::DataType type);
 
 // [base, base + count) in one of the model's arrays; checked by the loader.
 struct Range {
