@@ -885,7 +885,8 @@ class FromText {
     const auto types = blackboard_types(m_.version());
     const At j = root_["blackboard"];
     j.object();
-    for (const auto& [key, value] : j.j.items()) {
+    for (const auto& item : j.j.items()) {
+      const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
       if (std::none_of(types.begin(), types.end(),
                        [&](BlackboardType t) { return blackboard_type_name(t) == key; })) {
         j[key].fail(fmt::format("no blackboard type \"{}\" in version {:#x}", key, m_.version()));
@@ -1335,7 +1336,8 @@ class FromText {
     }
     const auto plugs = n["plugs"];
     plugs.object();
-    for (const auto& [key, value] : plugs.j.items()) {
+    for (const auto& item : plugs.j.items()) {
+      const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
       if (std::none_of(kPlugKinds.begin(), kPlugKinds.end(),
                        [&](PlugKind kind) { return plug_kind_name(kind) == key; })) {
         plugs[key].fail(fmt::format("unknown plug kind \"{}\"", key));
