@@ -7,21 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "ainb_builder.hpp"
+#include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 
+using ainb::test::ainb_cli;
+
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = ainb::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 std::filesystem::path write_temp(const std::string& name, const std::vector<std::uint8_t>& bytes) {
   const auto path = std::filesystem::temp_directory_path() / name;
@@ -36,7 +28,7 @@ std::filesystem::path write_temp(const std::string& name, const std::vector<std:
 TEST_CASE("ainb info summarises a file") {
   const auto dir = ainb::test::corpus_dir();
   if (dir.empty()) return;
-  const auto r = run({"info", (dir / "ainb/Horablin_Escape.actionseq.root.ainb").string()});
+  const auto r = ainb_cli({"info", (dir / "ainb/Horablin_Escape.actionseq.root.ainb").string()});
   CHECK(r.code == 0);
   CHECK(r.err.empty());
   CHECK(r.out.find("version:     0x407\n") != std::string::npos);
@@ -57,46 +49,46 @@ TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
   spec.nodes = {ainb::test::BuildNode{.name = "Idle"}};
   const auto path = write_temp("cli_dump.ainb", ainb::test::build(spec));
 
-  const auto model = run({"dump", path.string()});
+  const auto model = ainb_cli({"dump", path.string()});
   REQUIRE(model.code == 0);
   const auto json = nlohmann::json::parse(model.out);
   CHECK(json["schema"] == "ainb-dump/1");
   CHECK(json["nodes"][0]["name"] == "Idle");
   CHECK(json["commands"][0]["root"] == 0);
 
-  const auto peer = run({"dump", "--format", "peer", path.string()});
+  const auto peer = ainb_cli({"dump", "--format", "peer", path.string()});
   REQUIRE(peer.code == 0);
   const auto peer_json = nlohmann::json::parse(peer.out);
   CHECK(peer_json["Info"]["Version"] == "0x407");
   CHECK(peer_json["Nodes"][0]["Name"] == "Idle");
 
   const auto out_path = std::filesystem::temp_directory_path() / "cli_dump.json";
-  CHECK(run({"dump", "-o", out_path.string(), path.string()}).code == 0);
+  CHECK(ainb_cli({"dump", "-o", out_path.string(), path.string()}).code == 0);
   std::ifstream written(out_path);
   CHECK(nlohmann::json::parse(written)["nodes"][0]["name"] == "Idle");
 }
 
 TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
-  const auto help = run({"--help"});
+  const auto help = ainb_cli({"--help"});
   CHECK(help.code == 0);
   CHECK(help.out.find("info") != std::string::npos);
-  CHECK(run({"dump", "--help"}).out.find("--format") != std::string::npos);
+  CHECK(ainb_cli({"dump", "--help"}).out.find("--format") != std::string::npos);
 
-  const auto none = run({});
+  const auto none = ainb_cli({});
   CHECK(none.code == 2);
   CHECK(none.err == "error: A subcommand is required\nrun `ainb --help` for usage\n");
-  CHECK(run({"info"}).code == 2);
-  CHECK(run({"dump", "--format", "xml", "f.ainb"}).code == 2);
-  CHECK(run({"frobnicate"}).code == 2);
+  CHECK(ainb_cli({"info"}).code == 2);
+  CHECK(ainb_cli({"dump", "--format", "xml", "f.ainb"}).code == 2);
+  CHECK(ainb_cli({"frobnicate"}).code == 2);
 
-  const auto missing = run({"info", "/nonexistent/x.ainb"});
+  const auto missing = ainb_cli({"info", "/nonexistent/x.ainb"});
   CHECK(missing.code == 1);
   CHECK(missing.err ==
         "error: /nonexistent/x.ainb: file at offset 0x0: cannot read file: No such file or "
         "directory\n");
 
   const auto bad = write_temp("cli_bad.ainb", {'A', 'I', 'B', ' ', 0x09, 0x04, 0, 0});
-  const auto r = run({"info", bad.string()});
+  const auto r = ainb_cli({"info", bad.string()});
   CHECK(r.code == 1);
   CHECK(r.err ==
         "error: " + bad.string() +
@@ -107,7 +99,7 @@ TEST_CASE("ainb disasm and ainb eval") {
   const auto dir = ainb::test::corpus_dir();
   if (dir.empty()) return;
   const auto toby = (dir / "ainb/Toby.utility.root.ainb").string();
-  const auto disasm = run({"disasm", toby, "--function", "4"});
+  const auto disasm = ainb_cli({"disasm", toby, "--function", "4"});
   CHECK(disasm.code == 0);
   CHECK(disasm.out ==
         ".version 2\n\n"
@@ -117,37 +109,37 @@ TEST_CASE("ainb disasm and ainb eval") {
         "        0x0008    VMS vec3f GMem[0x0], float 100.0\n"
         "        0x0010    STR vec3f Out[0x0], vec3f GMem[0x0]\n"
         "        0x0018    END\n");
-  CHECK(run({"disasm", toby, "--function", "6"}).code == 2);
+  CHECK(ainb_cli({"disasm", toby, "--function", "6"}).code == 2);
 
-  const auto scaled = run({"eval", toby, "--function", "4", "--input", "1,2,3"});
+  const auto scaled = ainb_cli({"eval", toby, "--function", "4", "--input", "1,2,3"});
   CHECK(scaled.code == 0);
   CHECK(scaled.out == "VECTOR3F (100, 200, 300)\n");
 
-  const auto missing = run({"eval", toby, "--function", "0"});
+  const auto missing = ainb_cli({"eval", toby, "--function", "0"});
   CHECK(missing.code == 1);
   CHECK(missing.err ==
         "error: no user function is registered for \"GetBBCodeBool( Bool, Int )\"\n"
         "pass its result with --user 'SIGNATURE=VALUE'\n");
   const auto with_user =
-      run({"eval", toby, "--function", "0", "--user", "GetBBCodeBool( Bool, Int )=true"});
+      ainb_cli({"eval", toby, "--function", "0", "--user", "GetBBCodeBool( Bool, Int )=true"});
   CHECK(with_user.out == "BOOL true\n");
 
   const auto basic = (dir / "ainb/Toby.action.basicattack.module.ainb").string();
-  CHECK(run({"eval", basic, "--function", "2", "--input", "12.5"}).out == "FLOAT 2.5\n");
-  CHECK(run({"eval", basic, "--function", "2", "--input", "abc"}).code == 2);
+  CHECK(ainb_cli({"eval", basic, "--function", "2", "--input", "12.5"}).out == "FLOAT 2.5\n");
+  CHECK(ainb_cli({"eval", basic, "--function", "2", "--input", "abc"}).code == 2);
   const auto counter =
-      run({"eval", basic, "--function", "1", "--user", "GetBBCodeInt( Int, Int )=41"});
+      ainb_cli({"eval", basic, "--function", "1", "--user", "GetBBCodeInt( Int, Int )=41"});
   CHECK(counter.out == "INT 42\n");
 
   const auto battery = (dir / "ainb/Accessory_Battery_Event.event.root.ainb").string();
-  CHECK(run({"eval", battery, "--function", "0"}).out == "UserOut BOOL[0] = true\n");
+  CHECK(ainb_cli({"eval", battery, "--function", "0"}).out == "UserOut BOOL[0] = true\n");
 }
 
 TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
   const auto dir = ainb::test::corpus_dir();
   if (dir.empty()) return;
   const auto byml =
-      run({"cat", (dir / "byml/Mrg_01e57204_MrgD100_B4-B3-B2-1A90E17A.bcett.byml").string()});
+      ainb_cli({"cat", (dir / "byml/Mrg_01e57204_MrgD100_B4-B3-B2-1A90E17A.bcett.byml").string()});
   CHECK(byml.code == 0);
   CHECK(byml.err.empty());
   CHECK(byml.out.starts_with(
@@ -156,7 +148,7 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
   CHECK(byml.out.find("      SRTHash: !u 0xc287ff70\n") != std::string::npos);
   CHECK(byml.out.find("        - 0.51400006\n") != std::string::npos);
 
-  const auto aamp = run({"cat", (dir / "aamp/Horse.blifecondition").string()});
+  const auto aamp = ainb_cli({"cat", (dir / "aamp/Horse.blifecondition").string()});
   CHECK(aamp.code == 0);
   CHECK(aamp.out.find("!io\nversion: 0\ntype: xml\nparam_root: !list\n  objects:\n") !=
         std::string::npos);
@@ -165,46 +157,46 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
   const auto names = std::filesystem::temp_directory_path() / "cli_cat_names.txt";
   std::ofstream(names) << "DisplayDistance\nItem\n";
   const auto named =
-      run({"cat", (dir / "aamp/Horse.blifecondition").string(), "--names", names.string()});
+      ainb_cli({"cat", (dir / "aamp/Horse.blifecondition").string(), "--names", names.string()});
   CHECK(named.out.find("    DisplayDistance: !obj\n      Item: 200.0\n") != std::string::npos);
 
-  const auto pack = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(), "--dict",
-                         (dir / "zsdic").string()});
+  const auto pack = ainb_cli({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(), "--dict",
+                              (dir / "zsdic").string()});
   CHECK(pack.code == 0);
   CHECK(
       pack.out.starts_with("# zstd, dictionary ID 3, 110256 bytes decompressed\n# SARC, little "
                            "endian, version 0x100, 18 files (name: size)\n"));
   CHECK(pack.out.find("AI/Accessory_Battery.root.ainb: 570\n") != std::string::npos);
   // The same with the dictionaries taken from ZsDic.pack.zs.
-  const auto from_pack = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(), "--dict",
-                              (dir / "zsdic/ZsDic.pack.zs").string()});
+  const auto from_pack = ainb_cli({"cat", (dir / "packs/Accessory_Battery.pack.zs").string(),
+                                   "--dict", (dir / "zsdic/ZsDic.pack.zs").string()});
   CHECK(from_pack.out == pack.out);
 
-  const auto no_dict = run({"cat", (dir / "packs/Accessory_Battery.pack.zs").string()});
+  const auto no_dict = ainb_cli({"cat", (dir / "packs/Accessory_Battery.pack.zs").string()});
   CHECK(no_dict.code == 1);
   CHECK(no_dict.out.empty());
   CHECK(no_dict.err.find("the frame needs zstd dictionary ID 3, which is not loaded (loaded IDs: "
                          "none)\n") != std::string::npos);
-  const auto ainb_file = run({"cat", (dir / "ainb/Accessory_Battery.root.ainb").string()});
+  const auto ainb_file = ainb_cli({"cat", (dir / "ainb/Accessory_Battery.root.ainb").string()});
   CHECK(ainb_file.code == 0);
   CHECK(ainb_file.out == "# AINB file, 570 bytes (see `ainb info`)\n");
 }
 
 TEST_CASE("ainb cat: errors and usage") {
   const auto path = write_temp("cli_cat_bad.byml", {'Y', 'B', 2, 0, 0, 0});
-  const auto bad = run({"cat", path.string()});
+  const auto bad = ainb_cli({"cat", path.string()});
   CHECK(bad.code == 1);
   CHECK(bad.err == "error: " + path.string() +
                        ": BYML header at offset 0x0: header (0x10 bytes) runs past the end of the "
                        "data (size 0x6)\n");
-  const auto unknown = run({"cat", write_temp("cli_cat.txt", {'h', 'i', '!', '\n'}).string()});
+  const auto unknown = ainb_cli({"cat", write_temp("cli_cat.txt", {'h', 'i', '!', '\n'}).string()});
   CHECK(unknown.code == 1);
   CHECK(unknown.err.find("unknown magic") != std::string::npos);
-  CHECK(run({"cat", "/nonexistent/x.byml"}).code == 1);
-  const auto no_dict = run({"cat", path.string(), "--dict", "/nonexistent/ZsDic.pack.zs"});
+  CHECK(ainb_cli({"cat", "/nonexistent/x.byml"}).code == 1);
+  const auto no_dict = ainb_cli({"cat", path.string(), "--dict", "/nonexistent/ZsDic.pack.zs"});
   CHECK(no_dict.code == 1);
   CHECK(no_dict.err ==
         "error: /nonexistent/ZsDic.pack.zs: file at offset 0x0: cannot open the file\n");
-  CHECK(run({"cat"}).code == 2);
-  CHECK(run({"cat", path.string(), "--bogus"}).code == 2);
+  CHECK(ainb_cli({"cat"}).code == 2);
+  CHECK(ainb_cli({"cat", path.string(), "--bogus"}).code == 2);
 }

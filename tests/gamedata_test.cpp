@@ -17,6 +17,7 @@
 #include "ainb/runtime/instance.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
+#include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "format_samples.hpp"
@@ -24,18 +25,9 @@
 using namespace ainb;
 namespace fs = std::filesystem;
 
+using ainb::test::ainb_cli;
+
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run ainb_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = ainb::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
   fs::create_directories(path.parent_path());

@@ -9,28 +9,20 @@
 
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
+#include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 
 using namespace ainb;
 using namespace ainb::simulation;
 
+using ainb::test::ainb_cli;
+
 namespace {
 
 const std::filesystem::path kPatrol = std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb";
 const std::filesystem::path kScenario =
     std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.scenario.json";
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run ainb_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = ainb::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / name;

@@ -13,12 +13,15 @@
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
 #include "ainb_builder.hpp"
+#include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
 
 using namespace ainb;
 using namespace ainb::test;
 using json = nlohmann::ordered_json;
+
+using ainb::test::ainb_cli;
 
 namespace {
 
@@ -365,17 +368,6 @@ TEST_CASE("text form: the bundled example's JSON compiles to the file the build 
 
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun run_cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = ainb::cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
 std::filesystem::path temp_path(const std::string& name) {
   return std::filesystem::temp_directory_path() / name;
 }
@@ -393,15 +385,15 @@ TEST_CASE("ainb convert: AINB to JSON to AINB gives the file back and --check sa
   const auto source = (dir / "ainb/NpcTripMaster.utility.root.ainb").string();
   const auto text = temp_path("writer_cli_npc.json").string();
   const auto back = temp_path("writer_cli_npc.ainb").string();
-  auto r = run_cli({"convert", source, text});
+  auto r = ainb_cli({"convert", source, text});
   CHECK(r.code == 0);
   CHECK(r.out.empty());
   CHECK(r.err.empty());
   CHECK(json::parse(read_all(text))["format"] == "ainb-text/1");
-  r = run_cli({"convert", text, back});
+  r = ainb_cli({"convert", text, back});
   CHECK(r.code == 0);
   CHECK(read_all(back) == read_all(source));
-  r = run_cli({"convert", "--check", source});
+  r = ainb_cli({"convert", "--check", source});
   CHECK(r.code == 0);
   CHECK(r.out ==
         source + ": byte-exact round trip through the writer and the text form (1858 bytes)\n");
@@ -424,7 +416,7 @@ TEST_CASE("ainb convert --check reports the first differing offset and its secti
              static_cast<std::streamsize>(bytes.size()));
   const auto model = load(bytes, "check.ainb");
   const auto at = model->plugs_of(model->nodes[0], PlugKind::Child)[0].offset + 10;
-  const auto r = run_cli({"convert", "--check", path.string()});
+  const auto r = ainb_cli({"convert", "--check", path.string()});
   CHECK(r.code == 1);
   const auto line = [&](std::string_view how) {
     return fmt::format(
@@ -440,18 +432,18 @@ TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
   text["nodes"][3]["plugs"]["child"][0]["node"] = 42;
   const auto path = temp_path("writer_cli_bad.json").string();
   std::ofstream(path) << text.dump(2);
-  auto r = run_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
+  auto r = ainb_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
   CHECK(r.code == 1);
   CHECK(r.err == "error: " + path +
                      ": /nodes/3/plugs/child/0/node: index 42 out of range (file has 10 nodes)\n");
   std::ofstream(path) << "{\"nodes\": [";
-  r = run_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
+  r = ainb_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
   CHECK(r.code == 1);
   CHECK(r.err.starts_with("error: " + path + ": not JSON: [json.exception.parse_error.101]"));
-  r = run_cli({"convert", path});
+  r = ainb_cli({"convert", path});
   CHECK(r.code == 2);
   CHECK(r.err == "error: convert needs IN and OUT (or --check IN)\n");
-  r = run_cli({"convert", "--check", path});
+  r = ainb_cli({"convert", "--check", path});
   CHECK(r.code == 2);
   CHECK(r.err == "error: --check takes an AINB file\n");
 }
@@ -461,7 +453,7 @@ TEST_CASE("the hurry example: an expression authored as assembly in JSON, compil
   const auto model = load_file(path);
   REQUIRE(model->expressions.has_value());
   CHECK(model->expressions->instructions.size() == 5);
-  const auto r = run_cli({"eval", path.string(), "--function", "0", "--input", "1.5"});
+  const auto r = ainb_cli({"eval", path.string(), "--function", "0", "--input", "1.5"});
   CHECK(r.code == 0);
   CHECK(r.out == "FLOAT 3.25\n");  // 1.5 * 2 + 0.25
   const auto speed = model->inputs_of(model->nodes[1], ParamType::Float)[0];

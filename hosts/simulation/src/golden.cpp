@@ -209,17 +209,13 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
       if (p.scenario) scenario = load_scenario(*p.scenario);
       std::string top;
       const auto events = run_case(p.file.path, scenario, options, top);
-      std::string text;
-      const auto writer = [&] {
-        std::ostringstream out;
-        auto sink = make_trace_writer(TraceFormat::Jsonl, out);
-        for (const auto& e : events)
-          sink->event(e);
-        sink->finish();
-        return out.str();
-      };
+      std::ostringstream jsonl;
+      const auto sink = make_trace_writer(TraceFormat::Jsonl, jsonl);
+      for (const auto& e : events)
+        sink->event(e);
+      sink->finish();
       const auto trace = trace_name(p.file.key, p.scenario_name);
-      write_text(dir / trace, writer());
+      write_text(dir / trace, jsonl.str());
       c.events = events.size();
       manifest["cases"].push_back({{"file", p.file.key},
                                    {"input", p.input},
