@@ -299,6 +299,56 @@ TEST_CASE("operand sources") {
     CHECK(fx.run() == Status::BadFrame);
     CHECK(fx.machine->error() == "function 0 uses 2 user slot(s) of space 5, the frame has 1");
   }
+  SUBCASE("the highest user slot an operand can name is counted without wrapping") {
+    // A fuzz finding: slot 65535 made the count 65536, which a 16-bit counter wrapped to zero,
+    // so neither the arena nor the frame check covered the slot and the copy ran off the arena.
+    ExbSpec spec;
+    spec.instructions = {{2, kInt, kStatic, kUserIn, 0, 0xFFFF}};
+    Fixture fx(spec);
+    CHECK(fx.program->functions()[0].user_slots[1] == 65536);
+    std::int32_t in_int[1] = {9};
+    fx.frame.user[1] = reinterpret_cast<std::uint8_t*>(in_int);
+    fx.frame.user_slots[1] = 1;
+    CHECK(fx.run() == Status::BadFrame);
+    CHECK(fx.machine->error() == "function 0 uses 65536 user slot(s) of space 1, the frame has 1");
+  }
+}
+
+TEST_CASE("strings: the machine follows only pointers the program or the host gave it") {
+  // A file can write an int over half of a string pointer. Such a value reads as "": in
+  // comparisons, in the output the host reads back, and as a user function's argument.
+  ExbSpec spec;
+  spec.pool = std::string("Burn\0\0Name( String, String )\0", 30);  // "" at 5, signature at 6
+  spec.signatures = {6};
+  spec.instructions = {{2, kString, kStatic, kImmStr, 0, 0},    // GMem[0] = "Burn"
+                       {2, kInt, kStatic, kImm, 4, 0x1234},     // half of it overwritten
+                       {2, kString, kOut, kStatic, 0, 0},       // output = the broken pointer
+                       {2, kString, kStatic, kStatic, 8, 0},    // GMem[8] = the broken pointer
+                       {20, kString, kStatic, kImmStr, 8, 5},   // GMem[8] = (it == "")
+                       {2, kString, kStatic, kStatic, 16, 0},   // the call's argument
+                       {27, kString, 16, 0, 0, 0},              // GMem[16] = Name(GMem[16])
+                       {2, kString, kStatic, kStatic, 24, 16},  // a trusted result, copied
+                       {20, kString, kStatic, kImmStr, 24, 0},  // GMem[24] = (it == "Burn")
+                       {20, kString, kStatic, kImmStr, 0, 0},   // GMem[0] = (broken == "Burn")
+                       {1, 0, 0, 0, 0, 0}};
+  spec.functions = {{-1, 0, 0, 11, kString, kInt, 0x20, 0, 0}};
+  UserFunctions functions;
+  std::string seen = "not called";
+  static const char* const kBurn = "Burn";
+  functions.add("Name( String, String )", [&](const char* s) {
+    seen = s;
+    return kBurn;  // the host's own string: comparable for the rest of the run
+  });
+  Fixture fx(spec, &functions);
+  REQUIRE(fx.run() == Status::Ok);
+  CHECK(fx.at<std::uint32_t>(8) == 1);   // the broken pointer reads as ""
+  CHECK(fx.at<std::uint32_t>(24) == 1);  // the host's result compares as itself
+  CHECK(fx.at<std::uint32_t>(0) == 0);   // and the broken one is not "Burn"
+  CHECK(seen == "");
+  const char* output = nullptr;
+  std::memcpy(&output, fx.frame.output.data(), sizeof output);
+  REQUIRE(output != nullptr);
+  CHECK(std::string_view(output) == "");
 }
 
 TEST_CASE("jumps and the instruction budget") {

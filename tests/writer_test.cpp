@@ -85,6 +85,74 @@ TEST_CASE("text form: JSON to AINB to JSON is stable for every corpus file") {
   }
 }
 
+TEST_CASE("the derived fields agree with every corpus file, so the text form leaves them out") {
+  std::size_t nodes = 0, with_expressions = 0, attachments = 0;
+  for (const auto& path : corpus_ainb_files()) {
+    CAPTURE(path.filename().string());
+    const auto model = load_file(path);
+    for (const auto& n : model->nodes) {
+      CAPTURE(n.index);
+      const auto use = expression_use(*model, n);
+      CHECK(use.function_count == n.exb_function_count);
+      CHECK(use.io_size == n.exb_io_size);
+      ++nodes;
+      with_expressions += use.function_count != 0 ? 1 : 0;
+    }
+    for (const auto& a : model->attachments) {
+      const auto use = expression_use(*model, a);
+      CHECK(use.function_count == a.exb_function_count);
+      CHECK(use.io_size == a.exb_io_size);
+      ++attachments;
+    }
+    CHECK(module_output_node_count(*model) == model->header.output_node_count);
+    const auto text = writer::to_text(*model);
+    CHECK_FALSE(text["header"].contains("output_node_count"));
+    for (const auto& n : text["nodes"]) {
+      CHECK_FALSE(n.contains("exb_functions"));
+      CHECK_FALSE(n.contains("exb_io_size"));
+    }
+  }
+  if (!corpus_dir().empty()) {
+    CHECK(nodes == 1005);
+    CHECK(with_expressions == 22);
+    CHECK(attachments == 12);
+  }
+}
+
+TEST_CASE("text form: an edit that binds expressions or adds an output node gets derived counts") {
+  auto text = example_text("hurry.root.json");
+  auto& nodes = text["nodes"];
+  const auto added = nodes.size();
+  // A new node with two float inputs and a float property bound to function 0 (float -> float),
+  // and a module output node.
+  nodes.push_back(
+      {{"index", added},
+       {"type", "UserDefined"},
+       {"name", "Sprint"},
+       {"properties", {{"float", {{{"name", "Scale"}, {"value", 1.0}, {"expression", 0}}}}}},
+       {"inputs",
+        {{"float",
+          {{{"name", "A"}, {"default", 0.5}, {"expression", 0}},
+           {{"name", "B"}, {"default", 0.5}, {"expression", 0}}}}}}});
+  nodes.push_back(
+      {{"index", added + 1}, {"type", "Element_ModuleIF_Output_Bool"}, {"name", "Done"}});
+  // A stated value is kept as given, even when it disagrees.
+  nodes[1]["exb_io_size"] = 8;
+
+  const auto model = load(writer::from_text(text, "edited.ainb"), "edited.ainb");
+  CHECK(model->nodes[added].exb_function_count == 3);
+  CHECK(model->nodes[added].exb_io_size == 12);
+  CHECK(model->nodes[added + 1].exb_function_count == 0);
+  CHECK(model->header.output_node_count == 1);
+  CHECK(model->nodes[1].exb_function_count == 1);
+  CHECK(model->nodes[1].exb_io_size == 8);
+  // Written back, only the disagreeing value is stated.
+  const auto again = writer::to_text(*model);
+  CHECK(again["nodes"][1]["exb_io_size"] == 8);
+  CHECK_FALSE(again["nodes"][1].contains("exb_functions"));
+  CHECK_FALSE(again["nodes"][added].contains("exb_functions"));
+}
+
 TEST_CASE("exb assembler: every corpus expression section assembles back byte for byte") {
   std::size_t sections = 0, lines = 0;
   for (const auto& path : corpus_ainb_files()) {

@@ -1,7 +1,9 @@
 #include "ainb/exb/machine.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -9,6 +11,10 @@
 namespace ainb::exb {
 
 namespace {
+
+// The user-slot spaces (Space - Space::UserInBool) that hold strings.
+constexpr std::size_t kStringIn = 4, kStringOut = 10;
+constexpr const char* kEmptyString = "";
 
 // Loads and stores through memcpy: EXB memory has no alignment guarantees.
 template <typename T>
@@ -53,6 +59,10 @@ inline std::int32_t mod_i(std::int32_t a, std::int32_t b) {
 
 Machine::Machine(const Program& program, MachineOptions options)
     : program_(program), options_(options), arena_(program.arena_size()) {
+  std::size_t most = 0;
+  for (const auto& fn : program.functions())
+    most = std::max<std::size_t>(most, fn.user_slots[kStringIn] + fn.user_slots[kStringOut]);
+  host_strings_.resize(most + 1);       // + the input
   if (program.constants_size() != 0) {  // memcpy from a null pointer is undefined even for 0 bytes
     std::memcpy(arena_.data(), program.constants(), program.constants_size());
   }
@@ -64,9 +74,67 @@ FrameStorage::FrameStorage(const Program& program, std::uint32_t function, std::
   frame_.static_memory = static_;
   for (std::size_t k = 0; k < slots_.size(); ++k) {
     slots_[k].assign(compiled.user_slots[k] * 12u + 12u, fill);
+    if (k == kStringIn || k == kStringOut) {  // the host's strings must be real: empty ones
+      for (std::uint32_t slot = 0; slot < compiled.user_slots[k]; ++slot)
+        st(slots_[k].data() + slot * 8, kEmptyString);
+    }
     frame_.user[k] = slots_[k].data();
     frame_.user_slots[k] = compiled.user_slots[k];
   }
+}
+
+void Machine::trust_host_strings(const CompiledFunction& fn, const Frame& frame) {
+  host_string_count_ = 0;
+  result_string_count_ = 0;
+  auto trust = [&](const std::uint8_t* at) {
+    host_strings_[host_string_count_++] = ld<const char*>(at);
+  };
+  if (fn.source->input_type == DataType::String) trust(frame.input.data());
+  for (const auto k : {kStringIn, kStringOut}) {
+    for (std::uint32_t slot = 0; slot < fn.user_slots[k]; ++slot)
+      trust(frame.user[k] + slot * 8);
+  }
+  if (host_string_count_ > 16) {
+    std::sort(host_strings_.begin(), host_strings_.begin() + host_string_count_,
+              std::less<const char*>());
+  }
+}
+
+void Machine::trust_result_string(const std::uint8_t* at) {
+  result_strings_[result_string_count_++ % kResultStrings] = ld<const char*>(at);
+}
+
+bool Machine::trusted(const char* p) const {
+  if (program_.holds_string(p)) return true;
+  const auto host = host_strings_.begin(), host_end = host + host_string_count_;
+  if (host_string_count_ > 16) {
+    if (std::binary_search(host, host_end, p, std::less<const char*>())) return true;
+  } else if (std::find(host, host_end, p) != host_end) {
+    return true;
+  }
+  const auto results = result_strings_.begin();
+  return std::find(results, results + std::min(result_string_count_, kResultStrings), p) !=
+         results + std::min(result_string_count_, kResultStrings);
+}
+
+const char* Machine::checked_string(const std::uint8_t* at) const {
+  const auto p = ld<const char*>(at);
+  return p != nullptr && trusted(p) ? p : kEmptyString;
+}
+
+void Machine::check_string_in_place(std::uint8_t* at) const {
+  st(at, checked_string(at));
+}
+
+// What the host reads back must be a string it can follow too.
+void Machine::check_string_outputs(const CompiledFunction& fn) {
+  std::uint8_t* const a = arena_.data();
+  if (fn.source->output_type == DataType::String) {
+    check_string_in_place(a + program_.space_offset(Space::Output));
+  }
+  const auto out = a + program_.space_offset(Space::UserOutString);
+  for (std::uint32_t slot = 0; slot < fn.user_slots[kStringOut]; ++slot)
+    check_string_in_place(out + slot * 8);
 }
 
 Status Machine::fail(Status status, std::string message) {
@@ -174,6 +242,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   const FrameCopy copy{program_, fn, frame, arena_.data(),
                        fn.static_memory_live || options_.keep_static_memory};
   copy.in();
+  trust_host_strings(fn, frame);
   std::uint8_t* const a = arena_.data();
   const Operation* const code = program_.code().data();
   std::int64_t budget = options_.instruction_budget;
@@ -333,7 +402,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   NEXT();
   CASE(EqV) st_bool(D, ldv(D) == ldv(S));
   NEXT();
-  CASE(EqS) st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) == 0);
+  CASE(EqS) st_bool(D, std::strcmp(checked_string(D), checked_string(S)) == 0);
   NEXT();
   CASE(NeW) st_bool(D, u(D) != u(S));
   NEXT();
@@ -343,7 +412,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   NEXT();
   CASE(NeV) st_bool(D, !(ldv(D) == ldv(S)));
   NEXT();
-  CASE(NeS) st_bool(D, std::strcmp(ld<const char*>(D), ld<const char*>(S)) != 0);
+  CASE(NeS) st_bool(D, std::strcmp(checked_string(D), checked_string(S)) != 0);
   NEXT();
   CASE(And) st<std::uint32_t>(D, u(D) & u(S));
   NEXT();
@@ -358,8 +427,11 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   CASE(Call) {
     const auto& site = program_.calls()[op->aux];
     if (site.function != nullptr) {
+      for (const auto offset : site.string_arguments)
+        check_string_in_place(D + offset);
       CallContext context{frame.host, &site.signature};
       (*site.function)(context, D);
+      if (site.signature.result == DataType::String) trust_result_string(D);
     } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
       std::memset(D, 0, value_size(site.signature.result));
       if (!site.reported.exchange(true)) {
@@ -400,6 +472,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
 #undef D
 #undef S
 done:
+  check_string_outputs(fn);
   copy.out();
   return status;
 }

@@ -239,6 +239,11 @@ class Compiler {
     std::string error;
     if (auto parsed = parse_signature(text, &error)) {
       site.signature = std::move(*parsed);
+      std::uint32_t offset = 0;
+      for (const auto type : site.signature.arguments) {
+        if (type == DataType::String) site.string_arguments.push_back(offset);
+        offset += value_size(type);
+      }
     } else {
       site.signature.text = std::string(text);
       site.signature.name = "<malformed: " + error + ">";
@@ -358,7 +363,7 @@ class Compiler {
         result = {user_space(input, slot_type), slot * value_size(slot_type) + component};
         auto& used = current_->user_slots[static_cast<std::size_t>(result.space) -
                                           static_cast<std::size_t>(Space::UserInBool)];
-        used = static_cast<std::uint16_t>(std::max<std::uint32_t>(used, slot + 1));
+        used = std::max<std::uint32_t>(used, slot + 1);
         current_->uses_user_slots = true;
         break;
       }

@@ -15,6 +15,8 @@
 
 namespace ainb::fuzz {
 
+constexpr const char* kHostString = "host";
+
 void run_exb(Bytes data) {
   constexpr std::size_t kPrefix = 13;
   if (data.size() < kPrefix) return;
@@ -30,10 +32,16 @@ void run_exb(Bytes data) {
     for (std::uint32_t f = 0; f < count; ++f) {
       exb::FrameStorage storage(program, f, fill);
       auto& frame = storage.frame();
-      frame.input = input;
+      // A string input is a pointer the host vouches for (machine.hpp, Frame): a real string.
+      const bool string_input = program.functions()[f].source->input_type == exb::DataType::String;
+      const auto host_input = [&](const std::array<std::uint8_t, 12>& bytes) {
+        frame.input = bytes;
+        if (string_input) std::memcpy(frame.input.data(), &kHostString, sizeof kHostString);
+      };
+      host_input(input);
       if (machine.run_setup(f, frame) != exb::Status::Ok) continue;
       (void)machine.run_main(f, frame);
-      frame.input = frame.output;  // the second run sees the first one's result
+      host_input(frame.output);  // the second run sees the first one's result
       (void)machine.run_main_counted(f, frame);
     }
   } catch (const LoadError&) {

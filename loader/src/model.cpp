@@ -1,5 +1,7 @@
 #include "ainb/model.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace ainb {
@@ -155,6 +157,59 @@ BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
       return BlackboardType::Pointer;
   }
   return BlackboardType::S32;
+}
+
+namespace {
+
+void add_expression(const Model& model, const ParamFlags& flags, ExpressionUse& use) {
+  if (flags.source() != ParamFlags::Source::Expression) return;
+  ++use.function_count;
+  // An index the EXB section does not have counts as a function with no result (the loader
+  // refuses such files; the text form reports them elsewhere).
+  if (model.expressions && flags.index() < model.expressions->functions.size()) {
+    use.io_size = static_cast<std::uint16_t>(
+        use.io_size + exb::value_size(model.expressions->functions[flags.index()].output_type));
+  }
+}
+
+template <typename Owner>  // Node or Attachment
+void add_properties(const Model& model, const Owner& owner, ExpressionUse& use) {
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    for (const auto& p : model.properties_of(owner, static_cast<ParamType>(t)))
+      add_expression(model, p.flags, use);
+  }
+}
+
+}  // namespace
+
+ExpressionUse expression_use(const Model& model, const Node& node) {
+  ExpressionUse use;
+  add_properties(model, node, use);
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    for (const auto& input : model.inputs_of(node, static_cast<ParamType>(t))) {
+      if (!input.is_multi_source()) {
+        add_expression(model, input.flags, use);
+        continue;
+      }
+      for (const auto& source : model.sources_of(input))
+        add_expression(model, source.flags, use);
+    }
+  }
+  return use;
+}
+
+ExpressionUse expression_use(const Model& model, const Attachment& attachment) {
+  ExpressionUse use;
+  add_properties(model, attachment, use);
+  return use;
+}
+
+std::uint32_t module_output_node_count(const Model& model) {
+  return static_cast<std::uint32_t>(
+      std::count_if(model.nodes.begin(), model.nodes.end(), [](const Node& n) {
+        const auto type = static_cast<std::uint16_t>(n.type);
+        return type >= 200 && type < 300;
+      }));
 }
 
 }  // namespace ainb

@@ -1323,9 +1323,9 @@ Result Instance::update_expression(std::uint32_t node) {
     const auto inputs = m.inputs_of(n, type);
     const auto outputs = m.outputs_of(n, type);
     frame.user[k] = slots[k].data();
-    frame.user_slots[k] = static_cast<std::uint16_t>(std::min(inputs.size(), kSlots));
+    frame.user_slots[k] = static_cast<std::uint32_t>(std::min(inputs.size(), kSlots));
     frame.user[k + 6] = slots[k + 6].data();
-    frame.user_slots[k + 6] = static_cast<std::uint16_t>(std::min(outputs.size(), kSlots));
+    frame.user_slots[k + 6] = static_cast<std::uint32_t>(std::min(outputs.size(), kSlots));
     for (std::size_t i = 0; i < frame.user_slots[k]; ++i) {
       std::array<std::uint8_t, 12> bytes{};
       exb::write_value(to_exb(input_value(inputs[i])), bytes);

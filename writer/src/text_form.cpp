@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -201,7 +202,9 @@ class ToText {
     const auto& h = m_.header;
     json out;
     out["category_value"] = h.category;
-    out["output_node_count"] = h.output_node_count;
+    if (h.output_node_count != module_output_node_count(m_)) {
+      out["output_node_count"] = h.output_node_count;
+    }
     std::uint32_t queries = 0;
     for (const auto& n : m_.nodes)
       queries += n.is_query() ? 1 : 0;
@@ -325,8 +328,7 @@ class ToText {
     if (m_.version() != kVersion404 && n.name_hash != murmur3_32(n.name)) {
       out["name_hash"] = hex(n.name_hash);
     }
-    if (n.exb_function_count != 0) out["exb_functions"] = n.exb_function_count;
-    if (n.exb_io_size != 0) out["exb_io_size"] = n.exb_io_size;
+    stated_expression_use(out, n, expression_use(m_, n));
     if (n.multi_param_count != 0) out["multi_param_count"] = n.multi_param_count;
     if (n.state_info) {
       out["state_info"] = {{"desired_state", std::string(n.state_info->desired_state)},
@@ -451,6 +453,15 @@ class ToText {
     return out;
   }
 
+  // The stored EXB function count and result size, when they are not the derived ones.
+  template <typename Owner>  // Node or Attachment
+  static void stated_expression_use(json& out, const Owner& owner, const ExpressionUse& derived) {
+    if (owner.exb_function_count != derived.function_count) {
+      out["exb_functions"] = owner.exb_function_count;
+    }
+    if (owner.exb_io_size != derived.io_size) out["exb_io_size"] = owner.exb_io_size;
+  }
+
   json attachment(const Attachment& a) {
     json out;
     out["name"] = std::string(a.name);
@@ -458,8 +469,7 @@ class ToText {
       out["name_hash"] = hex(a.name_hash);
     }
     if (a.debug != 0) out["debug"] = hex(a.debug);
-    if (a.exb_function_count != 0) out["exb_functions"] = a.exb_function_count;
-    if (a.exb_io_size != 0) out["exb_io_size"] = a.exb_io_size;
+    stated_expression_use(out, a, expression_use(m_, a));
     if (auto props = properties(a.properties); !props.empty()) out["properties"] = props;
     return out;
   }
@@ -745,6 +755,7 @@ class FromText {
       read_node(nodes[i], i);
     read_inputs_all(nodes);
     read_attachments();
+    settle_expression_use();
     read_commands();
     read_transitions();
     for (std::size_t i = 0; i < node_count_; ++i)
@@ -804,6 +815,7 @@ class FromText {
 
   void read_header() {
     auto& h = m_.header;
+    h.output_node_count = module_output_node_count(m_);
     std::uint32_t queries = 0;
     for (const auto& n : m_.nodes)
       queries += n.is_query() ? 1 : 0;
@@ -1101,8 +1113,7 @@ class FromText {
     }
     node.guid = n.has("guid") ? parse_guid(n["guid"]) : Guid{};
     node.name_hash = n.has("name_hash") ? n["name_hash"].u32() : murmur3_32(node.name);
-    if (n.has("exb_functions")) node.exb_function_count = n["exb_functions"].u16();
-    if (n.has("exb_io_size")) node.exb_io_size = n["exb_io_size"].u16();
+    node_expression_use_.push_back(read_expression_use(n));
     if (n.has("multi_param_count")) node.multi_param_count = n["multi_param_count"].u16();
     if (n.has("state_info")) {
       const auto s = n["state_info"];
@@ -1281,11 +1292,34 @@ class FromText {
       att.name = b_.keep(a["name"].string());
       att.name_hash = a.has("name_hash") ? a["name_hash"].u32() : murmur3_32(att.name);
       if (a.has("debug")) att.debug = a["debug"].u32();
-      if (a.has("exb_functions")) att.exb_function_count = a["exb_functions"].u16();
-      if (a.has("exb_io_size")) att.exb_io_size = a["exb_io_size"].u16();
+      attachment_expression_use_.push_back(read_expression_use(a));
       att.properties = read_properties(a);
       m_.attachments.push_back(att);
     }
+  }
+
+  // The EXB function count and result size as the JSON states them; what it leaves out is
+  // derived once every parameter is read (settle_expression_use).
+  struct StatedExpressionUse {
+    std::optional<std::uint16_t> function_count, io_size;
+  };
+  static StatedExpressionUse read_expression_use(const At& owner) {
+    StatedExpressionUse stated;
+    if (owner.has("exb_functions")) stated.function_count = owner["exb_functions"].u16();
+    if (owner.has("exb_io_size")) stated.io_size = owner["exb_io_size"].u16();
+    return stated;
+  }
+  template <typename Owner>  // Node or Attachment
+  void settle(Owner& owner, const StatedExpressionUse& stated) {
+    const auto derived = expression_use(m_, owner);
+    owner.exb_function_count = stated.function_count.value_or(derived.function_count);
+    owner.exb_io_size = stated.io_size.value_or(derived.io_size);
+  }
+  void settle_expression_use() {
+    for (std::size_t i = 0; i < m_.nodes.size(); ++i)
+      settle(m_.nodes[i], node_expression_use_[i]);
+    for (std::size_t i = 0; i < m_.attachments.size(); ++i)
+      settle(m_.attachments[i], attachment_expression_use_[i]);
   }
 
   void read_commands() {
@@ -1537,6 +1571,7 @@ class FromText {
   Model& m_;
   std::size_t node_count_ = 0;
   std::size_t attachment_count_ = 0;
+  std::vector<StatedExpressionUse> node_expression_use_, attachment_expression_use_;
 };
 
 }  // namespace

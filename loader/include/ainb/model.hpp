@@ -501,4 +501,20 @@ class Model {
   }
 };
 
+// Fields a file stores that follow from the rest of it. Every corpus file agrees with these, so
+// the text form leaves a field out when it agrees and recomputes it when a person edits the file.
+//
+// What a node or attachment stores about the expressions its parameters use: one function per
+// property, input or multi-source link bound to an expression, and the bytes of those
+// functions' results (the output sizes; no corpus function reads more than it returns, so the
+// input sizes are not part of the sum as far as the files show).
+struct ExpressionUse {
+  std::uint16_t function_count = 0;
+  std::uint16_t io_size = 0;
+};
+ExpressionUse expression_use(const Model& model, const Node& node);
+ExpressionUse expression_use(const Model& model, const Attachment& attachment);
+// The header's module output node count: the nodes of types 200-299.
+std::uint32_t module_output_node_count(const Model& model);
+
 }  // namespace ainb

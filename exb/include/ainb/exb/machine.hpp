@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ainb/exb/program.hpp"
 
@@ -34,19 +35,22 @@ enum class Status : std::uint8_t { Ok, BudgetExhausted, MissingFunction, BadFram
 
 // The memory one evaluation sees besides scratch. Input and output hold one value of the
 // function's input and output type (up to 12 bytes). User slots are the inputs and outputs of
-// an Element_Expression node: per type, an array of values (slot k at byte k * size).
+// an Element_Expression node: per type, an array of values (slot k at byte k * size). A string
+// input and the string user slots hold null or a pointer to a NUL-terminated string that stays
+// valid for the run; what the file writes over them is checked before anyone follows it.
 struct Frame {
   std::span<std::uint8_t> static_memory;  // the owning context's; at least the function's size
   std::array<std::uint8_t, 12> input{};
   std::array<std::uint8_t, 12> output{};
   // Index: Space - Space::UserInBool (UserIn bool, int, uint, float, string, vec3f, then UserOut).
   std::array<std::uint8_t*, 12> user{};
-  std::array<std::uint16_t, 12> user_slots{};  // how many slots each array holds
+  std::array<std::uint32_t, 12> user_slots{};  // how many slots each array holds
   void* host = nullptr;                        // passed to user functions
 };
 
 // Memory for running one function outside a runtime (tools, tests, benchmarks): static memory
-// (at least one byte) and every user slot the function uses, filled with `fill`.
+// (at least one byte) and every user slot the function uses, filled with `fill` (string slots
+// hold "", since the machine trusts the host's strings).
 class FrameStorage {
  public:
   FrameStorage(const Program& program, std::uint32_t function, std::uint8_t fill = 0);
@@ -89,6 +93,18 @@ class Machine {
   Status run(std::uint32_t function, std::uint32_t start, Frame& frame);
   Status fail(Status status, std::string message);
 
+  // Strings in EXB memory are pointers, and a file can put any bytes where it then reads a
+  // string. The machine follows only pointers into the program's string constants or ones the
+  // host gave it this run: the string input and user slots, and user-function results (the last
+  // kResultStrings of them). Any other value reads as "" (docs/exb.md, "Strings").
+  static constexpr std::size_t kResultStrings = 32;
+  void trust_host_strings(const CompiledFunction& fn, const Frame& frame);
+  void trust_result_string(const std::uint8_t* at);
+  bool trusted(const char* p) const;
+  const char* checked_string(const std::uint8_t* at) const;
+  void check_string_in_place(std::uint8_t* at) const;
+  void check_string_outputs(const CompiledFunction& fn);
+
   const Program& program_;
   MachineOptions options_;
   // Every space of the program at the offsets of Program::space_offset; the constants are copied
@@ -96,6 +112,12 @@ class Machine {
   std::vector<std::uint8_t> arena_;
   std::string error_;
   std::uint64_t executed_ = 0;
+  // The host's strings of the current run (sorted when there are many); capacity fixed at
+  // construction, so a run never allocates.
+  std::vector<const char*> host_strings_;
+  std::size_t host_string_count_ = 0;
+  std::array<const char*, kResultStrings> result_strings_{};
+  std::size_t result_string_count_ = 0;
 };
 
 }  // namespace ainb::exb

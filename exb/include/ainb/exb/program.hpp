@@ -5,6 +5,7 @@
 // the space's size. Immutable after construction; share it across threads and instances.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,7 +121,8 @@ struct CompiledFunction {
   std::int64_t setup = -1;  // index of the first operation of the setup block, -1 for none
   std::uint32_t main = 0;
   // Highest slot + 1 this function uses per UserIn/UserOut space (index = space - UserInBool).
-  std::array<std::uint16_t, 12> user_slots{};
+  // 32 bits: an operand can name slot 65535, and the count 65536 must not wrap to zero.
+  std::array<std::uint32_t, 12> user_slots{};
   bool uses_user_slots = false;
   // Whether a run can observe static memory left by an earlier run (some byte is read before
   // this run writes it). When false the machine neither loads nor saves the frame's static
@@ -138,11 +140,14 @@ struct CompiledFunction {
 
 struct CallSite {
   Signature signature;
-  const ErasedFunction* function = nullptr;   // null when the host registered none
-  mutable std::atomic<bool> reported{false};  // the missing-function warning was logged
+  const ErasedFunction* function = nullptr;     // null when the host registered none
+  std::vector<std::uint32_t> string_arguments;  // offsets of the string arguments in the block
+  mutable std::atomic<bool> reported{false};    // the missing-function warning was logged
   CallSite() = default;
   CallSite(CallSite&& other) noexcept
-      : signature(std::move(other.signature)), function(other.function) {}
+      : signature(std::move(other.signature)),
+        function(other.function),
+        string_arguments(std::move(other.string_arguments)) {}
 };
 
 class Program {
@@ -171,6 +176,11 @@ class Program {
   std::uint32_t space_offset(Space space) const { return layout_[static_cast<std::size_t>(space)]; }
   std::uint32_t arena_size() const { return arena_size_; }
   std::uint32_t constants_size() const { return static_cast<std::uint32_t>(constants_.size()); }
+  // Whether `p` points into the program's string constants (each NUL-terminated inside them).
+  bool holds_string(const char* p) const {
+    const std::less<const char*> before;
+    return !before(p, strings_.data()) && before(p, strings_.data() + strings_.size());
+  }
 
  private:
   friend class Compiler;
