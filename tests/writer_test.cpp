@@ -85,6 +85,19 @@ TEST_CASE("text form: JSON to AINB to JSON is stable for every corpus file") {
   }
 }
 
+TEST_CASE("blackboard file references: the hashes follow from the path") {
+  const auto ref = writer::file_reference("Work/Gdyml/game__enemy__TobyParam.gdyml");
+  CHECK(ref.path_hash == 0xaa5575b3u);  // as Toby.action.basicattack.module.ainb stores them
+  CHECK(ref.name_hash == 0xaaae85ceu);
+  CHECK(ref.extension_hash == 0x9c20feb5u);
+  // The name runs to the last dot: "Horablin.engine__component__BlackboardParamTable".
+  const auto table = writer::file_reference(
+      "Work/Component/Blackboard/BlackboardParamTable/"
+      "Horablin.engine__component__BlackboardParamTable.gyml");
+  CHECK(table.name_hash == 0x7011d0f2u);
+  CHECK(table.extension_hash == 0x0b68a737u);
+}
+
 TEST_CASE("the derived fields agree with every corpus file, so the text form leaves them out") {
   std::size_t nodes = 0, with_expressions = 0, attachments = 0;
   for (const auto& path : corpus_ainb_files()) {
@@ -105,11 +118,21 @@ TEST_CASE("the derived fields agree with every corpus file, so the text form lea
       ++attachments;
     }
     CHECK(module_output_node_count(*model) == model->header.output_node_count);
+    for (const auto& f : model->blackboard.file_references) {
+      const auto derived = writer::file_reference(f.path);
+      CHECK(derived.path_hash == f.path_hash);
+      CHECK(derived.name_hash == f.name_hash);
+      CHECK(derived.extension_hash == f.extension_hash);
+    }
     const auto text = writer::to_text(*model);
     CHECK_FALSE(text["header"].contains("output_node_count"));
     for (const auto& n : text["nodes"]) {
       CHECK_FALSE(n.contains("exb_functions"));
       CHECK_FALSE(n.contains("exb_io_size"));
+    }
+    if (text.contains("blackboard_files")) {
+      for (const auto& f : text["blackboard_files"])
+        CHECK(f.size() == 1);  // the path alone
     }
   }
   if (!corpus_dir().empty()) {
@@ -403,6 +426,20 @@ TEST_CASE("text form: invalid JSON gives errors naming the JSON path") {
   CHECK(error_of(json::array()) == "/: expected an object, got an array");
   CHECK(with([](json& t) { t["nodes"][5]["propertes"] = json::object(); }) ==
         "/nodes/5: unknown field \"propertes\"");
+  // Every object of the form checks its fields, not only nodes.
+  CHECK(with([](json& t) { t["blackboard"]["bool"][0]["defualt"] = true; }) ==
+        "/blackboard/bool/0: unknown field \"defualt\"");
+  CHECK(with([](json& t) { t["commands"][0]["rot"] = 1; }) == "/commands/0: unknown field \"rot\"");
+  CHECK(with([](json& t) { t["header"]["output_nodes"] = 1; }) ==
+        "/header: unknown field \"output_nodes\"");
+  CHECK(with([](json& t) { t["layout"]["strngs"] = json::array(); }) ==
+        "/layout: unknown field \"strngs\"");
+  CHECK(with([](json& t) {
+          t["modules"] = {{{"path", "A.module"}, {"category", "AI"}, {"instances", 1}}};
+        }) == "/modules/0: unknown field \"instances\"");
+  CHECK(with([](json& t) {
+          t["blackboard_files"] = {{{"path", "Work/A.gyml"}, {"hash", 1}}};
+        }) == "/blackboard_files/0: unknown field \"hash\"");
   CHECK(with([](json& t) {
           t["expressions"] = {{"version", 2},
                               {"static_size", 8},

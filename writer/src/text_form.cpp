@@ -124,10 +124,15 @@ class ToText {
     if (!m_.blackboard.file_references.empty()) {
       out["blackboard_files"] = json::array();
       for (const auto& f : m_.blackboard.file_references) {
-        out["blackboard_files"].push_back({{"path", std::string(f.path)},
-                                           {"path_hash", hex(f.path_hash)},
-                                           {"name_hash", hex(f.name_hash)},
-                                           {"extension_hash", hex(f.extension_hash)}});
+        // The hashes only when they are not those of the path (no corpus file has such).
+        const auto derived = file_reference(f.path);
+        json file = {{"path", std::string(f.path)}};
+        if (f.path_hash != derived.path_hash) file["path_hash"] = hex(f.path_hash);
+        if (f.name_hash != derived.name_hash) file["name_hash"] = hex(f.name_hash);
+        if (f.extension_hash != derived.extension_hash) {
+          file["extension_hash"] = hex(f.extension_hash);
+        }
+        out["blackboard_files"].push_back(file);
       }
     }
     out["blackboard_id"] = hex(m_.blackboard_id);
@@ -789,7 +794,8 @@ class FromText {
   void read_layout() {
     if (!root_.has("layout")) return;
     const auto l = root_["layout"];
-    l.object();
+    l.only(
+        {"strings", "gaps", "padding", "queries", "unknown_0x50_is_queries", "unknown_0x6c_word"});
     if (l.has("strings")) {
       const auto s = l["strings"];
       for (std::size_t i = 0; i < s.array(); ++i)
@@ -798,6 +804,7 @@ class FromText {
     if (l.has("gaps")) {
       const auto g = l["gaps"];
       for (std::size_t i = 0; i < g.array(); ++i) {
+        g[i].only({"before", "bytes"});
         b_.layout.gaps.push_back({g[i]["before"].string(), parse_hex_bytes(g[i]["bytes"])});
       }
     }
@@ -822,7 +829,7 @@ class FromText {
     h.query_count = queries;
     if (!root_.has("header")) return;
     const auto hd = root_["header"];
-    hd.object();
+    hd.only({"category_value", "output_node_count", "query_count", "unknown_0x50", "unknown_0x54"});
     if (hd.has("category_value")) h.category = hd["category_value"].u32();
     h.offsets[header_slot::kCategory] = h.category;
     if (hd.has("output_node_count")) h.output_node_count = hd["output_node_count"].u32();
@@ -837,6 +844,8 @@ class FromText {
   void read_expressions() {
     if (!root_.has("expressions") || root_["expressions"].j.is_null()) return;
     const auto e = root_["expressions"];
+    e.only({"version", "static_size", "instance_count", "scratch32_size", "scratch64_size",
+            "functions", "layout"});
     exb::AssemblySource src;
     src.version = static_cast<std::uint32_t>(e["version"].integer(1, 3));
     src.static_size = e["static_size"].u32();
@@ -861,6 +870,8 @@ class FromText {
     };
     for (std::size_t f = 0; f < fns.array(); ++f) {
       const auto fn = fns[f];
+      fn.only(
+          {"input", "output", "static_size", "scratch32_size", "scratch64_size", "setup", "main"});
       exb::AssemblyFunction af;
       af.input_type = type(fn["input"]);
       af.output_type = type(fn["output"]);
@@ -873,6 +884,7 @@ class FromText {
     }
     if (e.has("layout")) {
       const auto l = e["layout"];
+      l.only({"parameter_region", "strings", "signatures"});
       if (l.has("parameter_region")) src.param_region = parse_hex_bytes(l["parameter_region"]);
       if (l.has("strings")) src.strings = lines(l["strings"]);
       if (l.has("signatures")) src.signatures = lines(l["signatures"]);
@@ -920,6 +932,7 @@ class FromText {
       total += static_cast<std::uint32_t>(count);
       for (std::size_t i = 0; i < count; ++i) {
         const auto e = list[i];
+        e.only({"name", "notes", "default", "inherit", "file_reference"});
         BlackboardEntry entry;
         entry.type = type;
         entry.name = b_.keep(e["name"].string());
@@ -969,8 +982,12 @@ class FromText {
       const auto list = root_["blackboard_files"];
       for (std::size_t i = 0; i < files; ++i) {
         const auto f = list[i];
-        bb.file_references.push_back({b_.keep(f["path"].string()), f["path_hash"].u32(),
-                                      f["name_hash"].u32(), f["extension_hash"].u32()});
+        f.only({"path", "path_hash", "name_hash", "extension_hash"});
+        auto ref = file_reference(b_.keep(f["path"].string()));
+        if (f.has("path_hash")) ref.path_hash = f["path_hash"].u32();
+        if (f.has("name_hash")) ref.name_hash = f["name_hash"].u32();
+        if (f.has("extension_hash")) ref.extension_hash = f["extension_hash"].u32();
+        bb.file_references.push_back(ref);
       }
     }
     if (root_.has("blackboard_id")) m_.blackboard_id = root_["blackboard_id"].u32();
@@ -1117,6 +1134,7 @@ class FromText {
     if (n.has("multi_param_count")) node.multi_param_count = n["multi_param_count"].u16();
     if (n.has("state_info")) {
       const auto s = n["state_info"];
+      s.only({"desired_state", "unknown"});
       NodeStateInfo info;
       info.desired_state = b_.keep(s["desired_state"].string());
       const auto unknown = s["unknown"];
@@ -1288,6 +1306,7 @@ class FromText {
     const auto list = root_["attachments"];
     for (std::size_t i = 0; i < attachment_count_; ++i) {
       const auto a = list[i];
+      a.only({"name", "name_hash", "debug", "exb_functions", "exb_io_size", "properties"});
       Attachment att;
       att.name = b_.keep(a["name"].string());
       att.name_hash = a.has("name_hash") ? a["name_hash"].u32() : murmur3_32(att.name);
@@ -1344,6 +1363,7 @@ class FromText {
     const auto list = root_["transitions"];
     for (std::size_t i = 0; i < list.array(); ++i) {
       const auto t = list[i];
+      t.only({"word", "command"});
       Transition tr;
       tr.word = t["word"].u32();
       if (tr.type() == 0) tr.command = b_.keep(t["command"].string());
@@ -1498,6 +1518,7 @@ class FromText {
     const auto modules = root_["modules"];
     for (std::size_t i = 0; i < modules.array(); ++i) {
       const auto mod = modules[i];
+      mod.only({"path", "category", "instance_count"});
       m_.modules.push_back({b_.keep(mod["path"].string()), b_.keep(mod["category"].string()),
                             mod["instance_count"].u32()});
     }
@@ -1505,6 +1526,7 @@ class FromText {
       const auto list = root_["xlink_actions"];
       for (std::size_t i = 0; i < list.array(); ++i) {
         const auto x = list[i];
+        x.only({"node", "node_name", "slot", "action"});
         m_.xlink_actions.push_back({x["node"].index(node_count_, "nodes"),
                                     b_.keep(x["slot"].string()), b_.keep(x["action"].string())});
       }
@@ -1512,6 +1534,7 @@ class FromText {
     if (root_.has("replacements") && !root_["replacements"].j.is_null()) {
       const auto r = root_["replacements"];
       if (m_.version() == kVersion404) r.fail("version 0x404 has no child replacement table");
+      r.only({"applied", "node_count_after", "attachment_count_after", "entries"});
       ReplacementTable t;
       t.applied = r["applied"].boolean();
       t.node_count_after = static_cast<std::int16_t>(r["node_count_after"].integer(-32768, 32767));
@@ -1520,6 +1543,7 @@ class FromText {
       const auto entries = r["entries"];
       for (std::size_t i = 0; i < entries.array(); ++i) {
         const auto e = entries[i];
+        e.only({"type", "node", "target", "replacement_node"});
         Replacement rep;
         const auto type = e["type"].string();
         const auto it = std::find(kReplacementTypes.begin(), kReplacementTypes.end(), type);
@@ -1550,12 +1574,14 @@ class FromText {
       const auto list = root_["enum_resolves"];
       for (std::size_t i = 0; i < list.array(); ++i) {
         const auto e = list[i];
+        e.only({"patch_offset", "class", "value"});
         m_.enum_resolves.push_back(
             {e["patch_offset"].u32(), b_.keep(e["class"].string()), b_.keep(e["value"].string())});
       }
     }
     if (root_.has("section_0x58")) {
       const auto s = root_["section_0x58"];
+      s.only({"description", "unknown"});
       Section0x58 sec;
       sec.description = b_.keep(s["description"].string());
       const auto unknown = s["unknown"];

@@ -697,6 +697,15 @@ class Writer {
 
 }  // namespace
 
+FileReference file_reference(std::string_view path) {
+  const auto slash = path.rfind('/');
+  const auto file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const auto dot = file.rfind('.');
+  const auto stem = dot == std::string_view::npos ? file : file.substr(0, dot);
+  const auto extension = dot == std::string_view::npos ? std::string_view{} : file.substr(dot + 1);
+  return {path, murmur3_32(path), murmur3_32(stem), murmur3_32(extension)};
+}
+
 std::uint32_t murmur3_32(std::string_view data, std::uint32_t seed) noexcept {
   constexpr std::uint32_t c1 = 0xcc9e2d51, c2 = 0x1b873593;
   std::uint32_t h = seed;

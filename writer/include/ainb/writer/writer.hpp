@@ -23,6 +23,9 @@ namespace ainb::writer {
 
 // MurmurHash3 x86 32-bit (seed 0): the name hashes of node and attachment entries (0x407+).
 std::uint32_t murmur3_32(std::string_view data, std::uint32_t seed = 0) noexcept;
+// A blackboard file reference with the hashes every corpus file stores for its path: murmur3 of
+// the path, of the file name up to its last dot, and of the extension after it.
+FileReference file_reference(std::string_view path);
 
 // Bytes between two records that no record covers, keyed by the record they precede
 // ("blackboard", "node 3 body", "string pool", ...).
