@@ -84,8 +84,6 @@ FrameStorage::FrameStorage(const Program& program, std::uint32_t function, std::
 }
 
 void Machine::trust_host_strings(const CompiledFunction& fn, const Frame& frame) {
-  host_string_count_ = 0;
-  result_string_count_ = 0;
   auto trust = [&](const std::uint8_t* at) {
     host_strings_[host_string_count_++] = ld<const char*>(at);
   };
@@ -242,7 +240,9 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   const FrameCopy copy{program_, fn, frame, arena_.data(),
                        fn.static_memory_live || options_.keep_static_memory};
   copy.in();
-  trust_host_strings(fn, frame);
+  host_string_count_ = 0;
+  result_string_count_ = 0;
+  if (fn.host_strings) trust_host_strings(fn, frame);
   std::uint8_t* const a = arena_.data();
   const Operation* const code = program_.code().data();
   std::int64_t budget = options_.instruction_budget;
@@ -427,11 +427,15 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   CASE(Call) {
     const auto& site = program_.calls()[op->aux];
     if (site.function != nullptr) {
-      for (const auto offset : site.string_arguments)
-        check_string_in_place(D + offset);
+      if (site.passes_strings) {
+        for (const auto offset : site.string_arguments)
+          check_string_in_place(D + offset);
+      }
       CallContext context{frame.host, &site.signature};
       (*site.function)(context, D);
-      if (site.signature.result == DataType::String) trust_result_string(D);
+      if (site.passes_strings && site.signature.result == DataType::String) {
+        trust_result_string(D);
+      }
     } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
       std::memset(D, 0, value_size(site.signature.result));
       if (!site.reported.exchange(true)) {
@@ -472,7 +476,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
 #undef D
 #undef S
 done:
-  check_string_outputs(fn);
+  if (fn.host_strings) check_string_outputs(fn);
   copy.out();
   return status;
 }

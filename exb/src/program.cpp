@@ -170,6 +170,9 @@ class Compiler {
     if (compiled.setup >= 0) scan(static_cast<std::uint32_t>(compiled.setup));
     scan(compiled.main);
     compiled.static_memory_live = live;
+    compiled.host_strings = fn.input_type == DataType::String ||
+                            fn.output_type == DataType::String || compiled.user_slots[4] != 0 ||
+                            compiled.user_slots[10] != 0;
     static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
                                               DataType::Float, DataType::String, DataType::Vec3f};
     for (std::uint8_t k = 0; k < 12; ++k) {
@@ -244,6 +247,8 @@ class Compiler {
         if (type == DataType::String) site.string_arguments.push_back(offset);
         offset += value_size(type);
       }
+      site.passes_strings =
+          !site.string_arguments.empty() || site.signature.result == DataType::String;
     } else {
       site.signature.text = std::string(text);
       site.signature.name = "<malformed: " + error + ">";

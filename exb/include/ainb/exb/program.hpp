@@ -124,6 +124,9 @@ struct CompiledFunction {
   // 32 bits: an operand can name slot 65535, and the count 65536 must not wrap to zero.
   std::array<std::uint32_t, 12> user_slots{};
   bool uses_user_slots = false;
+  // Whether the host passes strings in or reads them back (string input or output, string user
+  // slots): only then does a run note or check the host's strings.
+  bool host_strings = false;
   // Whether a run can observe static memory left by an earlier run (some byte is read before
   // this run writes it). When false the machine neither loads nor saves the frame's static
   // memory: every corpus function uses GMem as working memory this way.
@@ -142,12 +145,14 @@ struct CallSite {
   Signature signature;
   const ErasedFunction* function = nullptr;     // null when the host registered none
   std::vector<std::uint32_t> string_arguments;  // offsets of the string arguments in the block
+  bool passes_strings = false;                  // string arguments or a string result
   mutable std::atomic<bool> reported{false};    // the missing-function warning was logged
   CallSite() = default;
   CallSite(CallSite&& other) noexcept
       : signature(std::move(other.signature)),
         function(other.function),
-        string_arguments(std::move(other.string_arguments)) {}
+        string_arguments(std::move(other.string_arguments)),
+        passes_strings(other.passes_strings) {}
 };
 
 class Program {
