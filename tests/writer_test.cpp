@@ -297,6 +297,53 @@ TEST_CASE("writer: hand-made 0x404 and 0x408 files round trip through the model 
   CHECK(writer::from_text(reparse(writer::to_text(*model404))) == bytes404);
 }
 
+TEST_CASE("text form: a 0x404 enum resolve follows the parameter it patches through an edit") {
+  // Splatoon 3 files patch enum values in at load time through absolute file offsets. The text
+  // names the parameter entry instead, so an edit that moves the entry moves the patch.
+  AinbSpec spec;
+  spec.version = kVersion404;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode root{.type = NodeType::Sequential, .flags = node_flags::kIsRoot};
+  root.plugs = {{PlugKind::Child, 1, "A", 0}};
+  BuildNode user{.name = "Act"};
+  user.properties = {{ParamType::Int, "Mode", std::int32_t{0}, 0},
+                     {ParamType::Int, "Kind", std::int32_t{0}, 0}};
+  spec.nodes = {root, user};
+  auto text = reparse(writer::to_text(*load(build(spec), "s3.ainb")));
+  text["enum_resolves"] = {
+      {{"patch", {{"node", 1}, {"property", "int"}, {"index", 1}, {"offset", 8}}},
+       {"class", "Game::KindType"},
+       {"value", "Heavy"}},
+      {{"patch_offset", "0x8"}, {"class", "Game::Other"}, {"value", "Header"}}};
+  const auto patched = [](const Model& m) {
+    return m.properties_of(m.nodes[1], ParamType::Int)[1].offset + 8;
+  };
+
+  const auto first = load(writer::from_text(text, "s3.ainb"), "s3.ainb");
+  REQUIRE(first->enum_resolves.size() == 2);
+  CHECK(first->enum_resolves[0].patch_offset == patched(*first));
+  CHECK(first->enum_resolves[0].class_name == "Game::KindType");
+  CHECK(first->enum_resolves[1].patch_offset == 8);  // in no parameter: kept as an offset
+  // Written back, the text names the entry again.
+  const auto again = writer::to_text(*first);
+  CHECK(again["enum_resolves"][0]["patch"] == text["enum_resolves"][0]["patch"]);
+  CHECK(again["enum_resolves"][1]["patch_offset"] == "0x8");
+
+  // A node added moves the parameters (its entry and body come first); the patch follows.
+  text["nodes"].push_back({{"index", 2}, {"type", "UserDefined"}, {"name", "Added"}});
+  const auto edited = load(writer::from_text(text, "s3.ainb"), "s3.ainb");
+  CHECK(patched(*edited) > patched(*first));
+  CHECK(edited->enum_resolves[0].patch_offset == patched(*edited));
+
+  // Bad targets name their JSON path.
+  text["enum_resolves"][0]["patch"]["index"] = 2;
+  CHECK(error_of(text) ==
+        "/enum_resolves/0/patch/index: index 2 out of range (file has 2 int properties of node 1)");
+  text["enum_resolves"][0]["patch"]["index"] = 1;
+  text["enum_resolves"][0]["patch"]["offset"] = 9;
+  CHECK(error_of(text) == "/enum_resolves/0/patch/offset: 9 is out of range [0, 8]");
+}
+
 TEST_CASE("text form: edited JSON gives a file the loader reads back with exactly those edits") {
   const auto dir = corpus_dir();
   if (dir.empty()) return;

@@ -25,13 +25,6 @@ constexpr std::uint32_t node_entry_size(std::uint32_t version) {
   return version == kVersion404 ? 0x38 : 0x3C;
 }
 
-// Property entry sizes by ParamType: name, flags, value (pointer: name, class, flags).
-constexpr std::array<std::uint32_t, kParamTypeCount> kPropertySize = {0x0C, 0x0C, 0x0C,
-                                                                      0x0C, 0x14, 0x0C};
-// Input entry sizes: name, source (8 bytes), value (pointer: name, class, source, u32).
-constexpr std::array<std::uint32_t, kParamTypeCount> kInputSize = {0x10, 0x10, 0x10,
-                                                                   0x10, 0x18, 0x14};
-
 class Loader {
  public:
   Loader(Model& model, const LoadOptions& options)
@@ -344,12 +337,14 @@ class Loader {
     bounds[kParamTypeCount] = offset(header_slot::kInputsOutputs);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      const auto count = array_count(bounds[t], bounds[t + 1], kPropertySize[t], "properties",
-                                     param_type_name(type));
+      const auto count =
+          array_count(bounds[t], bounds[t + 1], property_entry_size(static_cast<ParamType>(t)),
+                      "properties", param_type_name(type));
       auto& out = m_.properties[t];
       out.reserve(count);
       for (std::uint32_t i = 0; i < count; ++i) {
-        const auto at = bounds[t] + std::uint64_t{i} * kPropertySize[t];
+        const auto at =
+            bounds[t] + std::uint64_t{i} * property_entry_size(static_cast<ParamType>(t));
         Cursor c(r_, at);
         Property p;
         p.type = type;
@@ -378,11 +373,13 @@ class Loader {
     bounds[2 * kParamTypeCount] = offset(header_slot::kMultiParams);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      const auto in_count = array_count(bounds[2 * t], bounds[2 * t + 1], kInputSize[t], "inputs",
-                                        param_type_name(type));
+      const auto in_count =
+          array_count(bounds[2 * t], bounds[2 * t + 1], input_entry_size(static_cast<ParamType>(t)),
+                      "inputs", param_type_name(type));
       m_.inputs[t].reserve(in_count);
       for (std::uint32_t i = 0; i < in_count; ++i) {
-        const auto at = bounds[2 * t] + std::uint64_t{i} * kInputSize[t];
+        const auto at =
+            bounds[2 * t] + std::uint64_t{i} * input_entry_size(static_cast<ParamType>(t));
         Cursor c(r_, at);
         Input in;
         in.type = type;

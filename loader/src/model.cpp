@@ -159,6 +159,21 @@ BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
   return BlackboardType::S32;
 }
 
+std::uint32_t property_entry_size(ParamType type) {
+  return type == ParamType::Vec3f ? 0x14 : 0x0C;
+}
+
+std::uint32_t input_entry_size(ParamType type) {
+  switch (type) {
+    case ParamType::Vec3f:
+      return 0x18;
+    case ParamType::Pointer:
+      return 0x14;
+    default:
+      return 0x10;
+  }
+}
+
 namespace {
 
 void add_expression(const Model& model, const ParamFlags& flags, ExpressionUse& use) {

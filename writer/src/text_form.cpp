@@ -188,9 +188,15 @@ class ToText {
     if (!m_.enum_resolves.empty()) {
       out["enum_resolves"] = json::array();
       for (const auto& e : m_.enum_resolves) {
-        out["enum_resolves"].push_back({{"patch_offset", hex(e.patch_offset)},
-                                        {"class", std::string(e.class_name)},
-                                        {"value", std::string(e.value_name)}});
+        json entry;
+        if (auto patch = patch_target(e.patch_offset)) {
+          entry["patch"] = std::move(*patch);
+        } else {
+          entry["patch_offset"] = hex(e.patch_offset);
+        }
+        entry["class"] = std::string(e.class_name);
+        entry["value"] = std::string(e.value_name);
+        out["enum_resolves"].push_back(entry);
       }
     }
     if (m_.section_0x58) {
@@ -467,6 +473,47 @@ class ToText {
     if (owner.exb_io_size != derived.io_size) out["exb_io_size"] = owner.exb_io_size;
   }
 
+  // The parameter entry an enum resolve patches (a property or input of a node, a property of
+  // an attachment), so that an edit moving the entry moves the patch; nullopt for other places.
+  std::optional<json> patch_target(std::uint32_t offset) const {
+    // The entry of `range` holding `offset`: its index in the range and the offset inside it.
+    const auto find =
+        [&](const auto& entries, Range range,
+            std::uint32_t size) -> std::optional<std::pair<std::uint32_t, std::uint32_t>> {
+      for (std::uint32_t k = 0; k < range.count; ++k) {
+        const auto start = entries[range.base + k].offset;
+        if (offset >= start && offset - start < size) return std::pair{k, offset - start};
+      }
+      return std::nullopt;
+    };
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto type = static_cast<ParamType>(t);
+      const auto name = std::string(param_type_name(type));
+      for (const auto& n : m_.nodes) {
+        if (auto hit = find(m_.properties[t], n.properties[t], property_entry_size(type))) {
+          return json{{"node", n.index},
+                      {"property", name},
+                      {"index", hit->first},
+                      {"offset", hit->second}};
+        }
+        if (auto hit = find(m_.inputs[t], n.inputs[t], input_entry_size(type))) {
+          return json{
+              {"node", n.index}, {"input", name}, {"index", hit->first}, {"offset", hit->second}};
+        }
+      }
+      for (std::size_t a = 0; a < m_.attachments.size(); ++a) {
+        const auto& att = m_.attachments[a];
+        if (auto hit = find(m_.properties[t], att.properties[t], property_entry_size(type))) {
+          return json{{"attachment", a},
+                      {"property", name},
+                      {"index", hit->first},
+                      {"offset", hit->second}};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
   json attachment(const Attachment& a) {
     json out;
     out["name"] = std::string(a.name);
@@ -704,8 +751,18 @@ Guid parse_guid(const At& at) {
   return g;
 }
 
+// Where an enum resolve patches: an entry of the model's flat property or input arrays, and the
+// byte offset inside it. The file offset is known once the file is written.
+struct PatchTarget {
+  bool input = false;
+  ParamType type = ParamType::Int;
+  std::uint32_t index = 0;
+  std::uint32_t offset = 0;
+};
+
 struct Built {
   Model model;
+  std::vector<std::pair<std::size_t, PatchTarget>> patches;  // enum resolve index, target
   std::deque<std::string> strings;
   std::vector<std::uint8_t> exb;
   Layout layout;
@@ -1514,6 +1571,40 @@ class FromText {
     }
   }
 
+  PatchTarget read_patch(const At& p) {
+    p.only({"node", "attachment", "property", "input", "index", "offset"});
+    PatchTarget target;
+    target.input = p.has("input");
+    if (target.input == p.has("property")) p.fail("expected one of \"property\" and \"input\"");
+    const auto kind = p[target.input ? "input" : "property"];
+    const auto name = kind.string();
+    std::size_t t = 0;
+    while (t < kParamTypeCount && param_type_name(static_cast<ParamType>(t)) != name)
+      ++t;
+    if (t == kParamTypeCount) kind.fail(fmt::format("unknown parameter type \"{}\"", name));
+    target.type = static_cast<ParamType>(t);
+    Range range;
+    std::string owner;
+    if (p.has("attachment")) {
+      if (target.input) p.fail("attachments have no inputs");
+      const auto a = p["attachment"].index(m_.attachments.size(), "attachments");
+      range = m_.attachments[a].properties[t];
+      owner = fmt::format("attachment {}", a);
+    } else {
+      const auto n = p["node"].index(node_count_, "nodes");
+      range = target.input ? m_.nodes[n].inputs[t] : m_.nodes[n].properties[t];
+      owner = fmt::format("node {}", n);
+    }
+    target.index =
+        range.base + static_cast<std::uint32_t>(p["index"].index(
+                         range.count, fmt::format("{} {} of {}", name,
+                                                  target.input ? "inputs" : "properties", owner)));
+    const auto size =
+        target.input ? input_entry_size(target.type) : property_entry_size(target.type);
+    target.offset = static_cast<std::uint32_t>(p["offset"].integer(0, size - 4));
+    return target;
+  }
+
   void read_tail() {
     const auto modules = root_["modules"];
     for (std::size_t i = 0; i < modules.array(); ++i) {
@@ -1574,9 +1665,14 @@ class FromText {
       const auto list = root_["enum_resolves"];
       for (std::size_t i = 0; i < list.array(); ++i) {
         const auto e = list[i];
-        e.only({"patch_offset", "class", "value"});
-        m_.enum_resolves.push_back(
-            {e["patch_offset"].u32(), b_.keep(e["class"].string()), b_.keep(e["value"].string())});
+        e.only({"patch_offset", "patch", "class", "value"});
+        EnumResolve resolve{0, b_.keep(e["class"].string()), b_.keep(e["value"].string())};
+        if (e.has("patch")) {
+          b_.patches.push_back({i, read_patch(e["patch"])});
+        } else {
+          resolve.patch_offset = e["patch_offset"].u32();
+        }
+        m_.enum_resolves.push_back(resolve);
       }
     }
     if (root_.has("section_0x58")) {
@@ -1609,11 +1705,29 @@ nlohmann::ordered_json to_text(const Model& model) {
 std::vector<std::uint8_t> from_text(const nlohmann::ordered_json& text, const std::string& name) {
   Built built;
   FromText(text, built).run();
-  auto bytes = write(built.model, built.layout);
-  try {
-    load(bytes, name);
-  } catch (const LoadError& e) {
-    throw TextFormError("", "the written file does not load: " + std::string(e.what()));
+  const auto write_and_load = [&] {
+    auto bytes = write(built.model, built.layout);
+    try {
+      return std::pair{bytes, load(bytes, name)};
+    } catch (const LoadError& e) {
+      throw TextFormError("", "the written file does not load: " + std::string(e.what()));
+    }
+  };
+  auto [bytes, written] = write_and_load();
+  if (!built.patches.empty()) {
+    // Enum resolves that name a parameter entry patch wherever the writer put it; the offsets
+    // are fixed-size fields, so the second write lays out the same bytes around them.
+    for (const auto& [resolve, target] : built.patches) {
+      const auto t = static_cast<std::size_t>(target.type);
+      const auto entries = target.input ? written->inputs[t].size() : written->properties[t].size();
+      if (target.index >= entries) {  // the writer keeps the flat arrays as the model has them
+        throw TextFormError("", "an enum resolve's parameter is missing from the written file");
+      }
+      const auto start = target.input ? written->inputs[t][target.index].offset
+                                      : written->properties[t][target.index].offset;
+      built.model.enum_resolves[resolve].patch_offset = start + target.offset;
+    }
+    bytes = write_and_load().first;
   }
   return bytes;
 }

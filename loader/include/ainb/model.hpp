@@ -79,6 +79,11 @@ inline constexpr std::uint8_t kMultiParamType2 = 0x08;
 enum class ParamType : std::uint8_t { Int, Bool, Float, String, Vec3f, Pointer };
 inline constexpr std::size_t kParamTypeCount = 6;
 std::string_view param_type_name(ParamType type);  // "int", "bool", "float", "string", ...
+// Bytes of one property entry (name, flags, value: 0x0C, a vec3f 0x14; a pointer's name, class,
+// flags: 0x0C) and one input entry (name, source, value: 0x10, a vec3f 0x18; a pointer's name,
+// class, source, u32: 0x14) of `type`.
+std::uint32_t property_entry_size(ParamType type);
+std::uint32_t input_entry_size(ParamType type);
 
 // Blackboard value types in file order. U32 exists only from version 0x408 on.
 enum class BlackboardType : std::uint8_t { String, S32, U32, F32, Bool, Vec3f, Pointer };
