@@ -111,8 +111,8 @@ bool Machine::trusted(const char* p) const {
     return true;
   }
   const auto results = result_strings_.begin();
-  return std::find(results, results + std::min(result_string_count_, kResultStrings), p) !=
-         results + std::min(result_string_count_, kResultStrings);
+  const auto results_end = results + std::min(result_string_count_, kResultStrings);
+  return std::find(results, results_end, p) != results_end;
 }
 
 const char* Machine::checked_string(const std::uint8_t* at) const {
