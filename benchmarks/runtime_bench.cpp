@@ -24,9 +24,11 @@ using namespace ainb::runtime;
 namespace {
 
 struct Succeed : NodeClass {
+  Succeed() : NodeClass(kUpdateOnly) {}
   Result update(NodeContext&) override { return Result::Success; }
 };
 struct Run : NodeClass {
+  Run() : NodeClass(kUpdateOnly) {}
   Result update(NodeContext&) override { return Result::Running; }
 };
 

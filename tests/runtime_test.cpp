@@ -439,6 +439,79 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
   CHECK(h.instance->state() == CommandState::Succeeded);
 }
 
+TEST_CASE("plain nodes take a short path without an observer, with the same sequences") {
+  // A user node with no queries, expression sites or XLink actions skips the general Enter and
+  // Leave when no observer is attached. The Harness attaches one, so every other scheduler
+  // test runs the general path; this one runs a tree of each built-in parent both ways.
+  Harness h;
+  h.probe("A", {R, S});
+  h.probe("B", {S});
+  h.probe("C", {R, R, F});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 4, ""}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsLoop", true},
+                    {ParamType::Int, "NumLoop", std::int32_t{2}}};
+  seq.plugs = {{PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  spec.nodes = {both, seq, user("A"), user("B"), user("C")};
+  h.load(spec);
+  const auto run = [&] {
+    Log all;
+    for (const auto& line : h.step([&] { h.instance->start("Root"); }))
+      all.push_back(line);
+    for (int frame = 0; frame < 8; ++frame) {
+      for (const auto& line : h.tick())
+        all.push_back(line);
+    }
+    return all;
+  };
+  const auto observed = run();
+  REQUIRE(h.graph->nodes()[2].plain);
+  h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+  CHECK(run() == observed);
+  // C fails on its third update; the loop runs A then B twice.
+  CHECK(observed == Log{"enter A", "enter C", "update A", "update C", "update A", "leave A",
+                        "enter B", "update C", "update B", "leave B", "enter A", "update C",
+                        "leave C", "update A", "update A", "leave A", "enter B", "update B",
+                        "leave B"});
+}
+
+TEST_CASE("a node class that declares no enter or leave is not called for them") {
+  struct Hooked : NodeClass {
+    Log& log;
+    Hooked(Log& l, Hooks hooks) : NodeClass(hooks), log(l) {}
+    void enter(NodeContext&) override { log.push_back("enter"); }
+    Result update(NodeContext&) override {
+      log.push_back("update");
+      return Result::Success;
+    }
+    void leave(NodeContext&) override { log.push_back("leave"); }
+  };
+  for (const auto& [hooks, expected] : std::vector<std::pair<NodeClass::Hooks, Log>>{
+           {NodeClass::kEnterAndLeave, {"enter", "update", "leave"}},
+           {NodeClass::kEnter, {"enter", "update"}},
+           {NodeClass::kLeave, {"update", "leave"}},
+           {NodeClass::kUpdateOnly, {"update"}}}) {
+    CAPTURE(static_cast<int>(hooks));
+    for (const bool observed : {true, false}) {
+      Harness h;
+      h.registry.add("Node", std::make_shared<Hooked>(h.log, hooks));
+      AinbSpec spec;
+      spec.commands = {{"Root", 0, {}}};
+      spec.nodes = {user("Node")};
+      h.load(spec);
+      if (!observed) {
+        h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+      }
+      h.instance->start("Root");
+      h.instance->tick();
+      CHECK(h.log == expected);
+    }
+  }
+}
+
 TEST_CASE("Element_Alert logs, emits an alert event and returns its Result") {
   struct Alerts : Observer {
     std::vector<std::string> messages;

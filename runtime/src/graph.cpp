@@ -167,6 +167,12 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build.chain.pop_back();
   collect_expression_sites();
   bind_inputs();
+  for (auto& g : nodes_) {
+    if (g.user_class == nullptr) continue;
+    g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
+    g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;
+    g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink;
+  }
 }
 
 void Graph::build_blackboard(const GraphOptions& options) {

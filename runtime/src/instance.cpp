@@ -560,7 +560,7 @@ void Instance::enter_own(std::uint32_t node) {
     set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module();
   if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
-  if (g.user_class) {
+  if (g.calls_enter) {
     NodeContext context(*this, node);
     guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
   }
@@ -575,7 +575,7 @@ Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
 void Instance::leave_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
-  if (g.user_class) {
+  if (g.calls_leave) {
     NodeContext context(*this, node);
     guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
   }
@@ -657,6 +657,14 @@ void Instance::enter(std::uint32_t node) {
   s = NodeState{};
   s.active = 1;
   const auto& g = graph_->nodes()[node];
+  if (g.plain && options_.observer == nullptr) {  // the common case, nothing else to do
+    if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
+    if (g.calls_enter) {
+      NodeContext context(*this, node);
+      guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
+    }
+    return;
+  }
   if (g.queries.count != 0) {
     for (const auto q : graph_->queries(node))
       ++nodes_[q].query_users;
@@ -823,6 +831,14 @@ void Instance::leave(std::uint32_t node) {
     return;
   }
   const auto& g = graph_->nodes()[node];
+  if (g.plain && options_.observer == nullptr) {  // the common case, nothing else to do
+    if (g.calls_leave) {
+      NodeContext context(*this, node);
+      guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
+    }
+    s.active = 0;
+    return;
+  }
   if (g.type == NodeType::UserDefined) {
     leave_own(node);
   } else {

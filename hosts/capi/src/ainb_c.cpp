@@ -47,7 +47,11 @@ ainb_node* to_c(runtime::NodeContext& c) {
 // A class whose calls go to C callbacks.
 class CNodeClass : public runtime::NodeClass {
  public:
-  explicit CNodeClass(const ainb_node_class& c) : c_(c) {}
+  // NULL callbacks are declared absent, so the runtime does not call through for them.
+  explicit CNodeClass(const ainb_node_class& c)
+      : NodeClass(static_cast<Hooks>((c.enter != nullptr ? kEnter : 0) |
+                                     (c.leave != nullptr ? kLeave : 0))),
+        c_(c) {}
   void enter(runtime::NodeContext& c) override {
     if (c_.enter != nullptr) c_.enter(to_c(c), c_.class_data);
   }

@@ -86,6 +86,10 @@ struct GraphNode {
   std::uint32_t state_size = 0;
   bool has_xlink = false;  // the file names XLink actions for this node
   bool is_stub = false;    // an unregistered class, or a missing module under the Stub policy
+  // A registered class with nothing else to do on Enter and Leave (no queries, expression
+  // sites, XLink actions): the instance takes a short path for it when no observer is attached.
+  bool plain = false;
+  bool calls_enter = false, calls_leave = false;  // the class's hooks
   // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
   bool update_next_in_frame = false;
   bool loop = false;

@@ -97,12 +97,20 @@ class NodeContext {
 // with state_size() and reaches through NodeContext::state<T>().
 class NodeClass {
  public:
+  // Which of enter and leave the class implements. The runtime skips the calls a class declares
+  // it does not need: a plain node that only updates costs no virtual call on Enter or Leave.
+  enum Hooks : std::uint8_t { kUpdateOnly = 0, kEnter = 1, kLeave = 2, kEnterAndLeave = 3 };
+  explicit NodeClass(Hooks hooks = kEnterAndLeave) : hooks_(hooks) {}
   virtual ~NodeClass() = default;
+  Hooks hooks() const { return hooks_; }
   virtual void enter(NodeContext&) {}
   virtual Result update(NodeContext&) = 0;
   virtual void leave(NodeContext&) {}
   // Bytes of per-node, per-instance state (aligned to 16); 0 for a stateless class.
   virtual std::size_t state_size() const { return 0; }
+
+ private:
+  Hooks hooks_;
 };
 
 // A NodeClass with a typed state block: implement the three calls on `State&` (named apart
