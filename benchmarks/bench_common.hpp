@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +35,20 @@ inline std::vector<std::filesystem::path> corpus_files(const std::filesystem::pa
     if (entry.path().extension() == ".ainb") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The corpus's `*.ainb` files, largest first (so a filter like `/Accessory` picks the big one);
+// when there are none, says so on standard error under `program`'s name and returns empty.
+inline std::vector<std::filesystem::path> corpus_files_largest_first(
+    const std::filesystem::path& corpus, const char* program) {
+  auto files = corpus_files(corpus);
+  if (files.empty()) {
+    std::cerr << program << ": no .ainb files under " << (corpus / "ainb").string() << '\n';
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    return std::filesystem::file_size(a) > std::filesystem::file_size(b);
+  });
   return files;
 }
 

@@ -36,14 +36,8 @@ void load_file(benchmark::State& state, const std::vector<std::uint8_t>& bytes) 
 int main(int argc, char** argv) {
   std::vector<char*> args;
   const auto corpus = ainb::bench::take_corpus_argument(argc, argv, args);
-  auto files = ainb::bench::corpus_files(corpus);
-  if (files.empty()) {
-    std::cerr << "loader_bench: no .ainb files under " << (corpus / "ainb").string() << '\n';
-    return 1;
-  }
-  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
-    return std::filesystem::file_size(a) > std::filesystem::file_size(b);
-  });
+  const auto files = ainb::bench::corpus_files_largest_first(corpus, "loader_bench");
+  if (files.empty()) return 1;
   static std::vector<std::vector<std::uint8_t>> contents;
   contents.reserve(files.size());
   for (const auto& path : files) {

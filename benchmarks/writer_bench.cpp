@@ -76,14 +76,8 @@ void from_json(benchmark::State& state, const Subject& s) {
 int main(int argc, char** argv) {
   std::vector<char*> args;
   const auto corpus = ainb::bench::take_corpus_argument(argc, argv, args);
-  auto files = ainb::bench::corpus_files(corpus);
-  if (files.empty()) {
-    std::cerr << "writer_bench: no .ainb files under " << (corpus / "ainb").string() << '\n';
-    return 1;
-  }
-  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
-    return std::filesystem::file_size(a) > std::filesystem::file_size(b);
-  });
+  const auto files = ainb::bench::corpus_files_largest_first(corpus, "writer_bench");
+  if (files.empty()) return 1;
   static std::vector<Subject> subjects;
   subjects.reserve(files.size());
   for (const auto& path : files) {
