@@ -48,8 +48,10 @@ seed() {
         local begin end
         begin=$(u32 "$f" 68) end=$(u32 "$f" 72)
         if ((begin != 0 && end > begin)); then
-          { head -c 13 /dev/zero; tail -c +"$((begin + 1))" "$f" | head -c "$((end - begin))"; } \
-            >"$dir/$(basename "$f").exb"
+          # dd, not `tail | head`: under pipefail, head closing early kills tail with SIGPIPE.
+          { head -c 13 /dev/zero
+            dd if="$f" iflag=skip_bytes,count_bytes skip="$begin" count="$((end - begin))" status=none
+          } >"$dir/$(basename "$f").exb"
         fi
       done ;;
     byml) copy $(ls "$corpus"/byml/* 2>/dev/null | grep -v '\.yml$') ;;
@@ -62,7 +64,9 @@ seed() {
     text) copy examples/*.json ;;  # the text form of the bundled examples
     zstd)
       copy "$corpus/zsdic/ZsDic.pack.zs" "$corpus"/packs/*.pack.zs
-      for f in $(ainb_files | head -4); do zstd -q -19 -c "$f" >"$dir/$(basename "$f").zs"; done ;;
+      local files
+      mapfile -t files < <(ainb_files)
+      for f in "${files[@]:0:4}"; do zstd -q -19 -c "$f" >"$dir/$(basename "$f").zs"; done ;;
   esac
 }
 
