@@ -320,6 +320,39 @@ TEST_CASE("a user EXB function that throws faults the instance, naming the expre
         "actor");
 }
 
+TEST_CASE("observers are attached between ticks: set_observer from a node class faults it") {
+  struct Attaching : NodeClass {
+    Observer* observer = nullptr;
+    Result update(NodeContext& context) override {
+      if (observer != nullptr) context.instance().set_observer(observer);
+      return Result::Running;
+    }
+  };
+  struct Counting : Observer {
+    int updates = 0;
+    void on_update(const Instance&, std::uint32_t, Result) override { ++updates; }
+  } counting;
+  auto attaching = std::make_shared<Attaching>();
+  attaching->observer = &counting;
+  NodeRegistry registry;
+  registry.add("Bomb", attaching);
+  Instance instance(graph_of(bomb_file(), registry));
+  instance.start("Root");
+  instance.tick();
+  REQUIRE(instance.fault() != nullptr);
+  CHECK(instance.fault()->describe() ==
+        "bomb.root.ainb: frame 1: node 1 (Bomb): user node class threw in update: bomb.root.ainb: "
+        "set_observer during a tick or command change; attach or detach observers between ticks");
+  CHECK(counting.updates == 0);
+  // Between ticks it is allowed, and the next tick is traced: the Sequential and its child.
+  attaching->observer = nullptr;
+  instance.set_observer(&counting);
+  instance.start("Root");
+  instance.tick();
+  CHECK(instance.fault() == nullptr);
+  CHECK(counting.updates == 2);
+}
+
 TEST_CASE("an observer that throws faults the instance it observes") {
   struct Throwing : Observer {
     std::string in;

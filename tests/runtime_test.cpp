@@ -440,13 +440,15 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
 }
 
 TEST_CASE("plain nodes take a short path without an observer, with the same sequences") {
-  // A user node with no queries, expression sites or XLink actions skips the general Enter and
-  // Leave when no observer is attached. The Harness attaches one, so every other scheduler
-  // test runs the general path; this one runs a tree of each built-in parent both ways.
+  // A user node or stub with no queries, expression sites or XLink actions skips the general
+  // Enter, Update and Leave when no observer is attached. The Harness attaches one, so every
+  // other scheduler test runs the general path; this one runs a tree of each built-in parent
+  // both ways. The stub (Running once, then Success) sits between A and B.
   Harness h;
   h.probe("A", {R, S});
   h.probe("B", {S});
   h.probe("C", {R, R, F});
+  h.registry.stub_running_updates = 1;
   AinbSpec spec;
   spec.commands = {{"Root", 0, {}}};
   BuildNode both{.type = NodeType::Simultaneous};
@@ -454,8 +456,8 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
   BuildNode seq{.type = NodeType::Sequential};
   seq.properties = {{ParamType::Bool, "IsLoop", true},
                     {ParamType::Int, "NumLoop", std::int32_t{2}}};
-  seq.plugs = {{PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
-  spec.nodes = {both, seq, user("A"), user("B"), user("C")};
+  seq.plugs = {{PlugKind::Child, 2, ""}, {PlugKind::Child, 5, ""}, {PlugKind::Child, 3, ""}};
+  spec.nodes = {both, seq, user("A"), user("B"), user("C"), user("Stub")};
   h.load(spec);
   const auto run = [&] {
     Log all;
@@ -468,14 +470,16 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
     return all;
   };
   const auto observed = run();
-  REQUIRE(h.graph->nodes()[2].plain);
+  REQUIRE(h.graph->nodes()[2].plain_update);
+  REQUIRE(h.graph->nodes()[5].is_stub);
+  REQUIRE(h.graph->nodes()[5].plain_update);
   h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
   CHECK(run() == observed);
-  // C fails on its third update; the loop runs A then B twice.
+  // C fails on its third update (frame 3); the loop runs A, the stub (two frames), then B, and
+  // starts again with A on frame 5.
   CHECK(observed == Log{"enter A", "enter C", "update A", "update C", "update A", "leave A",
-                        "enter B", "update C", "update B", "leave B", "enter A", "update C",
-                        "leave C", "update A", "update A", "leave A", "enter B", "update B",
-                        "leave B"});
+                        "update C", "update C", "leave C", "enter B", "update B", "leave B",
+                        "enter A", "update A", "update A", "leave A"});
 }
 
 TEST_CASE("a node class that declares no enter or leave is not called for them") {

@@ -168,10 +168,15 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
-    if (g.user_class == nullptr) continue;
-    g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
-    g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;
+    if (g.user_class != nullptr) {
+      g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
+      g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;
+    } else if (!g.is_stub) {
+      continue;
+    }
     g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink;
+    g.plain_update = g.plain && g.transitions.count == 0;
+    g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
   }
 }
 

@@ -62,9 +62,11 @@ std::string Fault::describe() const {
                      fault_source_name(source), call, message);
 }
 
+// Inlined: the try costs nothing until something throws, and a call per node update does.
 template <typename F>
-decltype(auto) Instance::guarded(Fault::Source source, std::int64_t node, const char* call,
-                                 F&& f) const {
+[[gnu::always_inline]] inline decltype(auto) Instance::guarded(Fault::Source source,
+                                                               std::int64_t node, const char* call,
+                                                               F&& f) const {
   try {
     return f();
   } catch (const FaultException&) {
@@ -566,10 +568,16 @@ void Instance::enter_own(std::uint32_t node) {
   }
 }
 
-Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
+// A registered class's update: inlined into the short path (update_plain), out of line for the
+// other callers, whose own code stays lean without its exception handling.
+[[gnu::always_inline]] inline Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
   NodeContext context(*this, node);
   return guarded(Fault::Source::NodeClass, node, "update",
                  [&] { return g.user_class->update(context); });
+}
+
+Result Instance::call_update_outlined(std::uint32_t node, const GraphNode& g) {
+  return call_update(node, g);
 }
 
 void Instance::leave_own(std::uint32_t node) {
@@ -633,11 +641,9 @@ Result Instance::calculate(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   switch (g.type) {
     case NodeType::UserDefined:
-      if (g.user_class) return call_update(node, g);
+      if (g.user_class) return call_update_outlined(node, g);
       if (g.module >= 0) return update_module_call(node);
-      // A stub: Running for the configured updates, then Success.
-      return nodes_[node].counter++ < graph_->stub_running_updates() ? Result::Running
-                                                                     : Result::Success;
+      return update_stub(nodes_[node]);
     case NodeType::Expression:
       return update_expression(node);
     default:
@@ -648,23 +654,54 @@ Result Instance::calculate(std::uint32_t node) {
 
 // ---- enter / update / leave -----------------------------------------------------------------
 
+// A stub: Running for the configured updates, then Success.
+inline Result Instance::update_stub(NodeState& s) const {
+  return s.counter++ < graph_->stub_running_updates() ? Result::Running : Result::Success;
+}
+
+// The short paths: what enter, update and leave below do for a plain node (a registered class
+// or a stub) with no observer attached, the common case of real trees. Sequential and
+// Simultaneous call them directly, so they are inlined; the node's own work stays out of line.
+[[gnu::always_inline]] inline void Instance::enter_plain(std::uint32_t node, const GraphNode& g,
+                                                         NodeState& s) {
+  if (s.active != 0) {
+    ++s.active;
+    return;
+  }
+  s = NodeState{};
+  s.active = 1;
+  if (g.enter_work) enter_own(node);
+}
+
+[[gnu::always_inline]] inline Result Instance::update_plain(std::uint32_t node, const GraphNode& g,
+                                                            NodeState& s) {
+  if (s.epoch == epoch_) return s.last;
+  const auto result = g.user_class != nullptr ? call_update(node, g) : update_stub(s);
+  s.epoch = epoch_;
+  s.last = result;
+  return result;
+}
+
+[[gnu::always_inline]] inline void Instance::leave_plain(std::uint32_t node, const GraphNode& g,
+                                                         NodeState& s) {
+  if (s.active != 1) {
+    if (s.active > 1) --s.active;
+    return;
+  }
+  if (g.calls_leave) leave_own(node);
+  s.active = 0;
+}
+
 void Instance::enter(std::uint32_t node) {
   auto& s = nodes_[node];
+  const auto& g = graph_->nodes()[node];
+  if (g.plain && options_.observer == nullptr) return enter_plain(node, g, s);
   if (s.active != 0) {  // already entered by another parent: it stays active for both
     ++s.active;
     return;
   }
   s = NodeState{};
   s.active = 1;
-  const auto& g = graph_->nodes()[node];
-  if (g.plain && options_.observer == nullptr) {  // the common case, nothing else to do
-    if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
-    if (g.calls_enter) {
-      NodeContext context(*this, node);
-      guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
-    }
-    return;
-  }
   if (g.queries.count != 0) {
     for (const auto q : graph_->queries(node))
       ++nodes_[q].query_users;
@@ -741,15 +778,16 @@ void Instance::enter_builtin(std::uint32_t node) {
 
 Result Instance::update(std::uint32_t node) {
   auto& state = nodes_[node];
-  if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   const auto& g = graph_->nodes()[node];
+  if (g.plain_update && options_.observer == nullptr) return update_plain(node, g, state);
+  if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   if (g.queries.count != 0) calculate_queries(node);
   // User classes and stubs are the common case: handled here, the rest out of line.
   Result result;
   if (g.user_class != nullptr) {
-    result = call_update(node, g);
-  } else if (g.is_stub) {  // Running for the configured updates, then Success
-    result = state.counter++ < graph_->stub_running_updates() ? Result::Running : Result::Success;
+    result = call_update_outlined(node, g);
+  } else if (g.is_stub) {
+    result = update_stub(state);
   } else {
     result = update_builtin(node);
   }
@@ -825,18 +863,11 @@ Result Instance::update_builtin(std::uint32_t node) {
 
 void Instance::leave(std::uint32_t node) {
   auto& s = nodes_[node];
+  const auto& g = graph_->nodes()[node];
+  if (g.plain && options_.observer == nullptr) return leave_plain(node, g, s);
   if (s.active == 0) return;
   if (s.active > 1) {  // another parent still uses it
     --s.active;
-    return;
-  }
-  const auto& g = graph_->nodes()[node];
-  if (g.plain && options_.observer == nullptr) {  // the common case, nothing else to do
-    if (g.calls_leave) {
-      NodeContext context(*this, node);
-      guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
-    }
-    s.active = 0;
     return;
   }
   if (g.type == NodeType::UserDefined) {
@@ -857,8 +888,9 @@ void Instance::leave_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
+    const auto* states = nodes_.data();
     for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (nodes_[*it].active != 0) leave(*it);
+      if (states[*it].active != 0) leave(*it);
     }
   }
   switch (g.type) {
@@ -977,17 +1009,23 @@ Result Instance::update_sequential(std::uint32_t node) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
   auto& s = nodes_[node];
-  const auto& m = graph_->model();
-  const auto& g = graph_->nodes()[node];
+  const auto* graph_nodes = graph_->nodes().data();
+  const auto& g = graph_nodes[node];
   const bool next_in_frame = g.update_next_in_frame;
   const bool loop = g.loop;
   const auto loops = g.loop_count;
-  (void)m;
+  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
   for (;;) {
     const auto child = children[s.cursor];
-    const auto result = update(child);
+    const auto& c = graph_nodes[child];
+    auto& cs = nodes_[child];
+    const auto result = quiet && c.plain_update ? update_plain(child, c, cs) : update(child);
     if (result == Result::Running) return Result::Running;
-    leave(child);
+    if (quiet && c.plain) {
+      leave_plain(child, c, cs);
+    } else {
+      leave(child);
+    }
     if (result == Result::Failure) return Result::Failure;
     if (++s.cursor == children.size()) {
       if (!loop || (loops > 0 && ++s.counter >= static_cast<std::uint32_t>(loops))) {
@@ -995,7 +1033,12 @@ Result Instance::update_sequential(std::uint32_t node) {
       }
       s.cursor = 0;
     }
-    enter(children[s.cursor]);
+    const auto next = children[s.cursor];
+    if (quiet && graph_nodes[next].plain) {
+      enter_plain(next, graph_nodes[next], nodes_[next]);
+    } else {
+      enter(next);
+    }
     if (!next_in_frame) return Result::Running;
   }
 }
@@ -1003,14 +1046,22 @@ Result Instance::update_sequential(std::uint32_t node) {
 Result Instance::update_simultaneous(std::uint32_t node) {
   auto& s = nodes_[node];
   bool running = false;
+  const auto* graph_nodes = graph_->nodes().data();
+  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
   for (const auto child : graph_->children(node)) {
-    if (nodes_[child].active == 0) continue;
-    const auto result = update(child);
+    auto& cs = nodes_[child];
+    if (cs.active == 0) continue;
+    const auto& c = graph_nodes[child];
+    const auto result = quiet && c.plain_update ? update_plain(child, c, cs) : update(child);
     if (result == Result::Running) {
       running = true;
       continue;
     }
-    leave(child);
+    if (quiet && c.plain) {
+      leave_plain(child, c, cs);
+    } else {
+      leave(child);
+    }
     if (result == Result::Failure) ++s.counter;
   }
   if (running) return Result::Running;
@@ -1427,6 +1478,14 @@ bool Instance::set_vec3f(std::string_view name, Vec3f v) {
 }
 
 void Instance::set_observer(Observer* observer) {
+  // Between ticks only: the scheduler decides once per loop whether anyone watches, and a trace
+  // that began mid-tick would show Leaves without their Enters.
+  if (inside_entry()) {
+    throw std::logic_error(fmt::format(
+        "{}: set_observer during a tick or command change; attach or detach observers between "
+        "ticks",
+        graph_->model().name));
+  }
   options_.observer = observer;
   for (auto* module : modules_)
     module->set_observer(observer);

@@ -489,8 +489,9 @@ bool ainb_blackboard_get_string(const ainb_instance* i, const char* name, ainb_s
 ainb_status ainb_instance_enable_trace(ainb_instance* i, size_t capacity) {
   if (i == nullptr) return AINB_ERROR_ARGUMENT;
   try {
+    i->instance->set_observer(nullptr);  // refused during a tick, before anything changes
     i->trace.reserve(capacity);
-    i->instance->set_observer(capacity > 0 ? &i->trace : nullptr);
+    if (capacity > 0) i->instance->set_observer(&i->trace);
     return AINB_OK;
   } catch (const std::exception& e) {
     i->last_error = e.what();

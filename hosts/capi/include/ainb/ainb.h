@@ -201,7 +201,8 @@ typedef struct ainb_event {
 } ainb_event;
 
 /* Records events into a buffer of `capacity` events (reserved now, so ticks stay allocation-
- * free); 0 turns tracing off. When the buffer is full further events are counted as dropped. */
+ * free); 0 turns tracing off. When the buffer is full further events are counted as dropped.
+ * Between ticks only: from a node callback it changes nothing and returns AINB_ERROR_ARGUMENT. */
 AINB_API ainb_status ainb_instance_enable_trace(ainb_instance* instance, size_t capacity);
 /* Copies up to `max` recorded events, oldest first, into `out`, removes them from the buffer and
  * returns how many were copied. */

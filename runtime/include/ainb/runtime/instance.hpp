@@ -70,6 +70,7 @@ class Instance {
   // Advances one frame.
   void tick();
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
+  // Between ticks only: called from a node class during a tick it throws std::logic_error.
   void set_observer(Observer* observer);
 
   CommandState state() const { return state_; }
@@ -160,6 +161,12 @@ class Instance {
   Result update_builtin(std::uint32_t node);
   void leave_builtin(std::uint32_t node);
   Result call_update(std::uint32_t node, const GraphNode& g);
+  Result call_update_outlined(std::uint32_t node, const GraphNode& g);
+  // The short paths of a plain node (GraphNode::plain, plain_update) when no observer watches.
+  void enter_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
+  Result update_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
+  void leave_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
+  Result update_stub(NodeState& s) const;
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
   void calculate_query(std::uint32_t query);
