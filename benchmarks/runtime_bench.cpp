@@ -6,6 +6,11 @@
 //   actors10000/<file>       10,000 instances of the busiest corpus tree, 600 frames each
 //
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
+//
+// For instruction counts (docs/benchmarks.md): `--profile CASE [--count]` runs 1,000 frames of one
+// case (sequence100, simultaneous100, or a corpus file's path) without an observer, for
+//   valgrind --tool=callgrind --toggle-collect='ainb::runtime::Instance::tick()' runtime_bench ...
+// With --count it runs them with an observer instead and prints the visits and bytes.
 
 #include <cstring>
 #include <filesystem>
@@ -114,9 +119,38 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
   }
 }
 
+// The corpus trees as the benchmark runs them: user nodes are stubs, module files found beside
+// the roots run for real, the others are stubs.
+std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path) {
+  static const NodeRegistry stubs;
+  const DirectoryResolver modules({path.parent_path()});
+  const GraphOptions options{.modules = &modules, .missing_modules = MissingModulePolicy::Stub};
+  return std::make_shared<const Graph>(load_file(path), stubs, options);
+}
+
+// --profile: 1,000 frames of one case, bare (or counted with an observer).
+int profile(const std::string& name, bool count) {
+  const auto graph = name == "sequence100"       ? hundred(NodeType::Sequential, "Succeed")
+                     : name == "simultaneous100" ? hundred(NodeType::Simultaneous, "Run")
+                                                 : corpus_graph(name);
+  Counter counter;
+  Instance instance(graph, InstanceOptions{1, nullptr, count ? &counter : nullptr});
+  std::size_t next = 0;
+  drive(instance, 1000, next);
+  if (count) {
+    std::cout << counter.updates << " visits in 1000 frames, " << instance.memory_bytes()
+              << " bytes per instance\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::err);  // one "module not found" warning per file otherwise
+  if (argc >= 3 && std::strcmp(argv[1], "--profile") == 0) {
+    return profile(argv[2], argc >= 4 && std::strcmp(argv[3], "--count") == 0);
+  }
   std::vector<char*> args;
   const auto corpus = bench::take_corpus_argument(argc, argv, args);
   benchmark::RegisterBenchmark("sequence100", per_visit, hundred(NodeType::Sequential, "Succeed"))
@@ -128,13 +162,8 @@ int main(int argc, char** argv) {
   std::uint64_t busiest_visits = 0;
   const auto files = bench::corpus_files(corpus);
   if (!files.empty()) {
-    NodeRegistry stubs;  // every user node is a stub
-    // Module files found beside the roots run for real; the others are stubs.
-    const DirectoryResolver modules({files.front().parent_path()});
-    const GraphOptions options{.modules = &modules, .missing_modules = MissingModulePolicy::Stub};
-    spdlog::set_level(spdlog::level::err);  // one "module not found" warning per file otherwise
     for (const auto& path : files) {
-      auto graph = std::make_shared<const Graph>(load_file(path), stubs, options);
+      auto graph = corpus_graph(path);
       // The 10,000-actor case uses the tree that does the most work per frame.
       Counter counter;
       {

@@ -349,6 +349,14 @@ TEST_CASE("strings: the machine follows only pointers the program or the host ga
   std::memcpy(&output, fx.frame.output.data(), sizeof output);
   REQUIRE(output != nullptr);
   CHECK(std::string_view(output) == "");
+  // Its string bookkeeping: the string input, and the last 32 string results of user functions.
+  CHECK(fx.machine->memory_bytes() ==
+        sizeof(Machine) + fx.program->arena_size() + (1 + 32) * sizeof(const char*));
+}
+
+TEST_CASE("a machine keeps string bookkeeping only for programs that pass strings") {
+  Fixture fx(ExbSpec{});  // one Int -> Int function, no calls
+  CHECK(fx.machine->memory_bytes() == sizeof(Machine) + fx.program->arena_size());
 }
 
 TEST_CASE("jumps and the instruction budget") {

@@ -60,9 +60,15 @@ inline std::int32_t mod_i(std::int32_t a, std::int32_t b) {
 Machine::Machine(const Program& program, MachineOptions options)
     : program_(program), options_(options), arena_(program.arena_size()) {
   std::size_t most = 0;
-  for (const auto& fn : program.functions())
+  bool any_host_strings = false;
+  for (const auto& fn : program.functions()) {
     most = std::max<std::size_t>(most, fn.user_slots[kStringIn] + fn.user_slots[kStringOut]);
-  host_strings_.resize(most + 1);       // + the input
+    any_host_strings = any_host_strings || fn.host_strings;
+  }
+  if (any_host_strings) host_strings_.resize(most + 1);  // + the input
+  for (const auto& site : program.calls()) {
+    if (site.signature.result == DataType::String) result_strings_.resize(kResultStrings);
+  }
   if (program.constants_size() != 0) {  // memcpy from a null pointer is undefined even for 0 bytes
     std::memcpy(arena_.data(), program.constants(), program.constants_size());
   }
@@ -111,7 +117,7 @@ bool Machine::trusted(const char* p) const {
     return true;
   }
   const auto results = result_strings_.begin();
-  const auto results_end = results + std::min(result_string_count_, kResultStrings);
+  const auto results_end = results + std::min(result_string_count_, result_strings_.size());
   return std::find(results, results_end, p) != results_end;
 }
 

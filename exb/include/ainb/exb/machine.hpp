@@ -82,7 +82,10 @@ class Machine {
   Status run_main_counted(std::uint32_t function, Frame& frame);
   std::uint64_t executed() const { return executed_; }
   // Bytes the machine owns (itself and its arena).
-  std::size_t memory_bytes() const { return sizeof(*this) + arena_.capacity(); }
+  std::size_t memory_bytes() const {
+    return sizeof(*this) + arena_.capacity() +
+           (host_strings_.capacity() + result_strings_.capacity()) * sizeof(const char*);
+  }
 
   // What went wrong in the last run that did not return Ok.
   const std::string& error() const { return error_; }
@@ -112,11 +115,12 @@ class Machine {
   std::vector<std::uint8_t> arena_;
   std::string error_;
   std::uint64_t executed_ = 0;
-  // The host's strings of the current run (sorted when there are many); capacity fixed at
-  // construction, so a run never allocates.
+  // The host's strings of the current run (sorted when there are many), and the last string
+  // results of user functions. Sized at construction, and only for programs whose functions
+  // take host strings or call string-returning functions, so a run never allocates.
   std::vector<const char*> host_strings_;
   std::size_t host_string_count_ = 0;
-  std::array<const char*, kResultStrings> result_strings_{};
+  std::vector<const char*> result_strings_;
   std::size_t result_string_count_ = 0;
 };
 
