@@ -166,6 +166,9 @@ class Instance {
   void enter_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   void leave_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
+  void enter_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
+  Result update_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
+  void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
