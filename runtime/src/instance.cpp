@@ -115,7 +115,7 @@ void Instance::catching(F&& f) {
     f();
   } catch (FaultException& e) {
     entered_ = false;
-    fault_ = std::move(e.fault);
+    fault_ = std::make_unique<Fault>(std::move(e.fault));
     reset_after_fault();
     state_ = CommandState::Faulted;
     return;

@@ -75,7 +75,7 @@ class Instance {
 
   CommandState state() const { return state_; }
   // Why the instance is Faulted (null otherwise). Starting a command clears it.
-  const Fault* fault() const { return fault_ ? &*fault_ : nullptr; }
+  const Fault* fault() const { return fault_.get(); }
   std::string_view command() const;
   // The TransitionCommand of the Element_StateEnd that ended the last command, if one did.
   std::string_view state_end() const { return state_end_; }
@@ -262,7 +262,8 @@ class Instance {
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
   mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
-  std::optional<Fault> fault_;                                // top-level instances only
+  // Top-level instances only; on the heap, as faults are rare and every sub-instance has one.
+  std::unique_ptr<Fault> fault_;
   bool entered_ = false;  // inside an entry point (top-level instances only)
 };
 
