@@ -111,6 +111,15 @@ TEST_CASE("selectors choose by their input and re-evaluate every frame") {
   CHECK(h.tick() == Log{"update Yes"});
   CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Yes"});
 
+  SUBCASE("component bits on a Bool input are ignored: it reads the Bool entry") {
+    // Only floats select a vec3f component (docs/semantics.md); fuzz regression
+    // bool-input-component-bits.
+    spec.nodes[0].inputs[0].flags = 0x80000000u | (2u << 26);  // blackboard 0, "component Y"
+    spec.blackboard[0].value = true;
+    h.load(spec);
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Yes"});
+  }
+
   SUBCASE("IsNoSelectWhenChildBusy keeps a running child until it finishes") {
     h.probe("No", {R, S});
     spec.nodes[0].properties = {{ParamType::Bool, "IsNoSelectWhenChildBusy", true}};

@@ -141,6 +141,10 @@ std::optional<ParamType> param_type_of(exb::DataType type) {
   }
 }
 
+std::optional<VectorComponent> blackboard_component(ParamType type, const ParamFlags& flags) {
+  return type == ParamType::Float ? flags.component() : std::nullopt;
+}
+
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
   switch (type) {
     case ParamType::Int:
@@ -148,7 +152,7 @@ BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
     case ParamType::Bool:
       return BlackboardType::Bool;
     case ParamType::Float:
-      return flags.component() ? BlackboardType::Vec3f : BlackboardType::F32;
+      return blackboard_component(type, flags) ? BlackboardType::Vec3f : BlackboardType::F32;
     case ParamType::String:
       return BlackboardType::String;
     case ParamType::Vec3f:

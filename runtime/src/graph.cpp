@@ -548,7 +548,7 @@ void Graph::bind_inputs() {
       return;
     }
     if (flags.source() == ParamFlags::Source::Blackboard) {
-      const auto component = flags.component();
+      const auto component = blackboard_component(type, flags);
       b.kind = component ? InputBinding::Kind::Component : InputBinding::Kind::Blackboard;
       b.component = static_cast<std::uint8_t>(component.value_or(VectorComponent::X));
       b.slot = m.blackboard.first[static_cast<std::size_t>(blackboard_type_for(type, flags))] +

@@ -1204,7 +1204,7 @@ Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
   const auto& m = graph_->model();
   const auto t = static_cast<std::size_t>(blackboard_type_for(type, flags));
   const auto& v = *bb_[m.blackboard.first[t] + flags.index()];
-  const auto component = flags.component();
+  const auto component = blackboard_component(type, flags);
   return component ? component_of(std::get<Vec3f>(v), static_cast<std::uint8_t>(*component)) : v;
 }
 

@@ -133,6 +133,9 @@ struct ParamFlags {
   bool bit24() const { return (raw & 0x01000000) != 0; }  // "Is Output" / "Set Pointer Flag"
 };
 
+// The vec3f component a blackboard read of a parameter of `type` selects. Only floats select one;
+// on other types the bits mean nothing (the entry has the parameter's own type).
+std::optional<VectorComponent> blackboard_component(ParamType type, const ParamFlags& flags);
 // The blackboard type a parameter of `type` reads when its flags point at the blackboard (a float
 // with a vec3f component reads a Vec3f entry).
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags);
