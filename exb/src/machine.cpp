@@ -59,15 +59,18 @@ inline std::int32_t mod_i(std::int32_t a, std::int32_t b) {
 
 Machine::Machine(const Program& program, MachineOptions options)
     : program_(program), options_(options), arena_(program.arena_size()) {
-  std::size_t most = 0;
-  bool any_host_strings = false;
-  for (const auto& fn : program.functions()) {
-    most = std::max<std::size_t>(most, fn.user_slots[kStringIn] + fn.user_slots[kStringOut]);
-    any_host_strings = any_host_strings || fn.host_strings;
+  const auto& functions = program.functions();
+  if (std::any_of(functions.begin(), functions.end(),
+                  [](const auto& fn) { return fn.host_strings; })) {
+    std::size_t most = 0;
+    for (const auto& fn : functions)
+      most = std::max<std::size_t>(most, fn.user_slots[kStringIn] + fn.user_slots[kStringOut]);
+    host_strings_.resize(most + 1);  // + the input
   }
-  if (any_host_strings) host_strings_.resize(most + 1);  // + the input
-  for (const auto& site : program.calls()) {
-    if (site.signature.result == DataType::String) result_strings_.resize(kResultStrings);
+  const auto& calls = program.calls();
+  if (std::any_of(calls.begin(), calls.end(),
+                  [](const auto& site) { return site.signature.result == DataType::String; })) {
+    result_strings_.resize(kResultStrings);
   }
   if (program.constants_size() != 0) {  // memcpy from a null pointer is undefined even for 0 bytes
     std::memcpy(arena_.data(), program.constants(), program.constants_size());
