@@ -7,11 +7,15 @@
 //
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
 //
-// For instruction counts (docs/benchmarks.md): `--profile CASE [--count]` runs 1,000 frames of one
-// case (sequence100, simultaneous100, or a corpus file's path) without an observer, for
+// For instruction counts (docs/benchmarks.md): `--profile CASE [--count] [--steady]` runs 1,000
+// frames of one case (sequence100, simultaneous100, or a corpus file's path) without an observer,
+// for
 //   valgrind --tool=callgrind --toggle-collect='ainb::runtime::Instance::tick()' runtime_bench ...
-// With --count it runs them with an observer instead and prints the visits and bytes.
+// With --count it runs them with an observer instead and prints the visits and bytes. With
+// --steady a corpus tree's stubs keep running for 60 updates before they succeed, as actions do
+// in a game, instead of succeeding at once (every frame then enters and leaves the whole tree).
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -121,18 +125,21 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
 
 // The corpus trees as the benchmark runs them: user nodes are stubs, module files found beside
 // the roots run for real, the others are stubs.
-std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path) {
-  static const NodeRegistry stubs;
+std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
+                                          std::uint32_t stub_running_updates = 0) {
+  NodeRegistry stubs;
+  stubs.stub_running_updates = stub_running_updates;
   const DirectoryResolver modules({path.parent_path()});
   const GraphOptions options{.modules = &modules, .missing_modules = MissingModulePolicy::Stub};
   return std::make_shared<const Graph>(load_file(path), stubs, options);
 }
 
 // --profile: 1,000 frames of one case, bare (or counted with an observer).
-int profile(const std::string& name, bool count) {
+int profile(const std::string& name, bool count, bool steady) {
+  constexpr std::uint32_t kSteadyUpdates = 60;
   const auto graph = name == "sequence100"       ? hundred(NodeType::Sequential, "Succeed")
                      : name == "simultaneous100" ? hundred(NodeType::Simultaneous, "Run")
-                                                 : corpus_graph(name);
+                                                 : corpus_graph(name, steady ? kSteadyUpdates : 0);
   Counter counter;
   Instance instance(graph, InstanceOptions{1, nullptr, count ? &counter : nullptr});
   std::size_t next = 0;
@@ -149,7 +156,11 @@ int profile(const std::string& name, bool count) {
 int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::err);  // one "module not found" warning per file otherwise
   if (argc >= 3 && std::strcmp(argv[1], "--profile") == 0) {
-    return profile(argv[2], argc >= 4 && std::strcmp(argv[3], "--count") == 0);
+    const auto flag = [&](const char* name) {
+      return std::any_of(argv + 3, argv + argc,
+                         [&](const char* a) { return std::strcmp(a, name) == 0; });
+    };
+    return profile(argv[2], flag("--count"), flag("--steady"));
   }
   std::vector<char*> args;
   const auto corpus = bench::take_corpus_argument(argc, argv, args);

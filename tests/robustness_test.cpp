@@ -185,6 +185,63 @@ TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz fin
 
 // ---- failure behaviour ----------------------------------------------------------------------
 
+TEST_CASE("a query cycle is refused when the graph is built") {
+  // Node 0 queries node 1, which queries node 2, which queries node 1 again.
+  AinbSpec spec;
+  spec.file_name = "loop";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode root = user("Root");
+  root.queries = {0};
+  BuildNode first = user("First"), second = user("Second");
+  first.queries = {1};
+  second.queries = {0};
+  first.flags = second.flags = node_flags::kIsQuery;
+  spec.nodes = {root, first, second};
+  const auto model = load(build(spec), "loop.ainb");
+  try {
+    Graph graph(model, NodeRegistry{});
+    FAIL("expected a LoadError");
+  } catch (const LoadError& e) {
+    CHECK(e.section() == "nodes");
+    CHECK(e.offset() == model->nodes[1].entry_offset);
+    CHECK(e.reason() ==
+          "node 1 is its own query (through node 2): a query cycle has no order to calculate in");
+  }
+  SUBCASE("a node that is its own query") {
+    spec.nodes[1].queries = {0};
+    spec.nodes[2].queries = {};
+    CHECK_THROWS_WITH(graph_of(spec, NodeRegistry{}),
+                      doctest::Contains("node 1 is its own query (through node 1)"));
+  }
+}
+
+TEST_CASE("limit: queries that unroll past Graph::kMaxQuerySteps are refused") {
+  // Each query uses the next one twice: calculating node 0 would take 2^k calculations of the
+  // last one, so the graph refuses the file rather than letting a tick run for hours.
+  constexpr std::uint16_t kChain = 21;
+  AinbSpec spec;
+  spec.file_name = "doubling";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode root = user("Root");
+  root.queries = {0};
+  spec.nodes = {root};
+  for (std::uint16_t k = 0; k < kChain; ++k) {
+    BuildNode q = user("Twice");
+    q.flags = node_flags::kIsQuery;
+    if (k + 1 < kChain)
+      q.queries = {static_cast<std::uint16_t>(k + 1), static_cast<std::uint16_t>(k + 1)};
+    spec.nodes.push_back(q);
+  }
+  CHECK_THROWS_WITH(graph_of(spec, NodeRegistry{}),
+                    "doubling.ainb: nodes at offset 0x8c: node 0: the queries unroll to more "
+                    "than 1048576 steps (the limit, Graph::kMaxQuerySteps): queries shared along "
+                    "many paths or chained thousands deep");
+  spec.nodes.resize(18);  // 17 queries: 2 x (2^17 - 1) steps for node 0, fewer for the others
+  spec.nodes.back().queries = {};
+  const auto graph = graph_of(spec, NodeRegistry{});
+  CHECK(graph->query_plan(0).size() == 2u * ((1u << 17) - 1u));
+}
+
 TEST_CASE("a user node class that throws faults its instance; other instances keep running") {
   Log log;
   auto bomb = std::make_shared<Bomb>(log, "update");

@@ -283,6 +283,37 @@ TEST_CASE("queries are calculated before their user's enter and each update") {
   CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Chase", "leave IsNear"});
 }
 
+TEST_CASE(
+    "chained and shared queries: entered once, calculated after their own, left by the last user") {
+  // User queries A and B; B queries A too; A queries C. Every calculation of A is preceded by
+  // one of C, and A is entered once though two nodes use it.
+  Harness h;
+  h.probe("User", {R});
+  for (const auto* name : {"A", "B", "C"})
+    h.probe(name, {S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode user_node = user("User");
+  user_node.queries = {0, 1};  // query indices: A 0, B 1, C 2
+  BuildNode a = user("A"), b = user("B"), c = user("C");
+  a.queries = {2};
+  b.queries = {0};
+  for (auto* q : {&a, &b, &c})
+    q->flags = node_flags::kIsQuery;
+  spec.nodes = {user_node, a, b, c};
+  h.load(spec);
+  const Log calculation{"update C", "update A", "update C", "update A", "update B"};
+  auto entering = Log{"enter A",  "enter C",  "update C", "update A",  "enter B",
+                      "update C", "update A", "update B", "enter User"};
+  CHECK(h.step([&] { h.instance->start("Root"); }) == entering);
+  auto updating = calculation;
+  updating.push_back("update User");
+  CHECK(h.tick() == updating);
+  CHECK(h.tick() == updating);
+  // A stays while B still uses it; then B's leave takes A, and A's takes C.
+  CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave User", "leave B", "leave A", "leave C"});
+}
+
 TEST_CASE("inputs read other nodes' outputs, the blackboard and defaults") {
   Harness h;
   struct Reader : NodeClass {

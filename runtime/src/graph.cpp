@@ -161,6 +161,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   }
   build_nodes(registry);
   build_control_flow();
+  build_query_plans();
   check_child_cycles(*this, *model_);
   build.chain.push_back(file_name_);
   build_modules(registry, build);
@@ -177,6 +178,59 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink;
     g.plain_update = g.plain && g.transitions.count == 0;
     g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
+  }
+}
+
+// Depth first from each node with queries, without recursion. A query reached again while it is
+// on the path (the node itself included) closes a cycle, which the file is refused for.
+void Graph::build_query_plans() {
+  const auto& m = *model_;
+  std::vector<std::uint8_t> on_path(nodes_.size(), 0);
+  struct Open {
+    std::uint32_t node;
+    std::uint32_t first_step;
+    std::uint32_t next = 0;  // the next of its queries to unroll
+  };
+  std::vector<Open> path;
+  for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+    auto& range = nodes_[n].query_plan;
+    range.base = static_cast<std::uint32_t>(query_plan_.size());
+    if (nodes_[n].queries.count == 0) continue;
+    on_path[n] = 1;
+    path.push_back({n, 0});
+    while (!path.empty()) {
+      auto& open = path.back();
+      const auto inner = queries(open.node);
+      if (open.next == inner.size()) {
+        if (path.size() > 1) {  // the query's last step, and where its first step skips to
+          query_plan_.push_back({open.node, 0});
+          query_plan_[open.first_step].end =
+              static_cast<std::uint32_t>(query_plan_.size()) - range.base;  // within the window
+        }
+        on_path[open.node] = 0;
+        path.pop_back();
+        continue;
+      }
+      const auto from = open.node;
+      const auto q = inner[open.next++];
+      if (on_path[q] != 0) {
+        throw LoadError(m.name, "nodes", m.nodes[q].entry_offset,
+                        fmt::format("node {} is its own query (through node {}): a query cycle "
+                                    "has no order to calculate in",
+                                    q, from));
+      }
+      if (query_plan_.size() + 2 > kMaxQuerySteps) {
+        throw LoadError(m.name, "nodes", m.nodes[n].entry_offset,
+                        fmt::format("node {}: the queries unroll to more than {} steps (the "
+                                    "limit, Graph::kMaxQuerySteps): queries shared along many "
+                                    "paths or chained thousands deep",
+                                    n, kMaxQuerySteps));
+      }
+      on_path[q] = 1;
+      path.push_back({q, static_cast<std::uint32_t>(query_plan_.size())});
+      query_plan_.push_back({q, 0});
+    }
+    range.count = static_cast<std::uint32_t>(query_plan_.size()) - range.base;
   }
 }
 

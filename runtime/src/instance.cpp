@@ -589,49 +589,70 @@ void Instance::leave_own(std::uint32_t node) {
   }
 }
 
+// A node's queries, calculated before it is entered and before each of its updates: the
+// unrolled walk of Graph::query_plan. A query is entered the first time one of its users needs
+// it, and calculated after its own queries (real files chain them: an add of a multiply of two
+// reads). One that is calculating already (reached again through a module's child plug while
+// its module call runs) is skipped with its own queries.
 void Instance::calculate_queries(std::uint32_t node) {
-  for (const auto q : graph_->queries(node))
-    calculate_query(q);
-}
-
-// A query is calculated after its own queries (real files chain them: an add of a multiply of
-// two reads), entered the first time one of its users needs it.
-void Instance::calculate_query(std::uint32_t q) {
-  auto& s = nodes_[q];
-  if (s.calculating) return;
-  if (s.active == 0) {
-    s.active = 1;
-    for (const auto inner : graph_->queries(q))
-      ++nodes_[inner].query_users;
-    if (options_.observer) {
-      guarded(Fault::Source::Observer, q, "on_enter",
-              [&] { options_.observer->on_enter(*this, q); });
-    }
-    enter_own(q);
-  }
-  s.calculating = true;
-  calculate_queries(q);
-  const auto result = calculate(q);  // one call of the node's own work
-  nodes_[q].calculating = false;
-  if (options_.observer) {
-    guarded(Fault::Source::Observer, q, "on_update",
-            [&] { options_.observer->on_update(*this, q, result); });
-  }
-}
-
-void Instance::leave_queries(std::uint32_t node) {
-  for (const auto q : graph_->queries(node)) {
+  const auto plan = graph_->query_plan(node);
+  for (std::size_t i = 0; i < plan.size();) {
+    const auto [q, end] = plan[i];
     auto& s = nodes_[q];
-    if (s.active == 0) continue;
-    if (s.query_users > 0) --s.query_users;
-    if (s.query_users > 0) continue;
-    leave_own(q);
-    s.active = 0;
+    if (end == 0) {  // the last step: its own queries are done
+      const auto& g = graph_->nodes()[q];
+      const auto result = g.is_stub ? update_stub(s) : calculate(q);
+      nodes_[q].calculating = false;
+      if (options_.observer) {
+        guarded(Fault::Source::Observer, q, "on_update",
+                [&] { options_.observer->on_update(*this, q, result); });
+      }
+      ++i;
+      continue;
+    }
+    if (s.calculating) {
+      i = end;
+      continue;
+    }
+    if (s.active == 0) enter_query(q, s);
+    nodes_[q].calculating = true;
+    ++i;
+  }
+}
+
+void Instance::enter_query(std::uint32_t q, NodeState& s) {
+  s.active = 1;
+  for (const auto inner : graph_->queries(q))
+    ++nodes_[inner].query_users;
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, q, "on_enter", [&] { options_.observer->on_enter(*this, q); });
+  }
+  if (const auto& g = graph_->nodes()[q]; g.enter_work || g.module >= 0) enter_own(q);
+}
+
+// The same walk: a query its last user leaves is left, then its own queries; one still in use
+// (or not active) is skipped with them.
+void Instance::leave_queries(std::uint32_t node) {
+  const auto plan = graph_->query_plan(node);
+  for (std::size_t i = 0; i < plan.size();) {
+    const auto [q, end] = plan[i];
+    if (end == 0) {
+      ++i;
+      continue;
+    }
+    auto& s = nodes_[q];
+    if (s.active != 0 && s.query_users > 0) --s.query_users;
+    if (s.active == 0 || s.query_users > 0) {
+      i = end;
+      continue;
+    }
+    if (const auto& g = graph_->nodes()[q]; g.calls_leave || g.module >= 0) leave_own(q);
+    nodes_[q].active = 0;
     if (options_.observer) {
       guarded(Fault::Source::Observer, q, "on_leave",
               [&] { options_.observer->on_leave(*this, q); });
     }
-    leave_queries(q);
+    ++i;
   }
 }
 

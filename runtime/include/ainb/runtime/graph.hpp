@@ -65,6 +65,14 @@ struct InputBinding {
   std::uint32_t count = 0;
 };
 
+// One step of a node's unrolled queries (Graph::query_plan).
+struct QueryStep {
+  std::uint32_t node = 0;
+  // A query's first step (enter it if it is not active) holds the index after its last step,
+  // so its own queries can be skipped; its last step (calculate it) holds 0.
+  std::uint32_t end = 0;
+};
+
 struct GraphTransition {
   std::uint32_t target = 0;
   bool post_calc = false;
@@ -91,6 +99,7 @@ struct GraphNode {
   std::int32_t module = -1;  // index into Graph::module_calls (module nodes)
   Range children;      // window of Graph::children / child_plugs: Child plugs after replacement
   Range queries;       // window of Graph::queries: node indices
+  Range query_plan;    // window of Graph::query_plan
   Range attachments;   // window of Graph::attachments: after replacement
   Range transitions;   // window of Graph::transitions
   Range sites;         // window of the graph's site order: expression sites this node owns
@@ -138,7 +147,8 @@ class Graph {
  public:
   // Throws LoadError naming the node and the reason: an unregistered class under the strict
   // policy, a missing module under the Error policy, a module cycle (naming the chain of files),
-  // modules nested deeper than the limit. The registry is only read here; the graph holds on to
+  // modules nested deeper than the limit, a cycle of child plugs or of queries, queries that
+  // unroll past kMaxQuerySteps. The registry is only read here; the graph holds on to
   // the classes it uses.
   Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
         const GraphOptions& options = {});
@@ -161,6 +171,19 @@ class Graph {
   std::span<const std::uint32_t> queries(std::uint32_t node) const {
     return window(queries_, nodes_[node].queries);
   }
+  // The node's queries unrolled, depth first, into the order calculating them visits them
+  // (docs/semantics.md, "Queries"): each query's first step, its own queries' steps, its last
+  // step. The instance walks it in a loop. A file whose queries form a cycle is refused when the
+  // graph is built.
+  std::span<const QueryStep> query_plan(std::uint32_t node) const {
+    return window(query_plan_, nodes_[node].query_plan);
+  }
+  // Query steps a graph may hold. Queries shared along many paths unroll to a number of steps
+  // exponential in the chain's length, which would be the work of every calculation, and each
+  // node's plan repeats the chain below it (quadratic in a chain's length). A file needing more
+  // is refused when the graph is built; the corpus files need at most 348, for chains at most
+  // 8 deep.
+  static constexpr std::uint32_t kMaxQuerySteps = 1u << 20;
   std::span<const std::uint32_t> attachments(std::uint32_t node) const {
     return window(attachments_, nodes_[node].attachments);
   }
@@ -235,6 +258,7 @@ class Graph {
   void build_blackboard(const GraphOptions& options);
   void build_nodes(const NodeRegistry& registry);
   void build_control_flow();
+  void build_query_plans();
   void build_modules(const NodeRegistry& registry, Build& build);
   void collect_expression_sites();
   void bind_inputs();
@@ -244,6 +268,7 @@ class Graph {
   std::vector<GraphNode> nodes_;
   std::vector<std::uint32_t> children_, child_plugs_;
   std::vector<std::uint32_t> queries_;
+  std::vector<QueryStep> query_plan_;
   std::vector<std::uint32_t> attachments_;
   std::vector<GraphTransition> transitions_;
   std::vector<StubOutput> stub_outputs_;

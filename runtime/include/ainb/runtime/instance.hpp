@@ -126,7 +126,7 @@ class Instance {
     std::uint32_t counter = 0;     // loops done (Sequential); failures (Simultaneous); stub
     std::uint32_t epoch = 0;       // when it was last updated
     Result last = Result::Running;
-    bool calculating = false;  // guards a query cycle (a malformed file) against recursion
+    bool calculating = false;  // a query between its first and last step (query_plan)
   };
   // An entry of the active node array, and the transition it asked for this frame.
   struct Slot {
@@ -172,7 +172,7 @@ class Instance {
   Result update_stub(NodeState& s) const;
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
-  void calculate_query(std::uint32_t query);
+  void enter_query(std::uint32_t query, NodeState& s);
   void update_module_outputs();
   void leave_queries(std::uint32_t node);
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
