@@ -6,34 +6,11 @@
 #include <map>
 #include <stdexcept>
 
+#include "ainb/byte_writer.hpp"
+
 namespace ainb::test {
 
 namespace {
-
-class Bytes {
- public:
-  std::vector<std::uint8_t> data;
-
-  std::uint32_t size() const { return static_cast<std::uint32_t>(data.size()); }
-  void u8(std::uint8_t v) { data.push_back(v); }
-  void u16(std::uint16_t v) {
-    u8(static_cast<std::uint8_t>(v));
-    u8(static_cast<std::uint8_t>(v >> 8));
-  }
-  void u32(std::uint32_t v) {
-    u16(static_cast<std::uint16_t>(v));
-    u16(static_cast<std::uint16_t>(v >> 16));
-  }
-  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-  void append(const std::vector<std::uint8_t>& bytes) {
-    data.insert(data.end(), bytes.begin(), bytes.end());
-  }
-  void zeros(std::size_t n) { data.insert(data.end(), n, 0); }
-  void patch32(std::uint32_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-      data[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
-  }
-};
 
 class StringPool {
  public:
@@ -56,7 +33,7 @@ struct Builder {
   explicit Builder(const AinbSpec& s) : spec(s) {}
 
   const AinbSpec& spec;
-  Bytes out;
+  ByteWriter out;
   StringPool pool;
   std::array<std::vector<const BuildProperty*>, kParamTypeCount> properties;
   std::array<std::vector<const BuildInput*>, kParamTypeCount> inputs;
@@ -268,7 +245,7 @@ struct Builder {
     offsets[1] = out.size();
     out.append(pool.bytes());
 
-    std::memcpy(out.data.data(), "AIB ", 4);
+    std::memcpy(out.written.data(), "AIB ", 4);
     out.patch32(0x04, spec.version);
     out.patch32(0x08, file_name);
     out.patch32(0x0C, static_cast<std::uint32_t>(spec.commands.size()));
@@ -281,7 +258,7 @@ struct Builder {
     for (std::size_t i = 0; i < offsets.size(); ++i) {
       out.patch32(0x20 + 4 * static_cast<std::uint32_t>(i), offsets[i]);
     }
-    return std::move(out.data);
+    return std::move(out.written);
   }
 
   void write_blackboard() {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ainb/byte_writer.hpp"
 #include "ainb/exb/assembler.hpp"
 
 // The order of the sections is the one every known file uses (docs/text-form.md, "The
@@ -38,7 +39,7 @@ std::vector<std::string> split_pool(std::span<const std::uint8_t> pool) {
   return out;
 }
 
-class Writer {
+class Writer : ByteWriter {  // writes through the inherited ByteWriter
  public:
   Writer(const Model& model, const Layout* layout) : m_(model), layout_(layout) {
     if (layout_) {
@@ -92,7 +93,7 @@ class Writer {
       anchor("EXB", offset(header_slot::kExpressions));
       slot(header_slot::kExpressions);
       const auto bytes = exb::encode(*m_.expressions);
-      out_.insert(out_.end(), bytes.begin(), bytes.end());
+      append(bytes);
     }
     anchor("modules", offset(header_slot::kModules));
     slot(header_slot::kModules);
@@ -160,36 +161,19 @@ class Writer {
     slot(header_slot::kStringPool);
     for (std::size_t i = 0; i < offsets_.size(); ++i)
       patch32(0x20 + 4 * static_cast<std::uint32_t>(i), offsets_[i]);
-    out_.insert(out_.end(), pool_.begin(), pool_.end());
-    return std::move(out_);
+    append(pool_);
+    return std::move(ByteWriter::written);
   }
 
   Layout take_layout() { return std::move(captured_); }
 
  private:
-  std::uint32_t pos() const { return static_cast<std::uint32_t>(out_.size()); }
   std::uint32_t offset(std::size_t s) const { return m_.header.offsets[s]; }
-  void slot(std::size_t s) { offsets_[s] = pos(); }
+  void slot(std::size_t s) { offsets_[s] = size(); }
   std::uint32_t read32(std::uint64_t at) const {
     std::uint32_t v = 0;
     std::memcpy(&v, m_.bytes.data() + at, 4);
     return v;
-  }
-
-  void u8(std::uint8_t v) { out_.push_back(v); }
-  void u16(std::uint16_t v) {
-    u8(static_cast<std::uint8_t>(v));
-    u8(static_cast<std::uint8_t>(v >> 8));
-  }
-  void u32(std::uint32_t v) {
-    u16(static_cast<std::uint16_t>(v));
-    u16(static_cast<std::uint16_t>(v >> 16));
-  }
-  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-  void zeros(std::size_t n) { out_.insert(out_.end(), n, 0); }
-  void patch32(std::uint32_t at, std::uint32_t v) {
-    for (std::uint32_t i = 0; i < 4; ++i)
-      out_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
   }
 
   // Where a record starts. Capturing, the bytes between the previous record and this one's
@@ -198,7 +182,7 @@ class Writer {
   // a name for every record made writing three times slower).
   template <typename Name>
   void anchor(Name&& name_of, std::uint64_t original) {
-    if (layout_ ? gaps_.empty() : original == pos()) return;
+    if (layout_ ? gaps_.empty() : original == size()) return;
     const std::string name = [&] {
       if constexpr (std::is_invocable_v<Name>) {
         return std::string(name_of());
@@ -208,23 +192,23 @@ class Writer {
     }();
     if (layout_) {
       if (const auto it = gaps_.find(name); it != gaps_.end()) {
-        out_.insert(out_.end(), it->second->begin(), it->second->end());
+        append(*it->second);
       }
       return;
     }
-    if (original < pos()) {
+    if (original < size()) {
       throw WriteError(fmt::format(
           "{}: {} at {:#x} lies before the end of the previous record ({:#x}); the writer keeps "
           "only the usual section order",
-          m_.name, name, original, pos()));
+          m_.name, name, original, size()));
     }
-    if (original > pos()) {
+    if (original > size()) {
       if (original > m_.bytes.size()) {
         throw WriteError(
             fmt::format("{}: {} at {:#x} lies past the end of the file", m_.name, name, original));
       }
-      Gap gap{name, {m_.bytes.begin() + pos(), m_.bytes.begin() + static_cast<long>(original)}};
-      out_.insert(out_.end(), gap.bytes.begin(), gap.bytes.end());
+      Gap gap{name, {m_.bytes.begin() + size(), m_.bytes.begin() + static_cast<long>(original)}};
+      append(gap.bytes);
       captured_.gaps.push_back(std::move(gap));
     }
   }
@@ -265,7 +249,7 @@ class Writer {
 
   void write_header() {
     const auto& h = m_.header;
-    std::memcpy(out_.data(), "AIB ", 4);
+    std::memcpy(ByteWriter::written.data(), "AIB ", 4);
     patch32(0x04, h.version);
     patch32(0x08, str(h.file_name));
     patch32(0x0C, static_cast<std::uint32_t>(m_.commands.size()));
@@ -284,7 +268,7 @@ class Writer {
     offsets_[header_slot::kCategory] = h.category;
   }
 
-  void guid(const Guid& g) { out_.insert(out_.end(), g.bytes.begin(), g.bytes.end()); }
+  void guid(const Guid& g) { append(g.bytes); }
 
   void write_commands() {
     for (const auto& c : m_.commands) {
@@ -297,7 +281,7 @@ class Writer {
 
   void write_node_entries() {
     const bool v404 = m_.version() == kVersion404;
-    nodes_at_ = pos();
+    nodes_at_ = size();
     for (const auto& n : m_.nodes) {
       u16(static_cast<std::uint16_t>(n.type));
       u16(n.index);
@@ -399,7 +383,7 @@ class Writer {
   void write_node_body(std::size_t i) {
     const auto& n = m_.nodes[i];
     anchor([&] { return fmt::format("node {} body", i); }, n.body_offset);
-    patch32(node_entry(i) + (m_.version() == kVersion404 ? 0x10 : 0x14), pos());
+    patch32(node_entry(i) + (m_.version() == kVersion404 ? 0x10 : 0x14), size());
     ranges(n.properties);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       u32(n.inputs[t].base);
@@ -411,20 +395,20 @@ class Writer {
     std::uint32_t base = 0;
     for (const auto& r : n.plugs)
       base += r.count;
-    const auto table = pos();
+    const auto table = size();
     zeros(4ull * base);
     std::uint32_t slot_index = 0;
     for (std::size_t k = 0; k < kPlugKindCount; ++k) {
       for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) {
         anchor([&] { return fmt::format("node {} plug {}", i, slot_index); }, p.offset);
-        patch32(table + 4 * slot_index, pos());
+        patch32(table + 4 * slot_index, size());
         write_plug(i, slot_index, p);
         ++slot_index;
       }
     }
     if (n.state_info) {
       anchor([&] { return fmt::format("node {} state info", i); }, n.state_info_offset);
-      patch32(node_entry(i) + 0x24, pos());
+      patch32(node_entry(i) + 0x24, size());
       u32(str(n.state_info->desired_state));
       for (const auto w : n.state_info->unknown)
         u32(w);
@@ -443,7 +427,7 @@ class Writer {
       base += r.count;
     }
     if (layout_ && layout_->padding.empty()) {
-      out_.insert(out_.end(), canonical.begin(), canonical.end());
+      append(canonical);
       return;
     }
     const auto key = fmt::format("node {} plug header", i);
@@ -456,13 +440,13 @@ class Writer {
                  (canonical[k] == 0 || it->second[k + 1] == canonical[k + 1]);
       }
       const auto& bytes = usable ? it->second : canonical;
-      out_.insert(out_.end(), bytes.begin(), bytes.end());
+      append(bytes);
       return;
     }
     const auto at = n.body_offset + 0x90;
     std::vector<std::uint8_t> bytes(m_.bytes.begin() + at, m_.bytes.begin() + at + 0x14);
     if (bytes != canonical) captured_.padding.emplace(key, bytes);
-    out_.insert(out_.end(), bytes.begin(), bytes.end());
+    append(bytes);
   }
 
   void padding(std::size_t node, std::uint32_t slot_index, std::uint32_t at, std::size_t size) {
@@ -470,7 +454,7 @@ class Writer {
     if (layout_) {
       if (const auto it = layout_->padding.find(key);
           it != layout_->padding.end() && it->second.size() == size) {
-        out_.insert(out_.end(), it->second.begin(), it->second.end());
+        append(it->second);
         return;
       }
       zeros(size);
@@ -480,7 +464,7 @@ class Writer {
     if (std::any_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b != 0; })) {
       captured_.padding.emplace(key, bytes);
     }
-    out_.insert(out_.end(), bytes.begin(), bytes.end());
+    append(bytes);
   }
 
   void write_plug(std::size_t node, std::uint32_t slot_index, const Plug& p) {
@@ -533,8 +517,8 @@ class Writer {
     anchor("attachments", offset(header_slot::kAttachments));
     slot(header_slot::kAttachments);
     const bool v404 = m_.version() == kVersion404;
-    const auto entries = pos();
-    const std::uint32_t size = v404 ? 0x0C : 0x10;
+    const auto entries = size();
+    const std::uint32_t entry_size = v404 ? 0x0C : 0x10;
     for (const auto& a : m_.attachments) {
       u32(str(a.name));
       u32(0);  // parameter block, patched
@@ -547,8 +531,8 @@ class Writer {
       std::uint32_t original = 0;
       if (!layout_) original = read32(a.offset + 4);
       anchor([&] { return fmt::format("attachment {} parameters", i); }, original);
-      patch32(entries + static_cast<std::uint32_t>(i) * size + 4, pos());
-      const auto block = pos();
+      patch32(entries + static_cast<std::uint32_t>(i) * entry_size + 4, size());
+      const auto block = size();
       u32(a.debug);
       ranges(a.properties);
       attachment_tail(i, block);
@@ -565,7 +549,7 @@ class Writer {
           canonical.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
     }
     if (layout_ && layout_->padding.empty()) {
-      out_.insert(out_.end(), canonical.begin(), canonical.end());
+      append(canonical);
       return;
     }
     const auto key = fmt::format("attachment {} parameters", i);
@@ -573,7 +557,7 @@ class Writer {
       const auto it = layout_->padding.find(key);
       const auto& bytes =
           it != layout_->padding.end() && it->second.size() == 0x30 ? it->second : canonical;
-      out_.insert(out_.end(), bytes.begin(), bytes.end());
+      append(bytes);
       return;
     }
     const auto at = m_.attachments[i].offset;
@@ -581,7 +565,7 @@ class Writer {
     std::vector<std::uint8_t> bytes(m_.bytes.begin() + original,
                                     m_.bytes.begin() + original + 0x30);
     if (bytes != canonical) captured_.padding.emplace(key, bytes);
-    out_.insert(out_.end(), bytes.begin(), bytes.end());
+    append(bytes);
   }
 
   void value(const Value& v, ParamType type) {
@@ -614,7 +598,7 @@ class Writer {
   void write_properties() {
     anchor("properties", offset(header_slot::kProperties));
     slot(header_slot::kProperties);
-    const auto table = pos();
+    const auto table = size();
     zeros(4 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
@@ -622,7 +606,7 @@ class Writer {
         anchor([&] { return fmt::format("{} properties", param_type_name(type)); },
                m_.properties[t][0].offset);
       }
-      patch32(table + 4 * static_cast<std::uint32_t>(t), pos());
+      patch32(table + 4 * static_cast<std::uint32_t>(t), size());
       for (const auto& p : m_.properties[t]) {
         u32(str(p.name));
         if (type == ParamType::Pointer) {
@@ -639,7 +623,7 @@ class Writer {
   void write_inputs_outputs() {
     anchor("inputs/outputs", offset(header_slot::kInputsOutputs));
     slot(header_slot::kInputsOutputs);
-    const auto table = pos();
+    const auto table = size();
     zeros(8 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
@@ -647,7 +631,7 @@ class Writer {
         anchor([&] { return fmt::format("{} inputs", param_type_name(type)); },
                m_.inputs[t][0].offset);
       }
-      patch32(table + 8 * static_cast<std::uint32_t>(t), pos());
+      patch32(table + 8 * static_cast<std::uint32_t>(t), size());
       for (const auto& in : m_.inputs[t]) {
         u32(str(in.name));
         if (type == ParamType::Pointer) u32(str(in.class_name));
@@ -660,7 +644,7 @@ class Writer {
         anchor([&] { return fmt::format("{} outputs", param_type_name(type)); },
                m_.outputs[t][0].offset);
       }
-      patch32(table + 8 * static_cast<std::uint32_t>(t) + 4, pos());
+      patch32(table + 8 * static_cast<std::uint32_t>(t) + 4, size());
       for (const auto& o : m_.outputs[t]) {
         u32((str(o.name) & 0x3FFFFFFFu) | (o.is_output ? 0x80000000u : 0));
         if (type == ParamType::Pointer) u32(str(o.class_name));
@@ -671,12 +655,12 @@ class Writer {
   void write_transitions() {
     anchor("transitions", offset(header_slot::kTransitions));
     slot(header_slot::kTransitions);
-    const auto table = pos();
+    const auto table = size();
     zeros(4 * m_.transitions.size());
     for (std::size_t i = 0; i < m_.transitions.size(); ++i) {
       const auto& tr = m_.transitions[i];
       anchor([&] { return fmt::format("transition {}", i); }, tr.offset);
-      patch32(table + 4 * static_cast<std::uint32_t>(i), pos());
+      patch32(table + 4 * static_cast<std::uint32_t>(i), size());
       u32(tr.word);
       if (tr.type() == 0) u32(str(tr.command));
     }
@@ -690,7 +674,6 @@ class Writer {
   std::vector<std::uint8_t> pool_;
   std::unordered_map<std::string, std::uint32_t> by_value_;
   bool indexed_ = false;
-  std::vector<std::uint8_t> out_;
   std::array<std::uint32_t, 21> offsets_{};
   std::uint32_t nodes_at_ = 0;
 };
