@@ -2,7 +2,9 @@
 //   sequence100/{run}        a Sequential of 100 trivial user nodes that succeed at once: each tick
 //                            enters, updates and leaves all 100 (the command restarts every tick)
 //   simultaneous100          a Simultaneous of 100 user nodes that keep running: 100 updates/tick
-//   corpus/<file>            each corpus tree with stub nodes, commands restarted as they end
+//   corpus/<file>            each corpus tree with stub nodes that succeed at once, commands
+//                            restarted as they end: every frame enters and leaves the whole tree
+//   corpus_steady/<file>     the same with stubs that run 60 updates before they succeed
 //   actors10000/<file>       10,000 instances of the busiest corpus tree, 600 frames each
 //
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
@@ -13,7 +15,7 @@
 //   valgrind --tool=callgrind --toggle-collect='ainb::runtime::Instance::tick()' runtime_bench ...
 // With --count it runs them with an observer instead and prints the visits and bytes. With
 // --steady a corpus tree's stubs keep running for 60 updates before they succeed, as actions do
-// in a game, instead of succeeding at once (every frame then enters and leaves the whole tree).
+// in a game, instead of succeeding at once (the corpus_steady cases).
 
 #include <algorithm>
 #include <cstring>
@@ -123,6 +125,10 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
   }
 }
 
+// corpus_steady and --steady: stubs run this many updates before they succeed, as a game's actions
+// last for frames, so most frames update running nodes instead of restarting the tree.
+constexpr std::uint32_t kSteadyUpdates = 60;
+
 // The corpus trees as the benchmark runs them: user nodes are stubs, module files found beside
 // the roots run for real, the others are stubs.
 std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
@@ -136,7 +142,6 @@ std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
 
 // --profile: 1,000 frames of one case, bare (or counted with an observer).
 int profile(const std::string& name, bool count, bool steady) {
-  constexpr std::uint32_t kSteadyUpdates = 60;
   const auto graph = name == "sequence100"       ? hundred(NodeType::Sequential, "Succeed")
                      : name == "simultaneous100" ? hundred(NodeType::Simultaneous, "Run")
                                                  : corpus_graph(name, steady ? kSteadyUpdates : 0);
@@ -188,6 +193,9 @@ int main(int argc, char** argv) {
         largest_name = path.stem().string();
       }
       benchmark::RegisterBenchmark(("corpus/" + path.stem().string()).c_str(), per_visit, graph)
+          ->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(("corpus_steady/" + path.stem().string()).c_str(), per_visit,
+                                   corpus_graph(path, kSteadyUpdates))
           ->Unit(benchmark::kMicrosecond);
     }
   } else {
