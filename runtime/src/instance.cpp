@@ -597,7 +597,7 @@ void Instance::leave_own(std::uint32_t node) {
 void Instance::calculate_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
-    const auto [q, end] = plan[i];
+    const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
     auto& s = nodes_[q];
     if (end == 0) {  // the last step: its own queries are done
       const auto& g = graph_->nodes()[q];
@@ -635,7 +635,7 @@ void Instance::enter_query(std::uint32_t q, NodeState& s) {
 void Instance::leave_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
-    const auto [q, end] = plan[i];
+    const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
     if (end == 0) {
       ++i;
       continue;
