@@ -1,7 +1,6 @@
 #include "ainb/writer/writer.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <unordered_map>
 
