@@ -69,6 +69,16 @@ std::shared_ptr<const Graph> graph_of(const AinbSpec& spec, const NodeRegistry& 
   return std::make_shared<Graph>(load(build(spec), spec.file_name + ".ainb"), registry, options);
 }
 
+// The LoadError building a graph of `model` throws (the tests check its section and offset).
+LoadError graph_error(const std::shared_ptr<const Model>& model) {
+  try {
+    Graph graph(model, NodeRegistry{});
+  } catch (const LoadError& e) {
+    return e;
+  }
+  throw std::logic_error("expected a LoadError");
+}
+
 }  // namespace
 
 // ---- limits -------------------------------------------------------------------------------
@@ -171,19 +181,13 @@ TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz fin
   b.plugs = {{PlugKind::Child, 0, ""}};
   spec.nodes = {a, b};
   const auto model = load(build(spec), "cycle.ainb");
-  try {
-    Graph graph(model, NodeRegistry{});
-    FAIL("expected a LoadError");
-  } catch (const LoadError& e) {
-    CHECK(e.section() == "nodes");
-    CHECK(e.offset() == model->nodes[0].entry_offset);
-    CHECK(e.reason() ==
-          "node 0 is its own descendant through child plugs (from node 1): a cycle would never "
-          "finish");
-  }
+  const auto e = graph_error(model);
+  CHECK(e.section() == "nodes");
+  CHECK(e.offset() == model->nodes[0].entry_offset);
+  CHECK(e.reason() ==
+        "node 0 is its own descendant through child plugs (from node 1): a cycle would never "
+        "finish");
 }
-
-// ---- failure behaviour ----------------------------------------------------------------------
 
 TEST_CASE("a query cycle is refused when the graph is built") {
   // Node 0 queries node 1, which queries node 2, which queries node 1 again.
@@ -198,15 +202,11 @@ TEST_CASE("a query cycle is refused when the graph is built") {
   first.flags = second.flags = node_flags::kIsQuery;
   spec.nodes = {root, first, second};
   const auto model = load(build(spec), "loop.ainb");
-  try {
-    Graph graph(model, NodeRegistry{});
-    FAIL("expected a LoadError");
-  } catch (const LoadError& e) {
-    CHECK(e.section() == "nodes");
-    CHECK(e.offset() == model->nodes[1].entry_offset);
-    CHECK(e.reason() ==
-          "node 1 is its own query (through node 2): a query cycle has no order to calculate in");
-  }
+  const auto e = graph_error(model);
+  CHECK(e.section() == "nodes");
+  CHECK(e.offset() == model->nodes[1].entry_offset);
+  CHECK(e.reason() ==
+        "node 1 is its own query (through node 2): a query cycle has no order to calculate in");
   SUBCASE("a node that is its own query") {
     spec.nodes[1].queries = {0};
     spec.nodes[2].queries = {};
@@ -241,6 +241,8 @@ TEST_CASE("limit: queries that unroll past Graph::kMaxQuerySteps are refused") {
   const auto graph = graph_of(spec, NodeRegistry{});
   CHECK(graph->query_plan(0).size() == 2u * ((1u << 17) - 1u));
 }
+
+// ---- failure behaviour ----------------------------------------------------------------------
 
 TEST_CASE("a user node class that throws faults its instance; other instances keep running") {
   Log log;
