@@ -602,7 +602,7 @@ void Instance::calculate_queries(std::uint32_t node) {
     if (end == 0) {  // the last step: its own queries are done
       const auto& g = graph_->nodes()[q];
       const auto result = g.is_stub ? update_stub(s) : calculate(q);
-      nodes_[q].calculating = false;
+      s.calculating = false;
       if (options_.observer) {
         guarded(Fault::Source::Observer, q, "on_update",
                 [&] { options_.observer->on_update(*this, q, result); });
@@ -615,7 +615,7 @@ void Instance::calculate_queries(std::uint32_t node) {
       continue;
     }
     if (s.active == 0) enter_query(q, s);
-    nodes_[q].calculating = true;
+    s.calculating = true;
     ++i;
   }
 }
@@ -647,7 +647,7 @@ void Instance::leave_queries(std::uint32_t node) {
       continue;
     }
     if (const auto& g = graph_->nodes()[q]; g.calls_leave || g.module >= 0) leave_own(q);
-    nodes_[q].active = 0;
+    s.active = 0;
     if (options_.observer) {
       guarded(Fault::Source::Observer, q, "on_leave",
               [&] { options_.observer->on_leave(*this, q); });
