@@ -180,6 +180,91 @@ TEST_CASE("S32, F32 and String selectors, constants and blackboard conditions, d
   CHECK(first_entered("String") == "enter Other");
 }
 
+TEST_CASE("selectors read a query's outputs of each type, and blackboard operands") {
+  // One query writes an int, a float, a bool and a string from a table row the test picks;
+  // four selectors choose by them (their typed reads of another node's output).
+  struct Source : NodeClass {
+    std::size_t row = 0;
+    Result update(NodeContext& c) override {
+      static constexpr std::int32_t kModes[] = {0, 7, 3};
+      static constexpr float kSpeeds[] = {0.5f, 1.5f, 2.5f};
+      static constexpr std::string_view kNames[] = {"Burn", "Freeze", "Burn"};
+      c.write_int("Mode", kModes[row]);
+      c.write_float("Speed", kSpeeds[row]);
+      c.write_bool("Flag", row == 1);
+      c.write_string("Name", kNames[row]);
+      return Result::Success;
+    }
+  };
+  Harness h;
+  auto source = std::make_shared<Source>();
+  h.registry.add("Source", source);
+  const std::vector<std::string> names{"S0",     "S7", "SOther", "F1",   "F2",
+                                       "FOther", "BT", "BF",     "Burn", "StrOther"};
+  for (const auto& name : names)
+    h.probe(name, {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::S32, "Seven", std::int32_t{7}},
+                     {BlackboardType::F32, "One", 1.0f},
+                     {BlackboardType::String, "Hot", std::string("Burn")}};
+  constexpr std::uint32_t kSource = 5, kProbes = 6;  // node indices
+  auto plug = [&](std::uint32_t probe, std::vector<std::uint8_t> data,
+                  std::optional<std::string> text = {}) {
+    return BuildPlug{PlugKind::Child, kProbes + probe, "", 0, std::move(data), std::move(text)};
+  };
+  BuildNode all{.type = NodeType::Simultaneous};
+  all.plugs = {{PlugKind::Child, 1, ""},
+               {PlugKind::Child, 2, ""},
+               {PlugKind::Child, 3, ""},
+               {PlugKind::Child, 4, ""}};
+  BuildNode s32{.type = NodeType::S32Selector};
+  s32.inputs = {{ParamType::Int, "Input", kSource, 0, 0, std::int32_t{0}}};
+  s32.plugs = {plug(0, s32_condition(0)), plug(1, s32_condition(0, 0)),  // == bb Seven
+               plug(2, s32_condition(0))};
+  BuildNode f32{.type = NodeType::F32Selector};
+  f32.inputs = {{ParamType::Float, "Input", kSource, 0, 0, 0.0f}};
+  f32.plugs = {plug(3, f32_condition(0.0f, 1.0f)),
+               plug(4, f32_condition(0.0f, 2.0f, 0)),  // [bb One, 2]
+               plug(5, std::vector<std::uint8_t>(0x20, 0), "その他")};
+  BuildNode boolean{.type = NodeType::BoolSelector};
+  boolean.inputs = {{ParamType::Bool, "Input", kSource, 0, 0, false}};
+  boolean.plugs = {{PlugKind::Child, kProbes + 6, "True"}, {PlugKind::Child, kProbes + 7, "False"}};
+  BuildNode text{.type = NodeType::StringSelector};
+  text.inputs = {{ParamType::String, "Input", kSource, 0, 0, std::string("")}};
+  text.plugs = {plug(8, s32_condition(0, 0), ""),  // == bb Hot
+                plug(9, s32_condition(0), "その他")};
+  for (auto* selector : {&s32, &f32, &boolean, &text})
+    selector->queries = {0};
+  BuildNode query = user("Source");
+  query.flags = node_flags::kIsQuery;
+  query.outputs = {{ParamType::Int, "Mode"},
+                   {ParamType::Float, "Speed"},
+                   {ParamType::Bool, "Flag"},
+                   {ParamType::String, "Name"}};
+  spec.nodes = {all, s32, f32, boolean, text, query};
+  for (const auto& name : names)
+    spec.nodes.push_back(user(name));
+  h.load(spec);
+
+  CHECK(h.step([&] { h.instance->start("Root"); }) ==
+        Log{"enter S0", "enter F1", "enter BF", "enter Burn"});
+  source->row = 1;  // 7 (the blackboard's Seven), 1.5, true, "Freeze"
+  CHECK(h.tick() == Log{"leave S0", "enter S7", "update S7", "leave F1", "enter F2", "update F2",
+                        "leave BF", "enter BT", "update BT", "leave Burn", "enter StrOther",
+                        "update StrOther"});
+  source->row = 2;  // 3, 2.5, false, "Burn"
+  CHECK(h.tick() == Log{"leave S7", "enter SOther", "update SOther", "leave F2", "enter FOther",
+                        "update FOther", "leave BT", "enter BF", "update BF", "leave StrOther",
+                        "enter Burn", "update Burn"});
+  // The blackboard operands are read at every choice.
+  h.instance->set_int("Seven", 3);
+  h.instance->set_float("One", 3.0f);
+  h.instance->set_string("Hot", "Cold");
+  CHECK(h.tick() == Log{"leave SOther", "enter S7", "update S7", "update FOther", "update BF",
+                        "leave Burn", "enter StrOther", "update StrOther"});
+}
+
 TEST_CASE("RandomSelector draws by weight from the instance's seeded generator") {
   Harness h;
   h.probe("Rare", {S});
@@ -207,6 +292,14 @@ TEST_CASE("RandomSelector draws by weight from the instance's seeded generator")
   const auto rare = std::count(a.begin(), a.end(), 'R');
   CHECK(rare > 60);  // about a quarter of 400
   CHECK(rare < 140);
+
+  SUBCASE("a weight read from the blackboard; no weight at all picks the first plug") {
+    spec.blackboard = {{BlackboardType::F32, "RareWeight", 0.0f}};
+    spec.nodes[0].plugs[0].extra = random_weight(1.0f, 0);
+    CHECK(draws(42) == std::string(400, 'C'));
+    spec.nodes[0].plugs[1].extra = random_weight(-3.0f);  // negative: counts as 0
+    CHECK(draws(42) == std::string(400, 'R'));
+  }
 }
 
 TEST_CASE("SplitTiming runs Enter on enter, Update every frame, Leave on leave") {

@@ -128,6 +128,45 @@ void check_child_cycles(const Graph& graph, const Model& m) {
   }
 }
 
+// A selector plug's condition (Graph::selector_cases), its blackboard operands as indices into
+// the instance's blackboard.
+SelectorCase selector_case(const Model& m, const Plug& plug) {
+  auto entry = [&](const PlugBlackboard& ref, BlackboardType type) {
+    return ref.used ? m.blackboard.first[static_cast<std::size_t>(type)] + ref.index : -1;
+  };
+  SelectorCase c;
+  if (const auto* s32 = std::get_if<S32Condition>(&plug.data)) {
+    c.value = s32->value;
+    c.entry = entry(s32->blackboard, BlackboardType::S32);
+  } else if (const auto* f32 = std::get_if<F32Condition>(&plug.data)) {
+    c.min = f32->min.value;
+    c.max = f32->max.value;
+    c.entry = entry(f32->min.blackboard, BlackboardType::F32);
+    c.max_entry = entry(f32->max.blackboard, BlackboardType::F32);
+  } else if (const auto* text = std::get_if<StringCondition>(&plug.data)) {
+    c.text = text->value;
+    c.entry = entry(text->blackboard, BlackboardType::String);
+  } else if (const auto* weight = std::get_if<RandomWeight>(&plug.data)) {
+    c.min = weight->weight;
+    c.entry = entry(weight->blackboard, BlackboardType::F32);
+  }
+  return c;
+}
+
+// The type of a selector's input.
+std::size_t selector_input_type(NodeType type) {
+  switch (type) {
+    case NodeType::BoolSelector:
+      return static_cast<std::size_t>(ParamType::Bool);
+    case NodeType::F32Selector:
+      return static_cast<std::size_t>(ParamType::Float);
+    case NodeType::StringSelector:
+      return static_cast<std::size_t>(ParamType::String);
+    default:
+      return static_cast<std::size_t>(ParamType::Int);
+  }
+}
+
 }  // namespace
 
 struct Graph::Build {
@@ -312,6 +351,9 @@ void Graph::build_nodes(const NodeRegistry& registry) {
         for (const auto& p : m.properties_of(n, ParamType::Bool)) {
           if (p.name == "IsNoSelectWhenChildBusy") g.no_select_when_busy = std::get<bool>(p.value);
         }
+        if (const auto type = selector_input_type(n.type); n.inputs[type].count != 0) {
+          g.selector_input = static_cast<std::int32_t>(n.inputs[type].base);
+        }
         break;
       case NodeType::Join:
         for (const auto& p : m.properties_of(n, ParamType::Int)) {
@@ -373,6 +415,7 @@ void Graph::build_control_flow() {
       const auto target = it != replaced_children.end() ? it->second : plugs[k].node_index;
       children_.push_back(target);
       child_plugs_.push_back(first_plug + k);
+      selector_cases_.push_back(selector_case(m, plugs[k]));
       is_target[target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;

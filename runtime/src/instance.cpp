@@ -813,42 +813,8 @@ void Instance::enter_builtin(std::uint32_t node) {
   }
 }
 
-Result Instance::update(std::uint32_t node) {
-  auto& state = nodes_[node];
-  const auto& g = graph_->nodes()[node];
-  if (g.plain_update && options_.observer == nullptr) return update_plain(node, g, state);
-  if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
-  if (g.queries.count != 0) calculate_queries(node);
-  // User classes and stubs are the common case: handled here, the rest out of line.
-  Result result;
-  if (g.user_class != nullptr) {
-    result = call_update_outlined(node, g);
-  } else if (g.is_stub) {
-    result = update_stub(state);
-  } else {
-    result = update_builtin(node);
-  }
-  if (options_.observer) {
-    guarded(Fault::Source::Observer, node, "on_update",
-            [&] { options_.observer->on_update(*this, node, result); });
-  }
-  nodes_[node].epoch = epoch_;
-  nodes_[node].last = result;
-  // A node that finishes takes its first (ordinary) transition, unless one was requested.
-  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
-    const auto transitions = graph_->transitions(node);
-    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
-      if (!transitions[k].state_end) {
-        request_transition(node, k);
-        break;
-      }
-    }
-  }
-  return result;
-}
-
 // The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
-Result Instance::update_builtin(std::uint32_t node) {
+[[gnu::always_inline]] inline Result Instance::update_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   Result result = Result::Success;
   switch (g.type) {
@@ -894,6 +860,40 @@ Result Instance::update_builtin(std::uint32_t node) {
     default:  // user classes, stubs, module calls, Element_Expression, ModuleIF in/out, Join
       result = calculate(node);
       break;
+  }
+  return result;
+}
+
+Result Instance::update(std::uint32_t node) {
+  auto& state = nodes_[node];
+  const auto& g = graph_->nodes()[node];
+  if (g.plain_update && options_.observer == nullptr) return update_plain(node, g, state);
+  if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
+  if (g.queries.count != 0) calculate_queries(node);
+  // User classes and stubs are the common case: handled here, the rest out of line.
+  Result result;
+  if (g.user_class != nullptr) {
+    result = call_update_outlined(node, g);
+  } else if (g.is_stub) {
+    result = update_stub(state);
+  } else {
+    result = update_builtin(node);
+  }
+  if (options_.observer) {
+    guarded(Fault::Source::Observer, node, "on_update",
+            [&] { options_.observer->on_update(*this, node, result); });
+  }
+  nodes_[node].epoch = epoch_;
+  nodes_[node].last = result;
+  // A node that finishes takes its first (ordinary) transition, unless one was requested.
+  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
+    const auto transitions = graph_->transitions(node);
+    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
+      if (!transitions[k].state_end) {
+        request_transition(node, k);
+        break;
+      }
+    }
   }
   return result;
 }
@@ -1140,83 +1140,93 @@ Result Instance::update_alert(std::uint32_t node) {
   }
 }
 
+// A selector's input, typed: read straight from the output or blackboard entry it is bound to
+// (the common sources), through bound_value otherwise.
+template <typename T>
+T Instance::selector_input(const GraphNode& g, ParamType type) const {
+  if (g.selector_input < 0) return T{};
+  const auto t = static_cast<std::size_t>(type);
+  const auto index = static_cast<std::uint32_t>(g.selector_input);
+  const auto& b = graph_->input_binding(type, index);
+  switch (b.kind) {
+    case InputBinding::Kind::Output: {
+      static_assert(std::is_trivially_copyable_v<T>);
+      T value;
+      std::memcpy(&value, outputs_ + graph_->output_offset(t) + b.slot * sizeof(T), sizeof(T));
+      return value;
+    }
+    case InputBinding::Kind::Blackboard:
+      return value_or(*bb_[b.slot], T{});
+    default:
+      return value_or(bound_value(b, type, graph_->model().inputs[t][index].default_value), T{});
+  }
+}
+
+// The plug a selector chooses: the first whose condition holds, else the last (default) plug.
+// The conditions were read into Graph::selector_cases when the graph was built.
 std::uint16_t Instance::choose(std::uint32_t node) {
-  const auto& m = graph_->model();
-  const auto& n = m.nodes[node];
-  // The child plugs after the child replacement table, in order.
-  struct ChildPlugs {
-    const Model& model;
-    std::span<const std::uint32_t> indices;
-    std::size_t size() const { return indices.size(); }
-    const Plug& operator[](std::size_t i) const { return model.plugs[indices[i]]; }
-  } plugs{m, graph_->child_plugs(node)};
-  const auto last = static_cast<std::uint16_t>(plugs.size() - 1);
-  // A selector has one input ("Input"): read it by position, not by name.
-  auto selector_input = [&](ParamType type) -> Value {
-    const auto inputs = m.inputs_of(n, type);
-    return inputs.empty() ? Value{} : input_value(inputs[0]);
+  const auto& g = graph_->nodes()[node];
+  const auto cases = graph_->selector_cases(node);
+  const auto last = static_cast<std::uint16_t>(cases.size() - 1);
+  // An operand: the blackboard entry when the plug names one, else the constant.
+  auto operand = [&]<typename T>(std::int32_t entry, T constant) {
+    return entry < 0 ? constant : value_or(*bb_[static_cast<std::size_t>(entry)], constant);
   };
-  auto bb = [&](const PlugBlackboard& ref, BlackboardType type, Value fallback) -> Value {
-    if (!ref.used) return fallback;
-    return *bb_[m.blackboard.first[static_cast<std::size_t>(type)] + ref.index];
-  };
-  switch (n.type) {
+  switch (g.type) {
     case NodeType::BoolSelector: {
-      const auto& named = graph_->nodes()[node].named_plugs;
-      const auto k = named[value_or(selector_input(ParamType::Bool), false) ? 0 : 1];
+      const auto k = g.named_plugs[selector_input<bool>(g, ParamType::Bool) ? 0 : 1];
       return k >= 0 ? static_cast<std::uint16_t>(k) : last;
     }
     case NodeType::S32Selector: {
-      const auto x = value_or(selector_input(ParamType::Int), std::int32_t{0});
+      const auto x = selector_input<std::int32_t>(g, ParamType::Int);
       for (std::uint16_t i = 0; i < last; ++i) {
-        const auto& c = std::get<S32Condition>(plugs[i].data);
-        if (x == value_or(bb(c.blackboard, BlackboardType::S32, c.value), c.value)) return i;
+        if (x == operand(cases[i].entry, cases[i].value)) return i;
       }
       return last;
     }
     case NodeType::F32Selector: {
-      const auto x = value_or(selector_input(ParamType::Float), 0.0f);
+      const auto x = selector_input<float>(g, ParamType::Float);
       for (std::uint16_t i = 0; i < last; ++i) {
-        const auto& c = std::get<F32Condition>(plugs[i].data);
-        const auto lo =
-            value_or(bb(c.min.blackboard, BlackboardType::F32, c.min.value), c.min.value);
-        const auto hi =
-            value_or(bb(c.max.blackboard, BlackboardType::F32, c.max.value), c.max.value);
-        if (lo <= x && x <= hi) return i;
+        const auto& c = cases[i];
+        if (operand(c.entry, c.min) <= x && x <= operand(c.max_entry, c.max)) return i;
       }
       return last;
     }
     case NodeType::StringSelector: {
-      const auto x = value_or(selector_input(ParamType::String), std::string_view{});
+      const auto x = selector_input<std::string_view>(g, ParamType::String);
       for (std::uint16_t i = 0; i < last; ++i) {
-        const auto& c = std::get<StringCondition>(plugs[i].data);
-        if (x == value_or(bb(c.blackboard, BlackboardType::String, c.value), c.value)) return i;
+        if (x == operand(cases[i].entry, cases[i].text)) return i;
       }
       return last;
     }
-    case NodeType::RandomSelector: {
-      float total = 0;
-      for (std::size_t i = 0; i < plugs.size(); ++i) {
-        const auto& w = std::get<RandomWeight>(plugs[i].data);
-        total +=
-            std::max(0.0f, value_or(bb(w.blackboard, BlackboardType::F32, w.weight), w.weight));
-      }
-      if (total <= 0) return 0;
-      // Mapped by hand: std::uniform_real_distribution differs between standard libraries.
-      const auto unit = static_cast<double>(random_() - std::minstd_rand::min()) /
-                        static_cast<double>(std::minstd_rand::max() - std::minstd_rand::min() + 1);
-      const auto pick = static_cast<float>(unit * total);
-      float sum = 0;
-      for (std::uint16_t i = 0; i < plugs.size(); ++i) {
-        const auto& w = std::get<RandomWeight>(plugs[i].data);
-        sum += std::max(0.0f, value_or(bb(w.blackboard, BlackboardType::F32, w.weight), w.weight));
-        if (pick < sum) return i;
-      }
-      return last;
-    }
+    case NodeType::RandomSelector:
+      return choose_random(cases);
     default:
       return 0;
   }
+}
+
+// Element_RandomSelector: a plug drawn with the weights of the plugs (a negative weight counts as
+// 0; no weight at all picks the first plug).
+std::uint16_t Instance::choose_random(std::span<const SelectorCase> cases) {
+  auto weight = [&](const SelectorCase& c) {
+    const auto w = c.entry < 0 ? c.min : value_or(*bb_[static_cast<std::size_t>(c.entry)], c.min);
+    return std::max(0.0f, w);
+  };
+  float total = 0;
+  for (const auto& c : cases)
+    total += weight(c);
+  if (total <= 0) return 0;
+  // Mapped by hand: std::uniform_real_distribution differs between standard libraries.
+  const auto unit = static_cast<double>(random_() - std::minstd_rand::min()) /
+                    static_cast<double>(std::minstd_rand::max() - std::minstd_rand::min() + 1);
+  const auto pick = static_cast<float>(unit * total);
+  float sum = 0;
+  for (std::uint16_t i = 0; i < cases.size(); ++i) {
+    sum += weight(cases[i]);
+    if (pick < sum) return i;
+  }
+  return static_cast<std::uint16_t>(cases.size() - 1);
 }
 
 // ---- values ---------------------------------------------------------------------------------

@@ -73,6 +73,16 @@ struct QueryStep {
   std::uint32_t end = 0;
 };
 
+// One child plug of a selector, its condition read once (Graph::selector_cases): the constant
+// operands, each replaced by a blackboard entry when the plug names one (an index into the
+// instance's blackboard, -1 for the constant).
+struct SelectorCase {
+  std::int32_t value = 0;  // Element_S32Selector
+  float min = 0, max = 0;  // Element_F32Selector; Element_RandomSelector's weight is `min`
+  std::string_view text;   // Element_StringSelector
+  std::int32_t entry = -1, max_entry = -1;  // for value, text, min or weight; for max
+};
+
 struct GraphTransition {
   std::uint32_t target = 0;
   bool post_calc = false;
@@ -109,6 +119,9 @@ struct GraphNode {
   bool loop = false;
   std::int32_t loop_count = 0;
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
+  // Selectors: their input ("Input", the only one of their type), as an index among the model's
+  // inputs of that type; -1 when the file gives none.
+  std::int32_t selector_input = -1;
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
@@ -167,6 +180,11 @@ class Graph {
   // The model plugs (indices into Model::plugs) behind children(node), in the same order.
   std::span<const std::uint32_t> child_plugs(std::uint32_t node) const {
     return window(child_plugs_, nodes_[node].children);
+  }
+  // Selectors: the conditions of children(node), in the same order (the last, default plug's
+  // is not read).
+  std::span<const SelectorCase> selector_cases(std::uint32_t node) const {
+    return window(selector_cases_, nodes_[node].children);
   }
   std::span<const std::uint32_t> queries(std::uint32_t node) const {
     return window(queries_, nodes_[node].queries);
@@ -267,6 +285,7 @@ class Graph {
   std::string file_name_;
   std::vector<GraphNode> nodes_;
   std::vector<std::uint32_t> children_, child_plugs_;
+  std::vector<SelectorCase> selector_cases_;  // parallel to children_
   std::vector<std::uint32_t> queries_;
   std::vector<QueryStep> query_plan_;
   std::vector<std::uint32_t> attachments_;

@@ -199,6 +199,9 @@ class Instance {
   Result update_split_timing(std::uint32_t node);
   Result update_alert(std::uint32_t node);
   std::uint16_t choose(std::uint32_t node);
+  std::uint16_t choose_random(std::span<const SelectorCase> cases);
+  template <typename T>
+  T selector_input(const GraphNode& g, ParamType type) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
   void write_blackboard(std::string_view name, BlackboardType type, Value value, bool& found);
   Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
