@@ -63,7 +63,7 @@ std::vector<std::uint8_t> make_sarc(std::map<std::string, std::vector<std::uint8
     entries.push_back({formats::Sarc::name_hash(name, 0x65), name, &data});
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.hash < b.hash; });
-  test::ByteWriter w{std::endian::little, {}};
+  test::OffsetWriter w{std::endian::little, {}};
   const std::size_t sfat = 0x14, sfnt = sfat + 0xC + 16 * entries.size();
   std::size_t names = sfnt + 8;
   std::vector<std::size_t> name_offsets;

@@ -6,7 +6,7 @@
 
 namespace ainb::test {
 
-void ByteWriter::put(std::size_t at, std::uint64_t value, int size) {
+void OffsetWriter::put(std::size_t at, std::uint64_t value, int size) {
   const auto count = static_cast<std::size_t>(size);
   if (bytes.size() < at + count) bytes.resize(at + count);
   for (std::size_t i = 0; i < count; ++i) {
@@ -15,7 +15,7 @@ void ByteWriter::put(std::size_t at, std::uint64_t value, int size) {
   }
 }
 
-void ByteWriter::text(std::size_t at, std::string_view s) {
+void OffsetWriter::text(std::size_t at, std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i)
     u8(at + i, static_cast<std::uint8_t>(s[i]));
   u8(at + s.size(), 0);
@@ -23,8 +23,8 @@ void ByteWriter::text(std::size_t at, std::string_view s) {
 
 // A document: root hash {"a": [int64, uint64, double, null, "s", <shared array>],
 // "b": <the same shared array>}, with the shared array = [true, 1.5f].
-ByteWriter byml_sample(std::endian order) {
-  ByteWriter w{order, std::vector<std::uint8_t>(0x100, 0)};
+OffsetWriter byml_sample(std::endian order) {
+  OffsetWriter w{order, std::vector<std::uint8_t>(0x100, 0)};
   w.text(0, order == std::endian::little ? "YB" : "BY");
   w.u16(2, 3);
   w.u32(4, 0x10);   // hash key table
@@ -80,8 +80,8 @@ ByteWriter byml_sample(std::endian order) {
 }
 
 // One object holding one parameter of each type 0..20, named "p0".."p20".
-ByteWriter aamp_sample(std::endian order) {
-  ByteWriter w{order, std::vector<std::uint8_t>(kAampParameters + kAampTypeCount * 8, 0)};
+OffsetWriter aamp_sample(std::endian order) {
+  OffsetWriter w{order, std::vector<std::uint8_t>(kAampParameters + kAampTypeCount * 8, 0)};
   w.text(0, "AAMP");
   w.u32(4, 2);
   w.u32(8, order == std::endian::little ? 3 : 2);

@@ -11,8 +11,9 @@
 
 namespace ainb::test {
 
-// Writes integers in either byte order at chosen offsets, growing the buffer as needed.
-struct ByteWriter {
+// Writes integers in either byte order at chosen offsets, growing the buffer as needed (unlike
+// ainb::ByteWriter, which appends little-endian values).
+struct OffsetWriter {
   std::endian order;
   std::vector<std::uint8_t> bytes;
 
@@ -30,7 +31,7 @@ struct ByteWriter {
 
 // A BYML v3 document: root hash {"a": [int64 -5, uint64, double 2.25, null, "s", <shared>],
 // "b": <shared>}, the shared array being [true, 1.5f] at 0xC0 (layout in format_samples.cpp).
-ByteWriter byml_sample(std::endian order);
+OffsetWriter byml_sample(std::endian order);
 
 // An AAMP v2 file whose root list holds one object "obj" with one parameter of each type 0..20,
 // named "p0".."p20".
@@ -38,6 +39,6 @@ inline constexpr std::size_t kAampRoot = 0x34;
 inline constexpr std::size_t kAampObject = 0x40;
 inline constexpr std::size_t kAampParameters = 0x48;
 inline constexpr std::uint32_t kAampTypeCount = 21;
-ByteWriter aamp_sample(std::endian order);
+OffsetWriter aamp_sample(std::endian order);
 
 }  // namespace ainb::test
