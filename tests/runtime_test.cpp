@@ -611,6 +611,46 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
   CHECK(observed == Log{"enter A", "enter C", "update A", "update C", "update A", "leave A",
                         "update C", "update C", "leave C", "enter B", "update B", "leave B",
                         "enter A", "update A", "update A", "leave A"});
+  // Composites without queries or transitions take a short Update too: the Simultaneous root
+  // (from the active node array) and the Sequential inside it.
+  CHECK(h.graph->nodes()[0].plain_composite);
+  CHECK(h.graph->nodes()[1].plain_composite);
+}
+
+TEST_CASE("a selector's composite children take the short path, with the same sequences") {
+  Harness h;
+  h.probe("D", {R, S});
+  h.probe("E", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
+  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 2, "False"}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 3, ""}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 4, ""}};
+  spec.nodes = {choose, seq, both, user("D"), user("E")};
+  h.load(spec);
+  const auto run = [&] {
+    h.instance->set_bool("Flag", false);
+    Log all = h.step([&] { h.instance->start("Root"); });
+    for (int frame = 0; frame < 4; ++frame) {
+      if (frame == 1) h.instance->set_bool("Flag", true);
+      for (const auto& line : h.tick())
+        all.push_back(line);
+    }
+    return all;
+  };
+  const auto observed = run();
+  for (std::uint32_t node : {0u, 1u, 2u})
+    REQUIRE(h.graph->nodes()[node].plain_composite);
+  h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+  CHECK(run() == observed);
+  CHECK(observed ==
+        Log{"enter E", "update E", "leave E", "enter D", "update D", "update D", "leave D"});
+  CHECK(h.instance->state() == CommandState::Succeeded);
 }
 
 TEST_CASE("a node class that declares no enter or leave is not called for them") {

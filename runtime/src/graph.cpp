@@ -128,6 +128,22 @@ void check_child_cycles(const Graph& graph, const Model& m) {
   }
 }
 
+// The built-ins whose Update is a loop over their children.
+bool is_composite(NodeType type) {
+  switch (type) {
+    case NodeType::Sequential:
+    case NodeType::Simultaneous:
+    case NodeType::S32Selector:
+    case NodeType::F32Selector:
+    case NodeType::StringSelector:
+    case NodeType::BoolSelector:
+    case NodeType::RandomSelector:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A selector plug's condition (Graph::selector_cases), its blackboard operands as indices into
 // the instance's blackboard.
 SelectorCase selector_case(const Model& m, const Plug& plug) {
@@ -208,6 +224,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
+    g.plain_composite = is_composite(g.type) && g.queries.count == 0 && g.transitions.count == 0;
     if (g.user_class != nullptr) {
       g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
       g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;

@@ -449,6 +449,7 @@ void Instance::tick_frame() {
 
 void Instance::calculate_slots(bool only_fresh) {
   const auto& nodes = graph_->nodes();
+  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
   bool removed = false;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (slots_[i].removed || (only_fresh && !slots_[i].fresh)) continue;
@@ -468,7 +469,7 @@ void Instance::calculate_slots(bool only_fresh) {
       enter(node);
     }
     current_slot_ = static_cast<std::int32_t>(i);
-    const auto result = update(node);
+    const auto result = update_child(node, nodes[node], nodes_[node], quiet);
     current_slot_ = -1;
     if (result == Result::Running) continue;
     last_root_result_ = result;
@@ -721,7 +722,32 @@ inline Result Instance::update_stub(NodeState& s) const {
 }
 [[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node, const GraphNode& g,
                                                             NodeState& s, bool quiet) {
-  return quiet && g.plain_update ? update_plain(node, g, s) : update(node);
+  if (quiet) {
+    if (g.plain_update) return update_plain(node, g, s);
+    if (g.plain_composite) return update_composite(node, g.type, s);
+  }
+  return update(node);
+}
+
+// What update() does for a plain composite with no observer: a small function, so a composite
+// child does not pay for the general path's registers.
+Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& s) {
+  if (s.epoch == epoch_) return s.last;  // a second parent in the same frame
+  Result result;
+  switch (type) {
+    case NodeType::Sequential:
+      result = update_sequential(node);
+      break;
+    case NodeType::Simultaneous:
+      result = update_simultaneous(node);
+      break;
+    default:
+      result = update_selector(node);
+      break;
+  }
+  s.epoch = epoch_;
+  s.last = result;
+  return result;
 }
 [[gnu::always_inline]] inline void Instance::leave_child(std::uint32_t node, const GraphNode& g,
                                                          NodeState& s, bool quiet) {
@@ -1110,7 +1136,8 @@ Result Instance::update_selector(std::uint32_t node) {
     }
     s.cursor = choice;
   }
-  return update(children[s.cursor]);
+  const auto child = children[s.cursor];
+  return update_child(child, graph_->nodes()[child], nodes_[child], options_.observer == nullptr);
 }
 
 Result Instance::update_split_timing(std::uint32_t node) {

@@ -99,6 +99,9 @@ struct GraphNode {
   // is attached.
   bool plain = false;
   bool plain_update = false;  // plain, and no transitions: Update is the class's call alone
+  // Sequential, Simultaneous or a selector without queries or transitions: with no observer
+  // attached, its Update is its own loop alone.
+  bool plain_composite = false;
   bool calls_enter = false, calls_leave = false;  // the class's hooks
   bool enter_work = false;  // Enter writes stub outputs, zeroes a state block or calls enter()
   bool is_stub = false;     // an unregistered class, or a missing module under the Stub policy

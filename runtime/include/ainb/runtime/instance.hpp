@@ -170,6 +170,7 @@ class Instance {
   Result update_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
+  Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
   void enter_query(std::uint32_t query, NodeState& s);
