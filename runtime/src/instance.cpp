@@ -108,8 +108,8 @@ bool Instance::inside_entry() const {
 // writing the blackboard during a tick, a module's sub-instance) leave it to the outer one.
 template <typename F>
 void Instance::catching(F&& f) {
-  if (inside_entry()) return f();
-  if (parent_ != nullptr) return f();  // not reached by hosts: sub-instances are const to them
+  // (inside_entry() for a top-level instance; hosts never reach a sub-instance's entry points)
+  if (parent_ != nullptr || entered_) return f();
   entered_ = true;
   try {
     f();

@@ -129,14 +129,15 @@ class Instance {
     bool calculating = false;  // a query between its first and last step (query_plan)
   };
   // An entry of the active node array, and the transition it asked for this frame.
+  // 16 bytes, so the array's size is a shift away from its end pointer.
   struct Slot {
     std::uint32_t node = 0;
-    bool dormant = false;    // an Element_Join waiting until InFlowNum copies are in the array
-    bool fresh = false;      // put here by a transition and not calculated yet
-    bool removed = false;    // finished without a transition
     std::int32_t next = -1;  // requested transition target, or -1
     std::uint32_t next_from = 0;
     bool next_post = false;
+    bool dormant = false;  // an Element_Join waiting until InFlowNum copies are in the array
+    bool fresh = false;    // put here by a transition and not calculated yet
+    bool removed = false;  // finished without a transition
   };
   struct ForkRequest {
     std::int32_t node = -1;
