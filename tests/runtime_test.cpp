@@ -91,6 +91,19 @@ TEST_CASE("Simultaneous runs all children and succeeds when all have") {
   }
 }
 
+namespace {
+
+// An Element_BoolSelector reading the Bool blackboard entry 0 ("Flag"), leading to node 1 when it
+// is true and to node 2 when it is false.
+BuildNode flag_selector() {
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
+  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 2, "False"}};
+  return choose;
+}
+
+}  // namespace
+
 TEST_CASE("selectors choose by their input and re-evaluate every frame") {
   Harness h;
   h.probe("Yes", {R});
@@ -98,9 +111,7 @@ TEST_CASE("selectors choose by their input and re-evaluate every frame") {
   AinbSpec spec;
   spec.commands = {{"Root", 0, {}}};
   spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
-  BuildNode choose{.type = NodeType::BoolSelector};
-  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
-  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 2, "False"}};
+  const auto choose = flag_selector();
   spec.nodes = {choose, user("Yes"), user("No")};
   h.load(spec);
   CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No"});
@@ -624,9 +635,7 @@ TEST_CASE("a selector's composite children take the short path, with the same se
   AinbSpec spec;
   spec.commands = {{"Root", 0, {}}};
   spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
-  BuildNode choose{.type = NodeType::BoolSelector};
-  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
-  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 2, "False"}};
+  const auto choose = flag_selector();
   BuildNode seq{.type = NodeType::Sequential};
   seq.plugs = {{PlugKind::Child, 3, ""}};
   BuildNode both{.type = NodeType::Simultaneous};

@@ -128,22 +128,6 @@ void check_child_cycles(const Graph& graph, const Model& m) {
   }
 }
 
-// The built-ins whose Update is a loop over their children.
-bool is_composite(NodeType type) {
-  switch (type) {
-    case NodeType::Sequential:
-    case NodeType::Simultaneous:
-    case NodeType::S32Selector:
-    case NodeType::F32Selector:
-    case NodeType::StringSelector:
-    case NodeType::BoolSelector:
-    case NodeType::RandomSelector:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // A selector plug's condition (Graph::selector_cases), its blackboard operands as indices into
 // the instance's blackboard.
 SelectorCase selector_case(const Model& m, const Plug& plug) {

@@ -729,22 +729,23 @@ inline Result Instance::update_stub(NodeState& s) const {
   return update(node);
 }
 
+// The loop of a composite: Sequential, Simultaneous or a selector.
+[[gnu::always_inline]] inline Result Instance::composite_loop(std::uint32_t node, NodeType type) {
+  switch (type) {
+    case NodeType::Sequential:
+      return update_sequential(node);
+    case NodeType::Simultaneous:
+      return update_simultaneous(node);
+    default:
+      return update_selector(node);
+  }
+}
+
 // What update() does for a plain composite with no observer: a small function, so a composite
 // child does not pay for the general path's registers.
 Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& s) {
   if (s.epoch == epoch_) return s.last;  // a second parent in the same frame
-  Result result;
-  switch (type) {
-    case NodeType::Sequential:
-      result = update_sequential(node);
-      break;
-    case NodeType::Simultaneous:
-      result = update_simultaneous(node);
-      break;
-    default:
-      result = update_selector(node);
-      break;
-  }
+  const auto result = composite_loop(node, type);
   s.epoch = epoch_;
   s.last = result;
   return result;
@@ -842,21 +843,9 @@ void Instance::enter_builtin(std::uint32_t node) {
 // The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
 [[gnu::always_inline]] inline Result Instance::update_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
+  if (is_composite(g.type)) return composite_loop(node, g.type);
   Result result = Result::Success;
   switch (g.type) {
-    case NodeType::Sequential:
-      result = update_sequential(node);
-      break;
-    case NodeType::Simultaneous:
-      result = update_simultaneous(node);
-      break;
-    case NodeType::S32Selector:
-    case NodeType::F32Selector:
-    case NodeType::StringSelector:
-    case NodeType::BoolSelector:
-    case NodeType::RandomSelector:
-      result = update_selector(node);
-      break;
     case NodeType::SplitTiming:
       result = update_split_timing(node);
       break;

@@ -172,6 +172,7 @@ class Instance {
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
+  Result composite_loop(std::uint32_t node, NodeType type);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
   void enter_query(std::uint32_t query, NodeState& s);
