@@ -714,7 +714,8 @@ inline Result Instance::update_stub(NodeState& s) const {
   s.active = 0;
 }
 
-// A parent's loop over its children: the short path when it applies. `quiet`: no observer.
+// A parent's loop over its children (and the active node array over its roots): the short path
+// when it applies. `quiet`: no observer.
 [[gnu::always_inline]] inline void Instance::enter_child(std::uint32_t node, const GraphNode& g,
                                                          NodeState& s, bool quiet) {
   if (quiet && g.plain) return enter_plain(node, g, s);
@@ -1178,16 +1179,19 @@ T Instance::selector_input(const GraphNode& g, ParamType type) const {
   }
 }
 
+// An operand of a selector plug's condition: the blackboard entry when the plug names one (its
+// SelectorCase index), else the constant.
+template <typename T>
+T Instance::plug_operand(std::int32_t entry, T constant) const {
+  return entry < 0 ? constant : value_or(*bb_[static_cast<std::size_t>(entry)], constant);
+}
+
 // The plug a selector chooses: the first whose condition holds, else the last (default) plug.
 // The conditions were read into Graph::selector_cases when the graph was built.
 std::uint16_t Instance::choose(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto cases = graph_->selector_cases(node);
   const auto last = static_cast<std::uint16_t>(cases.size() - 1);
-  // An operand: the blackboard entry when the plug names one, else the constant.
-  auto operand = [&]<typename T>(std::int32_t entry, T constant) {
-    return entry < 0 ? constant : value_or(*bb_[static_cast<std::size_t>(entry)], constant);
-  };
   switch (g.type) {
     case NodeType::BoolSelector: {
       const auto k = g.named_plugs[selector_input<bool>(g, ParamType::Bool) ? 0 : 1];
@@ -1196,7 +1200,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
     case NodeType::S32Selector: {
       const auto x = selector_input<std::int32_t>(g, ParamType::Int);
       for (std::uint16_t i = 0; i < last; ++i) {
-        if (x == operand(cases[i].entry, cases[i].value)) return i;
+        if (x == plug_operand(cases[i].entry, cases[i].value)) return i;
       }
       return last;
     }
@@ -1204,14 +1208,14 @@ std::uint16_t Instance::choose(std::uint32_t node) {
       const auto x = selector_input<float>(g, ParamType::Float);
       for (std::uint16_t i = 0; i < last; ++i) {
         const auto& c = cases[i];
-        if (operand(c.entry, c.min) <= x && x <= operand(c.max_entry, c.max)) return i;
+        if (plug_operand(c.entry, c.min) <= x && x <= plug_operand(c.max_entry, c.max)) return i;
       }
       return last;
     }
     case NodeType::StringSelector: {
       const auto x = selector_input<std::string_view>(g, ParamType::String);
       for (std::uint16_t i = 0; i < last; ++i) {
-        if (x == operand(cases[i].entry, cases[i].text)) return i;
+        if (x == plug_operand(cases[i].entry, cases[i].text)) return i;
       }
       return last;
     }
@@ -1225,10 +1229,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
 // Element_RandomSelector: a plug drawn with the weights of the plugs (a negative weight counts as
 // 0; no weight at all picks the first plug).
 std::uint16_t Instance::choose_random(std::span<const SelectorCase> cases) {
-  auto weight = [&](const SelectorCase& c) {
-    const auto w = c.entry < 0 ? c.min : value_or(*bb_[static_cast<std::size_t>(c.entry)], c.min);
-    return std::max(0.0f, w);
-  };
+  auto weight = [&](const SelectorCase& c) { return std::max(0.0f, plug_operand(c.entry, c.min)); };
   float total = 0;
   for (const auto& c : cases)
     total += weight(c);

@@ -205,6 +205,8 @@ class Instance {
   std::uint16_t choose_random(std::span<const SelectorCase> cases);
   template <typename T>
   T selector_input(const GraphNode& g, ParamType type) const;
+  template <typename T>
+  T plug_operand(std::int32_t entry, T constant) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
   void write_blackboard(std::string_view name, BlackboardType type, Value value, bool& found);
   Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
