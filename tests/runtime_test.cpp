@@ -314,23 +314,31 @@ TEST_CASE("RandomSelector draws by weight from the instance's seeded generator")
 }
 
 TEST_CASE("SplitTiming runs Enter on enter, Update every frame, Leave on leave") {
-  Harness h;
-  h.probe("OnEnter", {S});
-  h.probe("OnUpdate", {R, S});
-  h.probe("OnLeave", {S});
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  BuildNode split{.type = NodeType::SplitTiming};
-  split.plugs = {
-      {PlugKind::Child, 1, "Enter"}, {PlugKind::Child, 2, "Update"}, {PlugKind::Child, 3, "Leave"}};
-  spec.nodes = {split, user("OnEnter"), user("OnUpdate"), user("OnLeave")};
-  h.load(spec);
-  CHECK(h.step([&] { h.instance->start("Root"); }) ==
-        Log{"enter OnEnter", "update OnEnter", "leave OnEnter", "enter OnUpdate"});
-  CHECK(h.tick() == Log{"update OnUpdate"});
-  CHECK(h.tick() == Log{"update OnUpdate", "leave OnUpdate", "enter OnLeave", "update OnLeave",
-                        "leave OnLeave"});
-  CHECK(h.instance->state() == CommandState::Succeeded);
+  // Observed, the general path; without an observer, the plain Update child's short path.
+  for (const bool observed : {true, false}) {
+    CAPTURE(observed);
+    Harness h;
+    h.probe("OnEnter", {S});
+    h.probe("OnUpdate", {R, S});
+    h.probe("OnLeave", {S});
+    AinbSpec spec;
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode split{.type = NodeType::SplitTiming};
+    split.plugs = {{PlugKind::Child, 1, "Enter"},
+                   {PlugKind::Child, 2, "Update"},
+                   {PlugKind::Child, 3, "Leave"}};
+    spec.nodes = {split, user("OnEnter"), user("OnUpdate"), user("OnLeave")};
+    h.load(spec);
+    if (!observed) {
+      h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+    }
+    CHECK(h.step([&] { h.instance->start("Root"); }) ==
+          Log{"enter OnEnter", "update OnEnter", "leave OnEnter", "enter OnUpdate"});
+    CHECK(h.tick() == Log{"update OnUpdate"});
+    CHECK(h.tick() == Log{"update OnUpdate", "leave OnUpdate", "enter OnLeave", "update OnLeave",
+                          "leave OnLeave"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
 }
 
 TEST_CASE("commands: switching leaves every active node, and unknown names are reported") {

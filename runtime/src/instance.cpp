@@ -1133,7 +1133,8 @@ Result Instance::update_selector(std::uint32_t node) {
 Result Instance::update_split_timing(std::uint32_t node) {
   const auto on_update = graph_->nodes()[node].named_plugs[1];
   if (on_update < 0) return Result::Success;
-  return update(graph_->children(node)[on_update]);
+  const auto child = graph_->children(node)[on_update];
+  return update_child(child, graph_->nodes()[child], nodes_[child], options_.observer == nullptr);
 }
 
 // Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's
