@@ -242,8 +242,10 @@ void Graph::build_query_plans() {
       auto& open = path.back();
       const auto inner = queries(open.node);
       if (open.next == inner.size()) {
-        if (path.size() > 1) {  // the query's last step, and where its first step skips to
-          query_plan_.push_back({open.node, 0});
+        if (path.size() > 1) {
+          // The query's last step (none for a query without queries: its first step is its
+          // only one), and where its first step skips to.
+          if (query_plan_.size() - 1 != open.first_step) query_plan_.push_back({open.node, 0});
           query_plan_[open.first_step].end =
               static_cast<std::uint32_t>(query_plan_.size()) - range.base;  // within the window
         }

@@ -600,23 +600,26 @@ void Instance::calculate_queries(std::uint32_t node) {
   for (std::size_t i = 0; i < plan.size();) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
     auto& s = nodes_[q];
-    if (end == 0) {  // the last step: its own queries are done
-      const auto& g = graph_->nodes()[q];
-      const auto result = g.is_stub ? update_stub(s) : calculate(q);
-      s.calculating = false;
-      if (options_.observer) {
-        guarded(Fault::Source::Observer, q, "on_update",
-                [&] { options_.observer->on_update(*this, q, result); });
+    if (end != 0) {  // the first step
+      if (s.calculating) {
+        i = end;
+        continue;
       }
-      ++i;
-      continue;
+      if (s.active == 0) enter_query(q, s);
+      s.calculating = true;
+      if (end != i + 1) {  // its own queries come first
+        ++i;
+        continue;
+      }
     }
-    if (s.calculating) {
-      i = end;
-      continue;
+    // The last step (or a query's only one): its own queries are done.
+    const auto& g = graph_->nodes()[q];
+    const auto result = g.is_stub ? update_stub(s) : calculate(q);
+    s.calculating = false;
+    if (options_.observer) {
+      guarded(Fault::Source::Observer, q, "on_update",
+              [&] { options_.observer->on_update(*this, q, result); });
     }
-    if (s.active == 0) enter_query(q, s);
-    s.calculating = true;
     ++i;
   }
 }

@@ -69,7 +69,8 @@ struct InputBinding {
 struct QueryStep {
   std::uint32_t node = 0;
   // A query's first step (enter it if it is not active) holds the index after its last step,
-  // so its own queries can be skipped; its last step (calculate it) holds 0.
+  // so its own queries can be skipped; its last step (calculate it) holds 0. A query without
+  // queries, the common case, has one step that does both: its `end` is the next index.
   std::uint32_t end = 0;
 };
 
