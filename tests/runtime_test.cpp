@@ -329,9 +329,7 @@ TEST_CASE("SplitTiming runs Enter on enter, Update every frame, Leave on leave")
                    {PlugKind::Child, 3, "Leave"}};
     spec.nodes = {split, user("OnEnter"), user("OnUpdate"), user("OnLeave")};
     h.load(spec);
-    if (!observed) {
-      h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
-    }
+    if (!observed) h.unobserved();
     CHECK(h.step([&] { h.instance->start("Root"); }) ==
           Log{"enter OnEnter", "update OnEnter", "leave OnEnter", "enter OnUpdate"});
     CHECK(h.tick() == Log{"update OnUpdate"});
@@ -623,7 +621,7 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
   REQUIRE(h.graph->nodes()[2].plain_update);
   REQUIRE(h.graph->nodes()[5].is_stub);
   REQUIRE(h.graph->nodes()[5].plain_update);
-  h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+  h.unobserved();
   CHECK(run() == observed);
   // C fails on its third update (frame 3); the loop runs A, the stub (two frames), then B, and
   // starts again with A on frame 5.
@@ -663,7 +661,7 @@ TEST_CASE("a selector's composite children take the short path, with the same se
   const auto observed = run();
   for (std::uint32_t node : {0u, 1u, 2u})
     REQUIRE(h.graph->nodes()[node].plain_composite);
-  h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
+  h.unobserved();
   CHECK(run() == observed);
   CHECK(observed ==
         Log{"enter E", "update E", "leave E", "enter D", "update D", "update D", "leave D"});
@@ -694,9 +692,7 @@ TEST_CASE("a node class that declares no enter or leave is not called for them")
       spec.commands = {{"Root", 0, {}}};
       spec.nodes = {user("Node")};
       h.load(spec);
-      if (!observed) {
-        h.instance = std::make_unique<Instance>(h.graph, InstanceOptions{0, nullptr, nullptr});
-      }
+      if (!observed) h.unobserved();
       h.instance->start("Root");
       h.instance->tick();
       CHECK(h.log == expected);

@@ -733,6 +733,11 @@ inline Result Instance::update_stub(NodeState& s) const {
   return update(node);
 }
 
+// The same for a parent with one child to update (a selector's choice, SplitTiming's Update plug).
+[[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node) {
+  return update_child(node, graph_->nodes()[node], nodes_[node], options_.observer == nullptr);
+}
+
 // The loop of a composite: Sequential, Simultaneous or a selector.
 [[gnu::always_inline]] inline Result Instance::composite_loop(std::uint32_t node, NodeType type) {
   switch (type) {
@@ -1129,15 +1134,13 @@ Result Instance::update_selector(std::uint32_t node) {
     }
     s.cursor = choice;
   }
-  const auto child = children[s.cursor];
-  return update_child(child, graph_->nodes()[child], nodes_[child], options_.observer == nullptr);
+  return update_child(children[s.cursor]);
 }
 
 Result Instance::update_split_timing(std::uint32_t node) {
   const auto on_update = graph_->nodes()[node].named_plugs[1];
   if (on_update < 0) return Result::Success;
-  const auto child = graph_->children(node)[on_update];
-  return update_child(child, graph_->nodes()[child], nodes_[child], options_.observer == nullptr);
+  return update_child(graph_->children(node)[on_update]);
 }
 
 // Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's

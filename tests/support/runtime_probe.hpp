@@ -81,6 +81,11 @@ struct Harness {
     instance = std::make_unique<runtime::Instance>(
         graph, runtime::InstanceOptions{seed, nullptr, &transitions});
   }
+  // A fresh instance with no observer: the scheduler's short paths (the probes still log).
+  void unobserved() {
+    instance.reset();
+    instance = std::make_unique<runtime::Instance>(graph, runtime::InstanceOptions{});
+  }
   // The log of one step, then cleared.
   Log step(const std::function<void()>& action) {
     log.clear();

@@ -169,6 +169,7 @@ class Instance {
   void leave_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   void enter_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
+  Result update_child(std::uint32_t node);
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
