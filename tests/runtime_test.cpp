@@ -587,6 +587,44 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
   CHECK(h.instance->state() == CommandState::Succeeded);
 }
 
+TEST_CASE("across the wraps of the 8-bit epoch, shared nodes run once a tick, busy children stay") {
+  // NodeState::epoch is a byte: every 254 ticks the instance marks earlier updates as epoch 1
+  // (Instance::next_epoch). A shared node must still run once a tick, and a busy child must
+  // still count as updated (a wrap through 0 would read as "never updated since entered" and
+  // let IsNoSelectWhenChildBusy re-choose).
+  Harness h;
+  h.probe("Shared", {R});
+  h.probe("Yes", {R});
+  h.probe("No", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
+  BuildNode all{.type = NodeType::Simultaneous};
+  all.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  BuildNode left{.type = NodeType::Sequential}, right{.type = NodeType::Sequential};
+  left.plugs = {{PlugKind::Child, 4, ""}};
+  right.plugs = {{PlugKind::Child, 4, ""}};
+  BuildNode choose = flag_selector();
+  choose.plugs = {{PlugKind::Child, 5, "True"}, {PlugKind::Child, 6, "False"}};
+  choose.properties = {{ParamType::Bool, "IsNoSelectWhenChildBusy", true}};
+  spec.nodes = {all, left, right, choose, user("Shared"), user("Yes"), user("No")};
+  h.load(spec);
+  const auto run = [&] {
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Shared", "enter No"});
+    CHECK(h.tick() == Log{"update Shared", "update No"});
+    h.instance->set_bool("Flag", true);  // No is busy (it ran, and said Running): it stays chosen
+    std::size_t wrong = 0;
+    for (int frame = 0; frame < 1000; ++frame) {
+      if (h.tick() != Log{"update Shared", "update No"}) ++wrong;
+    }
+    CHECK(wrong == 0);
+    CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave No", "leave Shared"});  // last first
+  };
+  run();
+  h.unobserved();
+  run();
+}
+
 TEST_CASE("plain nodes take a short path without an observer, with the same sequences") {
   // A user node or stub with no queries, expression sites or XLink actions skips the general
   // Enter, Update and Leave when no observer is attached. The Harness attaches one, so every
@@ -908,6 +946,42 @@ TEST_CASE("stubs run for the configured number of updates, then succeed") {
   CHECK(instance.state() == CommandState::Running);
   instance.tick();
   CHECK(instance.state() == CommandState::Succeeded);
+}
+
+TEST_CASE("limits of the 16-bit counters: stub updates and Sequential loops") {
+  AinbSpec spec;
+  spec.file_name = "counters";
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {user("Unknown")};
+  NodeRegistry registry;
+  registry.stub_running_updates = 300;  // past a byte: the counter is 16 bits
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "counters.ainb"), registry);
+  Instance instance(graph);
+  instance.start("Root");
+  for (int frame = 0; frame < 300; ++frame)
+    instance.tick();
+  CHECK(instance.state() == CommandState::Running);
+  instance.tick();
+  CHECK(instance.state() == CommandState::Succeeded);
+
+  registry.stub_running_updates = Graph::kMaxStubUpdates + 1u;
+  CHECK_THROWS_WITH_AS(Graph(ainb::load(build(spec), "counters.ainb"), registry),
+                       "NodeRegistry::stub_running_updates is 65536, over the limit of 65535 "
+                       "(Graph::kMaxStubUpdates)",
+                       std::invalid_argument);
+
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 1, ""}};
+  seq.properties = {{ParamType::Bool, "IsLoop", true},
+                    {ParamType::Int, "NumLoop", std::int32_t{Graph::kMaxLoops}}};
+  spec.nodes = {seq, user("Unknown")};
+  registry.stub_running_updates = 0;
+  CHECK_NOTHROW(Graph(ainb::load(build(spec), "counters.ainb"), registry));
+  spec.nodes[0].properties[1].value = std::int32_t{Graph::kMaxLoops + 1};
+  CHECK_THROWS_WITH_AS(Graph(ainb::load(build(spec), "counters.ainb"), registry),
+                       "counters.ainb: nodes at offset 0x8c: node 0 (Element_Sequential): NumLoop "
+                       "65536 is over the limit of 65535 loops (Graph::kMaxLoops)",
+                       LoadError);
 }
 
 #include "allocation_counter.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -190,7 +191,13 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   if (m.expressions) {
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
   }
-  stub_running_updates_ = registry.stub_running_updates;
+  if (registry.stub_running_updates > kMaxStubUpdates) {
+    throw std::invalid_argument(
+        fmt::format("NodeRegistry::stub_running_updates is {}, over the limit of {} "
+                    "(Graph::kMaxStubUpdates)",
+                    registry.stub_running_updates, kMaxStubUpdates));
+  }
+  stub_running_updates_ = static_cast<std::uint16_t>(registry.stub_running_updates);
   build_blackboard(build.options);
   for (const auto type : {ParamType::String, ParamType::Vec3f, ParamType::Int, ParamType::Float,
                           ParamType::Pointer, ParamType::Bool}) {
@@ -344,7 +351,14 @@ void Graph::build_nodes(const NodeRegistry& registry) {
           if (p.name == "IsLoop") g.loop = std::get<bool>(p.value);
         }
         for (const auto& p : m.properties_of(n, ParamType::Int)) {
-          if (p.name == "NumLoop") g.loop_count = std::get<std::int32_t>(p.value);
+          if (p.name != "NumLoop") continue;
+          g.loop_count = std::get<std::int32_t>(p.value);
+          if (g.loop && g.loop_count > static_cast<std::int32_t>(kMaxLoops)) {
+            throw LoadError(m.name, "nodes", n.entry_offset,
+                            fmt::format("node {} (Element_Sequential): NumLoop {} is over the "
+                                        "limit of {} loops (Graph::kMaxLoops)",
+                                        i, g.loop_count, kMaxLoops));
+          }
         }
         break;
       case NodeType::S32Selector:

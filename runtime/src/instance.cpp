@@ -356,7 +356,7 @@ void Instance::start(std::string_view name) {
 
 void Instance::start_command(std::size_t index) {
   stop_nodes();
-  ++epoch_;
+  next_epoch();
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
   state_end_ = {};
@@ -402,6 +402,19 @@ void Instance::stop_nodes() {
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
 }
 
+// A new epoch: a tick, or a command started. NodeState::epoch is a byte, so every 255 epochs the
+// count wraps; then every node updated at some earlier epoch is marked as updated at epoch 1 and
+// the count goes on from 2. `epoch == epoch_` still means "updated in this epoch" (no node is,
+// yet) and `epoch != 0` "updated since it was entered". The sweep is one pass over the node
+// states every 254 epochs.
+void Instance::next_epoch() {
+  if (++epoch_ != 0) return;
+  for (auto& s : nodes_) {
+    if (s.epoch != 0) s.epoch = 1;
+  }
+  epoch_ = 2;
+}
+
 void Instance::end_command(Result result) {
   const auto& c = graph_->model().commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
@@ -416,7 +429,7 @@ void Instance::tick() {
 
 void Instance::tick_frame() {
   ++frame_;
-  ++epoch_;
+  next_epoch();
   const auto& m = graph_->model();
   if (m.commands.empty()) {
     for (const auto root : graph_->logic_roots()) {
@@ -681,7 +694,9 @@ Result Instance::calculate(std::uint32_t node) {
 
 // A stub: Running for the configured updates, then Success.
 inline Result Instance::update_stub(NodeState& s) const {
-  return s.counter++ < graph_->stub_running_updates() ? Result::Running : Result::Success;
+  if (s.counter >= graph_->stub_running_updates()) return Result::Success;
+  ++s.counter;  // stops at the setting, which fits the 16-bit counter (Graph::kMaxStubUpdates)
+  return Result::Running;
 }
 
 // The short paths: what enter, update and leave below do for a plain node (a registered class
@@ -824,7 +839,7 @@ void Instance::enter_builtin(std::uint32_t node) {
     case NodeType::BoolSelector:
     case NodeType::RandomSelector:
       if (!children.empty()) {
-        s.cursor = choose(node);
+        s.cursor = static_cast<std::uint8_t>(choose(node));
         enter(children[s.cursor]);
       }
       break;
@@ -1014,7 +1029,7 @@ void Instance::begin_module() {
   if (!m.commands.empty()) {
     start_command(0);  // a module file runs its first command
   } else {
-    ++epoch_;
+    next_epoch();
     for (const auto root : graph_->logic_roots())
       enter(root);
     for (const auto out : graph_->module_outputs())
@@ -1085,7 +1100,7 @@ Result Instance::update_sequential(std::uint32_t node) {
     leave_child(child, c, cs, quiet);
     if (result == Result::Failure) return Result::Failure;
     if (++s.cursor == children.size()) {
-      if (!loop || (loops > 0 && ++s.counter >= static_cast<std::uint32_t>(loops))) {
+      if (!loop || (loops > 0 && ++s.counter >= loops)) {
         return result;
       }
       s.cursor = 0;
@@ -1132,7 +1147,7 @@ Result Instance::update_selector(std::uint32_t node) {
       leave(children[s.cursor]);
       enter(children[choice]);
     }
-    s.cursor = choice;
+    s.cursor = static_cast<std::uint8_t>(choice);
   }
   return update_child(children[s.cursor]);
 }

@@ -137,7 +137,7 @@ struct GraphNode {
   // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
   bool update_next_in_frame = false;
   bool loop = false;
-  std::int32_t loop_count = 0;
+  std::int32_t loop_count = 0;       // at most kMaxLoops when `loop`
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
   // Selectors: their input ("Input", the only one of their type), as an index among the model's
   // inputs of that type; -1 when the file gives none.
@@ -240,7 +240,13 @@ class Graph {
   // ModuleIF_Output nodes: calculated after each update of a module.
   const std::vector<std::uint32_t>& module_outputs() const { return module_outputs_; }
   const std::vector<ModuleCall>& module_calls() const { return module_calls_; }
-  std::uint32_t stub_running_updates() const { return stub_running_updates_; }
+  std::uint16_t stub_running_updates() const { return stub_running_updates_; }
+  // An instance counts loops and a stub's updates in 16 bits (its node states are 8 bytes): an
+  // Element_Sequential looping more than kMaxLoops times is refused when the graph is built
+  // (LoadError), a registry whose stubs run more than kMaxStubUpdates updates too
+  // (std::invalid_argument).
+  static constexpr std::uint16_t kMaxLoops = 65535;
+  static constexpr std::uint16_t kMaxStubUpdates = 65535;
   // Most active roots a calculation can have at once (the widest Fork; at least 1).
   std::uint32_t max_active_roots() const { return max_active_roots_; }
   // Outputs in an instance: one byte array, each type's values together in their natural size
@@ -319,7 +325,7 @@ class Graph {
   // The classes the nodes use: the graph keeps them alive, so the registry it was built from
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;
-  std::uint32_t stub_running_updates_ = 0;
+  std::uint16_t stub_running_updates_ = 0;
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t node_memory_ = 0;
   std::array<std::uint32_t, kParamTypeCount> output_offset_{};
