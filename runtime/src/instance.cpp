@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -148,26 +149,48 @@ constexpr std::size_t room(std::size_t count) {
 
 }  // namespace
 
-std::size_t Instance::block_size(const Graph& graph) {
+std::size_t Instance::carved_bytes(const Graph& graph) {
   const auto& m = graph.model();
   const auto entries = m.blackboard.entries.size();
-  std::size_t bytes =
-      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<std::string>(entries) +
-      room<BlackboardLink>(entries) + room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
-      room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
-      room<Instance*>(graph.module_calls().size());
+  std::size_t bytes = room<NodeState>(m.nodes.size()) + room<Value>(entries) +
+                      room<BlackboardLink>(entries) + room<Value*>(entries) +
+                      room<Slot>(graph.max_active_roots()) + room<std::byte>(graph.node_memory()) +
+                      room<std::uint8_t>(graph.expression_memory()) +
+                      room<Instance*>(graph.module_calls().size());
   bytes += room<std::byte>(graph.output_bytes()) +
            room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   for (const auto& call : graph.module_calls())
-    bytes += room<Instance>(1) + block_size(*call.graph);
+    bytes += room<Instance>(1) + carved_bytes(*call.graph);
   return bytes;
 }
 
-// Nothing beyond the block: a wrong size is an exception here, never a hidden allocation.
-std::optional<std::pmr::monotonic_buffer_resource> Instance::block_arena(std::byte* block,
-                                                                         std::size_t bytes) {
-  return std::optional<std::pmr::monotonic_buffer_resource>(std::in_place, block, bytes,
-                                                            std::pmr::null_memory_resource());
+// The arena's resource sits at the block's front (the instance object stays small, and its
+// hot fields together); it carves the rest, and nothing beyond: a wrong size is an exception
+// here, never a hidden allocation. Plain operator new aligns for any object.
+static_assert(alignof(std::max_align_t) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+constexpr std::size_t kArenaRoom =
+    (sizeof(std::pmr::monotonic_buffer_resource) + alignof(std::max_align_t) - 1) /
+    alignof(std::max_align_t) * alignof(std::max_align_t);
+
+std::size_t Instance::block_size(const Graph& graph) {
+  return kArenaRoom + carved_bytes(graph);
+}
+
+std::byte* Instance::new_block(const Graph& graph) {
+  const auto bytes = carved_bytes(graph);
+  auto* block = static_cast<std::byte*>(::operator new(kArenaRoom + bytes));
+  new (block) std::pmr::monotonic_buffer_resource(block + kArenaRoom, bytes,
+                                                  std::pmr::null_memory_resource());
+  return block;
+}
+
+std::pmr::monotonic_buffer_resource* Instance::block_arena(std::byte* block) {
+  return std::launder(reinterpret_cast<std::pmr::monotonic_buffer_resource*>(block));
+}
+
+void Instance::BlockDeleter::operator()(std::byte* block) const {
+  block_arena(block)->~monotonic_buffer_resource();
+  ::operator delete(block);
 }
 
 // An output slot holds its type's value in its natural size (Graph::output_offset).
@@ -207,19 +230,17 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       options_(options),
       parent_(parent),
       call_(call),
-      block_bytes_(arena != nullptr ? 0 : block_size(*graph_)),
-      block_(arena != nullptr ? nullptr : std::make_unique<std::byte[]>(block_bytes_)),
-      owned_arena_(arena != nullptr ? std::nullopt : block_arena(block_.get(), block_bytes_)),
-      arena_(arena != nullptr ? arena : &*owned_arena_),
+      block_(arena != nullptr ? nullptr : new_block(*graph_)),
+      arena_(arena != nullptr ? arena : block_arena(block_.get())),
       nodes_(graph_->model().nodes.size(), arena_),
+      slots_(arena_),
+      bb_(arena_),
+      modules_(arena_),
+      expression_memory_(arena_),
+      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
       blackboard_(arena_),
       blackboard_strings_(arena_),
-      blackboard_links_(arena_),
-      bb_(arena_),
-      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
-      slots_(arena_),
-      modules_(arena_),
-      expression_memory_(arena_) {
+      blackboard_links_(arena_) {
   const auto& m = graph_->model();
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
   // included, which are written as such all the same.
@@ -311,7 +332,7 @@ void Instance::link_blackboard() {
 }
 
 std::size_t Instance::memory_bytes() const {
-  std::size_t bytes = (parent_ == nullptr ? sizeof(*this) + block_bytes_ : 0) +
+  std::size_t bytes = (parent_ == nullptr ? sizeof(*this) + block_size(*graph_) : 0) +
                       (machine_ ? machine_->memory_bytes() : 0);
   for (const auto* sub : modules_)
     bytes += sub->memory_bytes();

@@ -156,8 +156,10 @@ class Instance {
   // Output `index` (the model's index among outputs of type `t`).
   Value output(std::size_t t, std::uint32_t index) const;
   void set_output(std::size_t t, std::uint32_t index, const Value& value);
-  static std::optional<std::pmr::monotonic_buffer_resource> block_arena(std::byte* block,
-                                                                        std::size_t bytes);
+  // A top-level instance's block: the arena at its front, then the bytes it carves.
+  static std::byte* new_block(const Graph& graph);
+  static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
+  static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
   void link_blackboard();
 
   void start_command(std::size_t index);
@@ -238,17 +240,42 @@ class Instance {
   void tick_frame();
   void stop_nodes();
 
+  // What a tick reads of the instance comes first, in its first three cache lines: with
+  // thousands of actors, the lines of each one a tick touches are most of its cost.
   std::shared_ptr<const Graph> graph_;
   InstanceOptions options_;
   Instance* parent_ = nullptr;
+  std::uint64_t frame_ = 0;
+  std::int32_t command_ = -1;
+  std::int32_t current_slot_ = -1;  // the slot being calculated
+  ForkRequest fork_;
+  CommandState state_ = CommandState::Idle;
+  std::uint8_t epoch_ = 1;  // a byte, as NodeState::epoch: next_epoch() handles the wrap
+  bool requests_ = false;   // a transition or Fork was requested and not applied yet
+  bool state_end_requested_ = false;
+  bool entered_ = false;  // inside an entry point (top-level instances only)
+  Result last_root_result_ = Result::Success;
   const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
-  // The block: owned by a top-level instance, shared with (carved for) its sub-instances.
-  std::size_t block_bytes_ = 0;
-  std::unique_ptr<std::byte[]> block_;
-  std::optional<std::pmr::monotonic_buffer_resource> owned_arena_;
+  // The block: owned by a top-level instance (with the arena that carves it at its front),
+  // shared with (carved for) its sub-instances.
+  struct BlockDeleter {
+    void operator()(std::byte* block) const;
+  };
+  std::unique_ptr<std::byte, BlockDeleter> block_;
   std::pmr::memory_resource* arena_;
+  std::byte* outputs_ = nullptr;      // every output, typed, grouped by type: see output()
+  std::byte* node_memory_ = nullptr;  // user class state blocks
   std::pmr::vector<NodeState> nodes_;
-  std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
+  std::pmr::vector<Slot> slots_;         // capacity Graph::max_active_roots(), reserved at creation
+  std::pmr::vector<Value*> bb_;          // blackboard reads: the linked values
+  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
+  // Expressions: evaluating one is logically a read, so these are mutable.
+  mutable std::unique_ptr<exb::Machine> machine_;
+  mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
+  // standard library), seeded per instance.
+  std::minstd_rand random_;
+  std::string_view state_end_;  // set by Element_StateEnd
   // The blackboard: values by entry index, and for each entry where it lives (this instance's
   // value, or the root's or parent's entry it inherits).
   std::pmr::vector<Value> blackboard_;
@@ -258,29 +285,8 @@ class Instance {
     std::uint32_t entry;
   };
   std::pmr::vector<BlackboardLink> blackboard_links_;
-  std::pmr::vector<Value*> bb_;  // reads: the linked values
-  // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
-  // standard library), seeded per instance.
-  std::minstd_rand random_;
-  std::pmr::vector<Slot> slots_;  // capacity Graph::max_active_roots(), reserved at creation
-  ForkRequest fork_;
-  bool requests_ = false;           // a transition or Fork was requested and not applied yet
-  std::int32_t current_slot_ = -1;  // the slot being calculated
-  Result last_root_result_ = Result::Success;
-  std::int32_t command_ = -1;
-  CommandState state_ = CommandState::Idle;
-  std::string_view state_end_;  // set by Element_StateEnd
-  bool state_end_requested_ = false;
-  std::uint64_t frame_ = 0;
-  std::uint8_t epoch_ = 1;
-  std::byte* node_memory_ = nullptr;     // user class state blocks
-  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
-  // Expressions: evaluating one is logically a read, so these are mutable.
-  mutable std::unique_ptr<exb::Machine> machine_;
-  mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
   // Top-level instances only; on the heap, as faults are rare and every sub-instance has one.
   std::unique_ptr<Fault> fault_;
-  bool entered_ = false;  // inside an entry point (top-level instances only)
 };
 
 }  // namespace ainb::runtime
