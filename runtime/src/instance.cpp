@@ -144,7 +144,7 @@ namespace {
 // Room for `count` objects of type T in a monotonic arena, with its alignment padding.
 template <typename T>
 constexpr std::size_t room(std::size_t count) {
-  return count * sizeof(T) + alignof(std::max_align_t);
+  return count * sizeof(T) + std::max(alignof(T), alignof(std::max_align_t));
 }
 
 }  // namespace
