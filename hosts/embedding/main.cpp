@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--command", options.command, "The command each actor runs (default: the first)");
   app.add_option("--stub-running", options.stub_running_updates,
                  "Updates an unregistered class stays Running before it succeeds")
+      ->check(CLI::Range(0u, 65535u))  // runtime::Graph::kMaxStubUpdates
       ->capture_default_str();
   app.add_option("--spread", options.spread,
                  "Actor i starts i % N frames early, as actors spawned at different times")

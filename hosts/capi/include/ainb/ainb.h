@@ -81,7 +81,8 @@ typedef struct ainb_node_class {
 AINB_API ainb_status ainb_runtime_register_node(ainb_runtime* runtime, const char* class_name,
                                                 const ainb_node_class* node_class);
 /* Unregistered classes run as stubs that return Running for this many updates, then Success
- * (default 0). Graphs loaded afterwards use the value. */
+ * (default 0; at most 65535: loading a graph fails with a larger value). Graphs loaded
+ * afterwards use the value. */
 AINB_API void ainb_runtime_set_stub_running_updates(ainb_runtime* runtime, uint32_t updates);
 /* Folders where module files are found (default: the root file's own folder). */
 AINB_API ainb_status ainb_runtime_add_module_dir(ainb_runtime* runtime, const char* directory);
