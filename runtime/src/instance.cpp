@@ -423,9 +423,9 @@ void Instance::stop_nodes() {
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
 }
 
-// A new epoch: a tick, or a command started. NodeState::epoch is a byte, so every 255 epochs the
-// count wraps; then every node updated at some earlier epoch is marked as updated at epoch 1 and
-// the count goes on from 2. `epoch == epoch_` still means "updated in this epoch" (no node is,
+// A new epoch: a tick, or a command started. NodeState::epoch is a byte, so after 255 the count
+// wraps; then every node updated at some earlier epoch is marked as updated at epoch 1 and the
+// count goes on from 2. `epoch == epoch_` still means "updated in this epoch" (no node is,
 // yet) and `epoch != 0` "updated since it was entered". The sweep is one pass over the node
 // states every 254 epochs.
 void Instance::next_epoch() {
@@ -860,7 +860,7 @@ void Instance::enter_builtin(std::uint32_t node) {
     case NodeType::BoolSelector:
     case NodeType::RandomSelector:
       if (!children.empty()) {
-        s.cursor = static_cast<std::uint8_t>(choose(node));
+        s.cursor = choose(node);
         enter(children[s.cursor]);
       }
       break;
@@ -1168,7 +1168,7 @@ Result Instance::update_selector(std::uint32_t node) {
       leave(children[s.cursor]);
       enter(children[choice]);
     }
-    s.cursor = static_cast<std::uint8_t>(choice);
+    s.cursor = choice;
   }
   return update_child(children[s.cursor]);
 }
@@ -1231,25 +1231,25 @@ T Instance::plug_operand(std::int32_t entry, T constant) const {
 
 // The plug a selector chooses: the first whose condition holds, else the last (default) plug.
 // The conditions were read into Graph::selector_cases when the graph was built.
-std::uint16_t Instance::choose(std::uint32_t node) {
+std::uint8_t Instance::choose(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto cases = graph_->selector_cases(node);
-  const auto last = static_cast<std::uint16_t>(cases.size() - 1);
+  const auto last = static_cast<std::uint8_t>(cases.size() - 1);
   switch (g.type) {
     case NodeType::BoolSelector: {
       const auto k = g.named_plugs[selector_input<bool>(g, ParamType::Bool) ? 0 : 1];
-      return k >= 0 ? static_cast<std::uint16_t>(k) : last;
+      return k >= 0 ? static_cast<std::uint8_t>(k) : last;
     }
     case NodeType::S32Selector: {
       const auto x = selector_input<std::int32_t>(g, ParamType::Int);
-      for (std::uint16_t i = 0; i < last; ++i) {
+      for (std::uint8_t i = 0; i < last; ++i) {
         if (x == plug_operand(cases[i].entry, cases[i].value)) return i;
       }
       return last;
     }
     case NodeType::F32Selector: {
       const auto x = selector_input<float>(g, ParamType::Float);
-      for (std::uint16_t i = 0; i < last; ++i) {
+      for (std::uint8_t i = 0; i < last; ++i) {
         const auto& c = cases[i];
         if (plug_operand(c.entry, c.min) <= x && x <= plug_operand(c.max_entry, c.max)) return i;
       }
@@ -1257,7 +1257,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
     }
     case NodeType::StringSelector: {
       const auto x = selector_input<std::string_view>(g, ParamType::String);
-      for (std::uint16_t i = 0; i < last; ++i) {
+      for (std::uint8_t i = 0; i < last; ++i) {
         if (x == plug_operand(cases[i].entry, cases[i].text)) return i;
       }
       return last;
@@ -1271,7 +1271,7 @@ std::uint16_t Instance::choose(std::uint32_t node) {
 
 // Element_RandomSelector: a plug drawn with the weights of the plugs (a negative weight counts as
 // 0; no weight at all picks the first plug).
-std::uint16_t Instance::choose_random(std::span<const SelectorCase> cases) {
+std::uint8_t Instance::choose_random(std::span<const SelectorCase> cases) {
   auto weight = [&](const SelectorCase& c) { return std::max(0.0f, plug_operand(c.entry, c.min)); };
   float total = 0;
   for (const auto& c : cases)
@@ -1282,11 +1282,11 @@ std::uint16_t Instance::choose_random(std::span<const SelectorCase> cases) {
                     static_cast<double>(std::minstd_rand::max() - std::minstd_rand::min() + 1);
   const auto pick = static_cast<float>(unit * total);
   float sum = 0;
-  for (std::uint16_t i = 0; i < cases.size(); ++i) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
     sum += weight(cases[i]);
-    if (pick < sum) return i;
+    if (pick < sum) return static_cast<std::uint8_t>(i);
   }
-  return static_cast<std::uint16_t>(cases.size() - 1);
+  return static_cast<std::uint8_t>(cases.size() - 1);
 }
 
 // ---- values ---------------------------------------------------------------------------------

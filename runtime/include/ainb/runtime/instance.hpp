@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
-#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -55,7 +54,7 @@ struct Fault {
 };
 std::string_view fault_source_name(Fault::Source source);
 
-// Cache-line aligned, so the fields a tick reads (first in the object) take three lines.
+// Cache-line aligned: see the order of its fields.
 class alignas(64) Instance {
  public:
   explicit Instance(std::shared_ptr<const Graph> graph, InstanceOptions options = {});
@@ -212,8 +211,9 @@ class alignas(64) Instance {
   Result update_selector(std::uint32_t node);
   Result update_split_timing(std::uint32_t node);
   Result update_alert(std::uint32_t node);
-  std::uint16_t choose(std::uint32_t node);
-  std::uint16_t choose_random(std::span<const SelectorCase> cases);
+  // A plug index: a node has at most 255 child plugs (NodeState::cursor).
+  std::uint8_t choose(std::uint32_t node);
+  std::uint8_t choose_random(std::span<const SelectorCase> cases);
   template <typename T>
   T selector_input(const GraphNode& g, ParamType type) const;
   template <typename T>
