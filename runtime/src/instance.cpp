@@ -4,9 +4,12 @@
 #include "ainb/runtime/instance.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -101,7 +104,7 @@ bool Instance::inside_entry() const {
   const auto* top = this;
   while (top->parent_ != nullptr)
     top = top->parent_;
-  return top->entered_;
+  return top->has(kEntered);
 }
 
 // The entry points run their work through this: a fault thrown inside stops the instance (state
@@ -110,30 +113,29 @@ bool Instance::inside_entry() const {
 template <typename F>
 void Instance::catching(F&& f) {
   // (inside_entry() for a top-level instance; hosts never reach a sub-instance's entry points)
-  if (parent_ != nullptr || entered_) return f();
-  entered_ = true;
+  if (has(kEntered)) return f();
+  set(kEntered, true);
   try {
     f();
   } catch (FaultException& e) {
-    entered_ = false;
+    set(kEntered, false);
     fault_ = std::make_unique<Fault>(std::move(e.fault));
     reset_after_fault();
     state_ = CommandState::Faulted;
     return;
   } catch (...) {
-    entered_ = false;
+    set(kEntered, false);
     throw;
   }
-  entered_ = false;
+  set(kEntered, false);
 }
 
 void Instance::reset_after_fault() {
-  std::fill(nodes_.begin(), nodes_.end(), NodeState{});
-  slots_.clear();
+  std::ranges::fill(node_states(), NodeState{});
+  slot_count_ = 0;
   fork_ = {};
-  requests_ = false;
+  set(kTransitionRequested | kStateEndRequested, false);
   current_slot_ = -1;
-  state_end_requested_ = false;
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
   for (auto* sub : modules_)
     sub->reset_after_fault();
@@ -145,6 +147,16 @@ namespace {
 template <typename T>
 constexpr std::size_t room(std::size_t count) {
   return count * sizeof(T) + std::max(alignof(T), alignof(std::max_align_t));
+}
+
+// `count` value-initialised objects of a trivially destructible type T, carved from the arena
+// (which never gives memory back: they live as long as the block).
+template <typename T>
+T* carve(std::pmr::memory_resource& arena, std::size_t count) {
+  static_assert(std::is_trivially_destructible_v<T>);
+  auto* objects = static_cast<T*>(arena.allocate(count * sizeof(T), alignof(T)));
+  std::uninitialized_value_construct_n(objects, count);
+  return objects;
 }
 
 }  // namespace
@@ -226,22 +238,33 @@ void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
                    const ModuleCall* call, std::pmr::memory_resource* arena)
-    : graph_(std::move(graph)),
+    : graph_(graph.get()),
+      flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
+                                       (parent != nullptr ? kEntered : 0))),
+      graph_owner_(std::move(graph)),
       options_(options),
       parent_(parent),
       call_(call),
       block_(arena != nullptr ? nullptr : new_block(*graph_)),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
-      nodes_(graph_->model().nodes.size(), arena_),
-      slots_(arena_),
-      bb_(arena_),
       modules_(arena_),
       expression_memory_(arena_),
       random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
       blackboard_(arena_),
       blackboard_strings_(arena_),
       blackboard_links_(arena_) {
+  // A quiet tick's fields end within the object's first cache line (instance.hpp). offsetof on
+  // a class that is not standard-layout is conditionally supported; GCC and Clang support it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  static_assert(alignof(Instance) == 64 &&
+                offsetof(Instance, last_root_result_) + sizeof(last_root_result_) <= 64);
+#pragma GCC diagnostic pop
   const auto& m = graph_->model();
+  // The active node array just before the node states: a frame reads the slot, then its root's
+  // state, and roots are usually among the first nodes, so on the same cache line.
+  slots_ = carve<Slot>(*arena_, graph_->max_active_roots());
+  nodes_ = carve<NodeState>(*arena_, m.nodes.size());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
   // included, which are written as such all the same.
   outputs_ = static_cast<std::byte*>(arena_->allocate(graph_->output_bytes(), 8));
@@ -249,7 +272,6 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   for (std::uint32_t i = 0; i < m.outputs[static_cast<std::size_t>(ParamType::String)].size(); ++i)
     set_output(static_cast<std::size_t>(ParamType::String), i, std::string_view{});
   link_blackboard();
-  slots_.reserve(graph_->max_active_roots());
   if (graph_->node_memory() != 0) {
     node_memory_ = static_cast<std::byte*>(arena_->allocate(graph_->node_memory(), 16));
   }
@@ -301,6 +323,8 @@ void Instance::link_blackboard() {
   blackboard_.reserve(entries.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
     blackboard_.push_back(graph_->blackboard_default(i));
+  // The read pointers right after the values most of them point to (neighbouring lines).
+  auto* bb = carve<Value*>(*arena_, entries.size());
   // Host-set strings are kept here, one per String entry (entries are grouped by type).
   blackboard_strings_.resize(
       graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
@@ -325,10 +349,11 @@ void Instance::link_blackboard() {
     }
     blackboard_links_.push_back(link);
   }
-  bb_.reserve(entries.size());
-  for (const auto& link : blackboard_links_) {
-    bb_.push_back(link.owner == this ? &blackboard_[link.entry] : link.owner->bb_[link.entry]);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& link = blackboard_links_[i];
+    bb[i] = link.owner == this ? &blackboard_[link.entry] : link.owner->bb_[link.entry];
   }
+  bb_ = bb;
 }
 
 std::size_t Instance::memory_bytes() const {
@@ -345,7 +370,7 @@ std::string_view Instance::command() const {
 
 std::vector<std::uint32_t> Instance::active_roots() const {
   std::vector<std::uint32_t> roots;
-  for (const auto& s : slots_)
+  for (const auto& s : slots())
     roots.push_back(s.node);
   return roots;
 }
@@ -382,11 +407,11 @@ void Instance::start_command(std::size_t index) {
   state_ = CommandState::Running;
   state_end_ = {};
   const auto& c = graph_->model().commands[index];
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, -1, "on_command",
             [&] { options_.observer->on_command(*this, c.name); });
   }
-  slots_.push_back(Slot{.node = c.root});
+  push_slot(Slot{.node = c.root});
   enter(c.root);
   if (c.secondary_root) enter(*c.secondary_root);
   for (const auto out : graph_->module_outputs())
@@ -395,12 +420,21 @@ void Instance::start_command(std::size_t index) {
 
 void Instance::leave_roots() {
   // Later slots first, like the children of a node.
-  for (auto it = slots_.rbegin(); it != slots_.rend(); ++it) {
-    if (!it->dormant && is_active(it->node)) leave(it->node);
+  for (auto k = slot_count_; k-- > 0;) {
+    if (!slots_[k].dormant && is_active(slots_[k].node)) leave(slots_[k].node);
   }
-  slots_.clear();
+  slot_count_ = 0;
   fork_ = {};
-  requests_ = false;
+  set(kTransitionRequested, false);
+}
+
+Instance::Slot& Instance::push_slot(Slot slot) {
+  // Graph::max_active_roots() bounds the array (a command's root, or a Fork's paths).
+  if (slot_count_ == graph_->max_active_roots()) {
+    throw std::logic_error(fmt::format("{}: the active node array is full ({} slots)",
+                                       graph_->model().name, slot_count_));
+  }
+  return slots_[slot_count_++] = slot;
 }
 
 void Instance::stop() {
@@ -430,7 +464,7 @@ void Instance::stop_nodes() {
 // states every 254 epochs.
 void Instance::next_epoch() {
   if (++epoch_ != 0) return;
-  for (auto& s : nodes_) {
+  for (auto& s : node_states()) {
     if (s.epoch != 0) s.epoch = 1;
   }
   epoch_ = 2;
@@ -457,24 +491,25 @@ void Instance::tick_frame() {
       if (is_active(root)) update(root);
     }
     update_module_outputs();
-    if (state_end_requested_) finish_state_end();
+    if (has(kStateEndRequested)) finish_state_end();
     return;
   }
   if (state_ != CommandState::Running || command_ < 0) return;
-  if (requests_) apply_transitions(false);  // requested last frame: "before the next calculation"
+  if (has(kTransitionRequested))
+    apply_transitions(false);  // requested last frame: "before the next calculation"
   calculate_slots(false);
   const auto& c = m.commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
   // Post-calc transitions: their targets are entered and calculated in this frame. A chain of
   // them is bounded, so a cycle of post-calc transitions cannot hang a frame.
-  for (std::size_t round = 0; round <= m.nodes.size() && requests_ && has_post_requests();
-       ++round) {
+  for (std::size_t round = 0;
+       round <= m.nodes.size() && has(kTransitionRequested) && has_post_requests(); ++round) {
     apply_transitions(true);
     calculate_slots(true);
   }
   update_module_outputs();
-  if (state_end_requested_) return finish_state_end();
-  if (slots_.empty() && fork_.node < 0 && state_ == CommandState::Running) {
+  if (has(kStateEndRequested)) return finish_state_end();
+  if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
     end_command(last_root_result_);
   }
 }
@@ -483,9 +518,9 @@ void Instance::tick_frame() {
 
 void Instance::calculate_slots(bool only_fresh) {
   const auto& nodes = graph_->nodes();
-  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
+  const bool quiet = !observed();  // fixed during a tick (set_observer)
   bool removed = false;
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
+  for (std::size_t i = 0; i < slot_count_; ++i) {
     if (slots_[i].removed || (only_fresh && !slots_[i].fresh)) continue;
     slots_[i].fresh = false;
     const auto node = slots_[i].node;
@@ -493,10 +528,10 @@ void Instance::calculate_slots(bool only_fresh) {
       // A Join runs once InFlowNum copies of it are in the array; the guard: the first copy
       // runs, the others leave the array.
       std::uint32_t copies = 0;
-      for (const auto& s : slots_)
+      for (const auto& s : slots())
         copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
       if (copies < nodes[node].in_flow) continue;
-      for (std::size_t j = i + 1; j < slots_.size(); ++j) {
+      for (std::size_t j = i + 1; j < slot_count_; ++j) {
         if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = removed = true;
       }
       slots_[i].dormant = false;
@@ -510,20 +545,22 @@ void Instance::calculate_slots(bool only_fresh) {
     if (is_active(node)) leave(node);
     if (slots_[i].next < 0) slots_[i].removed = removed = true;
   }
-  if (removed || requests_) std::erase_if(slots_, [](const Slot& s) { return s.removed; });
+  if (removed || has(kTransitionRequested)) {
+    const auto kept = std::ranges::remove_if(slots(), [](const Slot& s) { return s.removed; });
+    slot_count_ -= static_cast<std::uint32_t>(kept.size());
+  }
 }
 
 bool Instance::has_post_requests() const {
   if (fork_.node >= 0 && fork_.post) return true;
-  return std::any_of(slots_.begin(), slots_.end(),
-                     [](const Slot& s) { return s.next >= 0 && s.next_post; });
+  return std::ranges::any_of(slots(), [](const Slot& s) { return s.next >= 0 && s.next_post; });
 }
 
 void Instance::apply_transitions(bool post) {
   const auto& nodes = graph_->nodes();
-  requests_ = false;  // set again below for requests of the other timing
+  set(kTransitionRequested, false);  // set again below for requests of the other timing
   auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
-    if (options_.observer) {
+    if (observed()) {
       guarded(Fault::Source::Observer, from, "on_transition",
               [&] { options_.observer->on_transition(*this, from, target); });
     }
@@ -535,14 +572,15 @@ void Instance::apply_transitions(bool post) {
     const auto fork = static_cast<std::uint32_t>(fork_.node);
     leave_roots();
     for (const auto& t : graph_->transitions(fork)) {
-      place(slots_.emplace_back(), fork, t.target);
+      place(push_slot({}), fork, t.target);
     }
-    requests_ = true;  // the new paths may hold Join copies; recount at the next calculation
+    set(kTransitionRequested,
+        true);  // the new paths may hold Join copies; recount at the next calculation
     return;
   }
-  if (fork_.node >= 0) requests_ = true;
-  for (auto& slot : slots_) {
-    if (slot.next >= 0 && slot.next_post != post) requests_ = true;
+  if (fork_.node >= 0) set(kTransitionRequested, true);
+  for (auto& slot : slots()) {
+    if (slot.next >= 0 && slot.next_post != post) set(kTransitionRequested, true);
     if (slot.next < 0 || slot.next_post != post) continue;
     if (!slot.dormant && is_active(slot.node)) leave(slot.node);
     place(slot, slot.next_from, static_cast<std::uint32_t>(slot.next));
@@ -558,7 +596,7 @@ bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
   slot.next = static_cast<std::int32_t>(transitions[k].target);
   slot.next_from = node;
   slot.next_post = transitions[k].post_calc;
-  requests_ = true;
+  set(kTransitionRequested, true);
   return true;
 }
 
@@ -566,7 +604,7 @@ bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
 // transition named by TransitionCommand; a top-level file switches to the command of that name,
 // or ends its command.
 void Instance::finish_state_end() {
-  state_end_requested_ = false;
+  set(kStateEndRequested, false);
   const auto name = state_end_;
   const auto& commands = graph_->model().commands;
   if (parent_ == nullptr) {
@@ -650,7 +688,7 @@ void Instance::calculate_queries(std::uint32_t node) {
     const auto& g = graph_->nodes()[q];
     const auto result = g.is_stub ? update_stub(s) : calculate(q);
     s.calculating = false;
-    if (options_.observer) {
+    if (observed()) {
       guarded(Fault::Source::Observer, q, "on_update",
               [&] { options_.observer->on_update(*this, q, result); });
     }
@@ -662,7 +700,7 @@ void Instance::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
   for (const auto inner : graph_->queries(q))
     ++nodes_[inner].query_users;
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, q, "on_enter", [&] { options_.observer->on_enter(*this, q); });
   }
   if (const auto& g = graph_->nodes()[q]; g.enter_work || g.module >= 0) enter_own(q);
@@ -686,7 +724,7 @@ void Instance::leave_queries(std::uint32_t node) {
     }
     if (const auto& g = graph_->nodes()[q]; g.calls_leave || g.module >= 0) leave_own(q);
     s.active = 0;
-    if (options_.observer) {
+    if (observed()) {
       guarded(Fault::Source::Observer, q, "on_leave",
               [&] { options_.observer->on_leave(*this, q); });
     }
@@ -771,7 +809,7 @@ inline Result Instance::update_stub(NodeState& s) const {
 
 // The same for a parent with one child to update (a selector's choice, SplitTiming's Update plug).
 [[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node) {
-  return update_child(node, graph_->nodes()[node], nodes_[node], options_.observer == nullptr);
+  return update_child(node, graph_->nodes()[node], nodes_[node], !observed());
 }
 
 // The loop of a composite: Sequential, Simultaneous or a selector.
@@ -804,7 +842,7 @@ Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& 
 void Instance::enter(std::uint32_t node) {
   auto& s = nodes_[node];
   const auto& g = graph_->nodes()[node];
-  if (g.plain && options_.observer == nullptr) return enter_plain(node, g, s);
+  if (g.plain && !observed()) return enter_plain(node, g, s);
   if (s.active != 0) {  // already entered by another parent: it stays active for both
     ++s.active;
     return;
@@ -825,11 +863,11 @@ void Instance::enter(std::uint32_t node) {
       });
     }
   }
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, node, "on_enter",
             [&] { options_.observer->on_enter(*this, node); });
   }
-  if (g.has_xlink && options_.observer) {
+  if (g.has_xlink && observed()) {
     for (const auto& action : graph_->model().xlink_actions) {
       if (action.node_index == node) {
         guarded(Fault::Source::Observer, node, "on_xlink",
@@ -902,13 +940,13 @@ void Instance::enter_builtin(std::uint32_t node) {
       if (g.transitions.count == 0) break;
       if (fork_.node < 0 && current_slot_ >= 0) {
         fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
-        requests_ = true;
+        set(kTransitionRequested, true);
       }
       result = Result::Running;
       break;
     case NodeType::StateEnd:
-      if (!state_end_requested_) {
-        state_end_requested_ = true;
+      if (!has(kStateEndRequested)) {
+        set(kStateEndRequested, true);
         state_end_ = g.parameter;
       }
       break;
@@ -927,7 +965,7 @@ void Instance::enter_builtin(std::uint32_t node) {
 Result Instance::update(std::uint32_t node) {
   auto& state = nodes_[node];
   const auto& g = graph_->nodes()[node];
-  if (g.plain_update && options_.observer == nullptr) return update_plain(node, g, state);
+  if (g.plain_update && !observed()) return update_plain(node, g, state);
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   if (g.queries.count != 0) calculate_queries(node);
   // User classes and stubs are the common case: handled here, the rest out of line.
@@ -939,7 +977,7 @@ Result Instance::update(std::uint32_t node) {
   } else {
     result = update_builtin(node);
   }
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, node, "on_update",
             [&] { options_.observer->on_update(*this, node, result); });
   }
@@ -961,7 +999,7 @@ Result Instance::update(std::uint32_t node) {
 void Instance::leave(std::uint32_t node) {
   auto& s = nodes_[node];
   const auto& g = graph_->nodes()[node];
-  if (g.plain && options_.observer == nullptr) return leave_plain(node, g, s);
+  if (g.plain && !observed()) return leave_plain(node, g, s);
   if (s.active == 0) return;
   if (s.active > 1) {  // another parent still uses it
     --s.active;
@@ -973,7 +1011,7 @@ void Instance::leave(std::uint32_t node) {
     leave_builtin(node);
   }
   nodes_[node].active = 0;
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, node, "on_leave",
             [&] { options_.observer->on_leave(*this, node); });
   }
@@ -985,7 +1023,7 @@ void Instance::leave_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
-    const auto* states = nodes_.data();
+    const auto* states = nodes_;
     for (auto it = children.rbegin(); it != children.rend(); ++it) {
       if (states[*it].active != 0) leave(*it);
     }
@@ -1111,7 +1149,7 @@ Result Instance::update_sequential(std::uint32_t node) {
   const bool next_in_frame = g.update_next_in_frame;
   const bool loop = g.loop;
   const auto loops = g.loop_count;
-  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
+  const bool quiet = !observed();  // fixed during a tick (set_observer)
   for (;;) {
     const auto child = children[s.cursor];
     const auto& c = graph_nodes[child];
@@ -1136,7 +1174,7 @@ Result Instance::update_simultaneous(std::uint32_t node) {
   auto& s = nodes_[node];
   bool running = false;
   const auto* graph_nodes = graph_->nodes().data();
-  const bool quiet = options_.observer == nullptr;  // fixed during a tick (set_observer)
+  const bool quiet = !observed();  // fixed during a tick (set_observer)
   for (const auto child : graph_->children(node)) {
     auto& cs = nodes_[child];
     if (cs.active == 0) continue;
@@ -1186,7 +1224,7 @@ Result Instance::update_alert(std::uint32_t node) {
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
   spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
-  if (options_.observer) {
+  if (observed()) {
     guarded(Fault::Source::Observer, node, "on_alert",
             [&] { options_.observer->on_alert(*this, node, message); });
   }
@@ -1548,7 +1586,7 @@ void Instance::write_blackboard(std::string_view name, BlackboardType type, Valu
     }
     owner->blackboard_[entry] = value;
     found = true;
-    if (options_.observer) {
+    if (observed()) {
       guarded(Fault::Source::Observer, -1, "on_blackboard",
               [&] { options_.observer->on_blackboard(*owner, entry); });
     }
@@ -1582,6 +1620,7 @@ void Instance::set_observer(Observer* observer) {
         graph_->model().name));
   }
   options_.observer = observer;
+  set(kObserved, observer != nullptr);
   for (auto* module : modules_)
     module->set_observer(observer);
 }

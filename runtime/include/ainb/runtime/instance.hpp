@@ -11,6 +11,7 @@
 #include <memory>
 #include <memory_resource>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,6 +146,9 @@ class alignas(64) Instance {
     bool fresh = false;    // put here by a transition and not calculated yet
     bool removed = false;  // finished without a transition
   };
+  std::span<NodeState> node_states() const { return {nodes_, graph_->nodes().size()}; }
+  std::span<Slot> slots() const { return {slots_, slot_count_}; }
+  Slot& push_slot(Slot slot);  // the array has room for every slot a file can have
   struct ForkRequest {
     std::int32_t node = -1;
     bool post = false;
@@ -241,21 +245,41 @@ class alignas(64) Instance {
   void tick_frame();
   void stop_nodes();
 
-  // What a tick reads of the instance comes first, in its first three cache lines: with
-  // thousands of actors, the lines of each one a tick touches are most of its cost.
-  std::shared_ptr<const Graph> graph_;
-  InstanceOptions options_;
-  Instance* parent_ = nullptr;
+  // Bits of flags_.
+  static constexpr std::uint8_t kTransitionRequested = 1;  // a transition or Fork, not applied yet
+  static constexpr std::uint8_t kStateEndRequested = 2;    // an Element_StateEnd was calculated
+  static constexpr std::uint8_t kObserved = 4;             // options_.observer is set
+  // Inside an entry point (catching); always set in a module's sub-instance, which is only ever
+  // run from inside its top-level instance's.
+  static constexpr std::uint8_t kEntered = 8;
+  bool has(std::uint8_t bit) const { return (flags_ & bit) != 0; }
+  void set(std::uint8_t bit, bool on) {
+    flags_ = static_cast<std::uint8_t>(on ? flags_ | bit : flags_ & ~bit);
+  }
+  bool observed() const { return has(kObserved); }
+
+  // Everything a quiet tick reads of the instance object is in its first cache line (64 bytes,
+  // the object is aligned to it): with thousands of actors, the lines of each actor a tick
+  // touches are most of its cost (docs/benchmarks.md). The arrays live in the block.
+  const Graph* graph_;
+  NodeState* nodes_ = nullptr;    // one per node
+  Slot* slots_ = nullptr;         // the active node array: room for Graph::max_active_roots()
+  Value* const* bb_ = nullptr;    // blackboard reads: the linked value of each entry
+  std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
   std::uint64_t frame_ = 0;
+  std::uint32_t slot_count_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated
-  ForkRequest fork_;
   CommandState state_ = CommandState::Idle;
   std::uint8_t epoch_ = 1;  // a byte, as NodeState::epoch: next_epoch() handles the wrap
-  bool requests_ = false;   // a transition or Fork was requested and not applied yet
-  bool state_end_requested_ = false;
-  bool entered_ = false;  // inside an entry point (top-level instances only)
+  std::uint8_t flags_ = 0;  // the bits above
   Result last_root_result_ = Result::Success;
+
+  // The rest: read on command starts and ends, module calls, expressions, observed ticks.
+  std::shared_ptr<const Graph> graph_owner_;  // graph_, kept alive
+  InstanceOptions options_;
+  Instance* parent_ = nullptr;
+  ForkRequest fork_;
   const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
@@ -264,11 +288,7 @@ class alignas(64) Instance {
   };
   std::unique_ptr<std::byte, BlockDeleter> block_;
   std::pmr::memory_resource* arena_;
-  std::byte* outputs_ = nullptr;      // every output, typed, grouped by type: see output()
-  std::byte* node_memory_ = nullptr;  // user class state blocks
-  std::pmr::vector<NodeState> nodes_;
-  std::pmr::vector<Slot> slots_;         // capacity Graph::max_active_roots(), reserved at creation
-  std::pmr::vector<Value*> bb_;          // blackboard reads: the linked values
+  std::byte* node_memory_ = nullptr;     // user class state blocks
   std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
