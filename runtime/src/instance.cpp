@@ -517,38 +517,45 @@ void Instance::tick_frame() {
 // ---- the active node array --------------------------------------------------------------------
 
 void Instance::calculate_slots(bool only_fresh) {
-  const auto& nodes = graph_->nodes();
+  const auto* nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   bool removed = false;
-  for (std::size_t i = 0; i < slot_count_; ++i) {
-    if (slots_[i].removed || (only_fresh && !slots_[i].fresh)) continue;
-    slots_[i].fresh = false;
-    const auto node = slots_[i].node;
-    if (slots_[i].dormant) {
-      // A Join runs once InFlowNum copies of it are in the array; the guard: the first copy
-      // runs, the others leave the array.
-      std::uint32_t copies = 0;
-      for (const auto& s : slots())
-        copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
-      if (copies < nodes[node].in_flow) continue;
-      for (std::size_t j = i + 1; j < slot_count_; ++j) {
-        if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = removed = true;
-      }
-      slots_[i].dormant = false;
-      enter(node);
-    }
+  for (std::uint32_t i = 0; i < slot_count_; ++i) {
+    auto& slot = slots_[i];
+    if (slot.removed || (only_fresh && !slot.fresh)) continue;
+    slot.fresh = false;
+    if (slot.dormant && !wake_join(i, removed)) continue;
+    const auto node = slot.node;
     current_slot_ = static_cast<std::int32_t>(i);
     const auto result = update_child(node, nodes[node], nodes_[node], quiet);
     current_slot_ = -1;
     if (result == Result::Running) continue;
     last_root_result_ = result;
     if (is_active(node)) leave(node);
-    if (slots_[i].next < 0) slots_[i].removed = removed = true;
+    if (slot.next < 0) slot.removed = removed = true;
   }
-  if (removed || has(kTransitionRequested)) {
-    const auto kept = std::ranges::remove_if(slots(), [](const Slot& s) { return s.removed; });
-    slot_count_ -= static_cast<std::uint32_t>(kept.size());
+  if (removed || has(kTransitionRequested)) remove_finished_slots();
+}
+
+// A Join runs once InFlowNum copies of it are in the array; the guard: the first copy runs, the
+// others leave the array. Out of line, as the frame's loop above runs every frame and this rarely.
+bool Instance::wake_join(std::uint32_t i, bool& removed) {
+  const auto node = slots_[i].node;
+  std::uint32_t copies = 0;
+  for (const auto& s : slots())
+    copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
+  if (copies < graph_->nodes()[node].in_flow) return false;
+  for (auto j = i + 1; j < slot_count_; ++j) {
+    if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = removed = true;
   }
+  slots_[i].dormant = false;
+  enter(node);
+  return true;
+}
+
+void Instance::remove_finished_slots() {
+  const auto gone = std::ranges::remove_if(slots(), [](const Slot& s) { return s.removed; });
+  slot_count_ -= static_cast<std::uint32_t>(gone.size());
 }
 
 bool Instance::has_post_requests() const {

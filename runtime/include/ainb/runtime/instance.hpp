@@ -199,6 +199,9 @@ class alignas(64) Instance {
 
   // The active node array (docs/semantics.md, "Transitions, Fork and Join").
   void calculate_slots(bool only_fresh);
+  // A dormant Join's slot: may it run now? (`removed`: copies of it left the array)
+  bool wake_join(std::uint32_t slot, bool& removed);
+  void remove_finished_slots();
   void apply_transitions(bool post);
   bool has_post_requests() const;
   void finish_state_end();
