@@ -984,6 +984,55 @@ TEST_CASE("limits of the 16-bit counters: stub updates and Sequential loops") {
                        LoadError);
 }
 
+TEST_CASE("limits of the 8-bit holder counts: parents of a node, users of a query") {
+  // Node 2 is the child of two Simultaneous nodes through many plugs (a node has at most 255
+  // child plugs of a kind): entered once per plug, it is active until the last parent leaves.
+  auto shared_child = [](std::uint32_t second_parent_plugs) {
+    AinbSpec spec;
+    spec.file_name = "holders";
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode first{.type = NodeType::Simultaneous}, second{.type = NodeType::Simultaneous};
+    first.plugs.push_back({PlugKind::Child, 1, ""});
+    for (int k = 0; k < 200; ++k)
+      first.plugs.push_back({PlugKind::Child, 2, ""});
+    for (std::uint32_t k = 0; k < second_parent_plugs; ++k)
+      second.plugs.push_back({PlugKind::Child, 2, ""});
+    spec.nodes = {first, second, user("Shared")};
+    return spec;
+  };
+  auto graph =
+      std::make_shared<Graph>(ainb::load(build(shared_child(55)), "holders.ainb"), NodeRegistry{});
+  Instance instance(graph);
+  instance.start("Root");
+  CHECK(instance.is_active(2));
+  instance.stop();
+  CHECK_FALSE(instance.is_active(2));  // 255 holders, all gone: the count did not wrap
+  CHECK_THROWS_WITH_AS(Graph(ainb::load(build(shared_child(56)), "holders.ainb"), NodeRegistry{}),
+                       "holders.ainb: nodes at offset 0x104: node 2 can be entered by 256 parents "
+                       "at once (child plugs, commands, transitions, module calls): over the "
+                       "limit of 255 (Graph::kMaxHolders)",
+                       LoadError);
+
+  // A Logic file: node 0 is a query of every other node.
+  auto shared_query = [](std::uint32_t users) {
+    AinbSpec spec;
+    spec.file_name = "holders";
+    BuildNode query = user("Query");
+    query.flags = node_flags::kIsQuery;
+    spec.nodes = {query};
+    for (std::uint32_t k = 0; k < users; ++k) {
+      spec.nodes.push_back(user("User"));
+      spec.nodes.back().queries = {0};
+    }
+    return spec;
+  };
+  CHECK_NOTHROW(Graph(ainb::load(build(shared_query(255)), "holders.ainb"), NodeRegistry{}));
+  CHECK_THROWS_WITH_AS(Graph(ainb::load(build(shared_query(256)), "holders.ainb"), NodeRegistry{}),
+                       "holders.ainb: nodes at offset 0x74: node 0 is a query of 256 nodes: over "
+                       "the limit of 255 (Graph::kMaxHolders)",
+                       LoadError);
+}
+
 #include "allocation_counter.hpp"
 
 TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {

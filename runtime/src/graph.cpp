@@ -212,6 +212,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build.chain.push_back(file_name_);
   build_modules(registry, build);
   build.chain.pop_back();
+  check_sharing();
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
@@ -280,6 +281,58 @@ void Graph::build_query_plans() {
       query_plan_.push_back({q, 0});
     }
     range.count = static_cast<std::uint32_t>(query_plan_.size()) - range.base;
+  }
+}
+
+// A node's state counts its holders in bytes (NodeState::active, query_users), which keeps an
+// actor small. Counted here, conservatively, are the holders a node can have at once: each child
+// plug that leads to it, each ModuleIF_Child of a module that enters it for its caller, the slots
+// of the active node array that can hold it (its command's root or transition targets: at most
+// max_active_roots() at a time), its command's secondary root, and once as a Logic root or module
+// output; for a query, each node that lists it. A file over kMaxHolders is refused, not wrapped.
+void Graph::check_sharing() const {
+  const auto& m = *model_;
+  std::vector<std::uint32_t> parents(nodes_.size(), 0), users(nodes_.size(), 0);
+  std::vector<std::uint32_t> slots(nodes_.size(), 0);
+  for (const auto child : children_)
+    ++parents[child];
+  for (const auto query : queries_)
+    ++users[query];
+  for (const auto& t : transitions_)
+    ++slots[t.target];
+  std::vector<bool> root(nodes_.size(), false), secondary(nodes_.size(), false);
+  for (const auto& c : m.commands) {
+    root[c.root] = true;
+    if (c.secondary_root) secondary[*c.secondary_root] = true;
+  }
+  for (const auto n : logic_roots_)
+    ++parents[n];
+  for (const auto n : module_outputs_)
+    ++parents[n];
+  for (const auto& call : module_calls_) {
+    const auto plugs = children(call.node);
+    for (std::size_t j = 0; j < call.links.size(); ++j) {
+      const bool child_link = call.graph->model().nodes[j].type == NodeType::ModuleIFChild;
+      if (child_link && call.links[j] >= 0)
+        ++parents[plugs[static_cast<std::size_t>(call.links[j])]];
+    }
+  }
+  for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
+    const auto holders = parents[n] + std::min(slots[n] + (root[n] ? 1u : 0u), max_active_roots_) +
+                         (secondary[n] ? 1u : 0u);
+    if (holders > kMaxHolders) {
+      throw LoadError(m.name, "nodes", m.nodes[n].entry_offset,
+                      fmt::format("node {} can be entered by {} parents at once (child plugs, "
+                                  "commands, transitions, module calls): over the limit of {} "
+                                  "(Graph::kMaxHolders)",
+                                  n, holders, kMaxHolders));
+    }
+    if (users[n] > kMaxHolders) {
+      throw LoadError(m.name, "nodes", m.nodes[n].entry_offset,
+                      fmt::format("node {} is a query of {} nodes: over the limit of {} "
+                                  "(Graph::kMaxHolders)",
+                                  n, users[n], kMaxHolders));
+    }
   }
 }
 

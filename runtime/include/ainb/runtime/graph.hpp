@@ -247,6 +247,10 @@ class Graph {
   // (std::invalid_argument).
   static constexpr std::uint16_t kMaxLoops = 65535;
   static constexpr std::uint16_t kMaxStubUpdates = 65535;
+  // A node that could be entered by more parents at once than this (child plugs, commands,
+  // transitions, module calls), or that is a query of more nodes, is refused when the graph is
+  // built (LoadError): an instance counts them in a byte.
+  static constexpr std::uint32_t kMaxHolders = 255;
   // Most active roots a calculation can have at once (the widest Fork; at least 1).
   std::uint32_t max_active_roots() const { return max_active_roots_; }
   // Outputs in an instance: one byte array, each type's values together in their natural size
@@ -304,6 +308,7 @@ class Graph {
   void build_control_flow();
   void build_query_plans();
   void build_modules(const NodeRegistry& registry, Build& build);
+  void check_sharing() const;  // the limit of kMaxHolders
   void collect_expression_sites();
   void bind_inputs();
 
