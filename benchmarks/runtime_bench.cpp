@@ -14,6 +14,8 @@
 // frames of one case (sequence100, simultaneous100, or a corpus file's path) without an observer,
 // for
 //   valgrind --tool=callgrind --toggle-collect='ainb::runtime::Instance::tick()' runtime_bench ...
+// (add --toggle-collect='ainb::runtime::Instance::start(*)' to count command restarts too: a tree
+// restarted every frame does its whole Enter there).
 // With --count it runs them with an observer instead and prints the visits and bytes. With
 // --steady a corpus tree's stubs keep running for 60 updates before they succeed, as actions do
 // in a game, instead of succeeding at once (the corpus_steady cases).

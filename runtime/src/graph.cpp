@@ -212,7 +212,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build.chain.push_back(file_name_);
   build_modules(registry, build);
   build.chain.pop_back();
-  check_sharing();
+  check_holders();
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
@@ -290,7 +290,7 @@ void Graph::build_query_plans() {
 // of the active node array that can hold it (its command's root or transition targets: at most
 // max_active_roots() at a time), its command's secondary root, and once as a Logic root or module
 // output; for a query, each node that lists it. A file over kMaxHolders is refused, not wrapped.
-void Graph::check_sharing() const {
+void Graph::check_holders() const {
   const auto& m = *model_;
   std::vector<std::uint32_t> parents(nodes_.size(), 0), users(nodes_.size(), 0);
   std::vector<std::uint32_t> slots(nodes_.size(), 0);

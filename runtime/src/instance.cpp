@@ -262,7 +262,8 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
 #pragma GCC diagnostic pop
   const auto& m = graph_->model();
   // The active node array just before the node states: a frame reads the slot, then its root's
-  // state, and roots are usually among the first nodes, so on the same cache line.
+  // state, which shares the slot's cache line when the root is among the first nodes (in 5 of
+  // the corpus's 10 files with commands, a root is one of nodes 0 to 3).
   slots_ = carve<Slot>(*arena_, graph_->max_active_roots());
   nodes_ = carve<NodeState>(*arena_, m.nodes.size());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
@@ -495,8 +496,8 @@ void Instance::tick_frame() {
     return;
   }
   if (state_ != CommandState::Running || command_ < 0) return;
-  if (has(kTransitionRequested))
-    apply_transitions(false);  // requested last frame: "before the next calculation"
+  // Requested last frame: applied "before the next calculation".
+  if (has(kTransitionRequested)) apply_transitions(false);
   calculate_slots(false);
   const auto& c = m.commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
@@ -581,8 +582,8 @@ void Instance::apply_transitions(bool post) {
     for (const auto& t : graph_->transitions(fork)) {
       place(push_slot({}), fork, t.target);
     }
-    set(kTransitionRequested,
-        true);  // the new paths may hold Join copies; recount at the next calculation
+    // The new paths may hold Join copies: recount them at the next calculation.
+    set(kTransitionRequested, true);
     return;
   }
   if (fork_.node >= 0) set(kTransitionRequested, true);

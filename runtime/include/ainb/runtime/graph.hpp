@@ -308,7 +308,7 @@ class Graph {
   void build_control_flow();
   void build_query_plans();
   void build_modules(const NodeRegistry& registry, Build& build);
-  void check_sharing() const;  // the limit of kMaxHolders
+  void check_holders() const;  // the limit of kMaxHolders
   void collect_expression_sites();
   void bind_inputs();
 
