@@ -1033,6 +1033,60 @@ TEST_CASE("limits of the 8-bit holder counts: parents of a node, users of a quer
                        LoadError);
 }
 
+namespace {
+
+// Every node's active flag, the module calls' sub-instances' included, depth first.
+void collect_active(const Instance& instance, std::vector<bool>& out) {
+  for (std::uint32_t n = 0; n < instance.graph().nodes().size(); ++n) {
+    out.push_back(instance.is_active(n));
+    if (const auto* sub = instance.module_instance(n)) collect_active(*sub, out);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("quiet and observed runs of every corpus file agree after every frame") {
+  // Without an observer the instance takes its short paths (plain nodes, plain composites, the
+  // flag byte of its first cache line); with one, the general paths. The same run must leave the
+  // same command state, nodes active and blackboard after every frame either way.
+  struct Watching : Observer {};  // attached, records nothing
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  std::size_t frames = 0;
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    for (const std::uint32_t stub_updates : {0u, 2u, 40u}) {
+      CAPTURE(path.filename().string());
+      CAPTURE(stub_updates);
+      NodeRegistry registry;
+      registry.stub_running_updates = stub_updates;
+      const auto graph =
+          std::make_shared<Graph>(load_file(path), registry, corpus_options(resolver));
+      Watching watching;
+      Instance quiet(graph, InstanceOptions{5, nullptr, nullptr});
+      Instance observed(graph, InstanceOptions{5, nullptr, &watching});
+      const auto& model = graph->model();
+      std::size_t next = 0;
+      for (int frame = 0; frame < 400; ++frame, ++frames) {
+        if (!model.commands.empty() && quiet.state() != CommandState::Running) {
+          const auto& name = model.commands[next++ % model.commands.size()].name;
+          quiet.start(name);
+          observed.start(name);
+        }
+        quiet.tick();
+        observed.tick();
+        CAPTURE(frame);
+        REQUIRE(quiet.state() == observed.state());
+        std::vector<bool> quiet_active, observed_active;
+        collect_active(quiet, quiet_active);
+        collect_active(observed, observed_active);
+        REQUIRE(quiet_active == observed_active);
+        for (const auto& entry : model.blackboard.entries)
+          REQUIRE(*quiet.blackboard(entry.name) == *observed.blackboard(entry.name));
+      }
+    }
+  }
+  CHECK(frames == 400 * 3 * ainb::test::corpus_ainb_files().size());
+}
+
 #include "allocation_counter.hpp"
 
 TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {
