@@ -555,8 +555,11 @@ bool Instance::wake_join(std::uint32_t i, bool& removed) {
 }
 
 void Instance::remove_finished_slots() {
-  const auto gone = std::ranges::remove_if(slots(), [](const Slot& s) { return s.removed; });
-  slot_count_ -= static_cast<std::uint32_t>(gone.size());
+  // std::remove_if, not the ranges form: clang 14 (the fuzz build) rejects ranges::subrange over
+  // libstdc++ 12's span iterators.
+  const auto all = slots();
+  const auto end = std::remove_if(all.begin(), all.end(), [](const Slot& s) { return s.removed; });
+  slot_count_ = static_cast<std::uint32_t>(end - all.begin());
 }
 
 bool Instance::has_post_requests() const {
