@@ -10,13 +10,14 @@
 #include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
+#include "scratch.hpp"
 
 using ainb::test::ainb_cli;
 
 namespace {
 
 std::filesystem::path write_temp(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = ainb::test::scratch_dir() / name;
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
@@ -62,7 +63,7 @@ TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
   CHECK(peer_json["Info"]["Version"] == "0x407");
   CHECK(peer_json["Nodes"][0]["Name"] == "Idle");
 
-  const auto out_path = std::filesystem::temp_directory_path() / "cli_dump.json";
+  const auto out_path = ainb::test::scratch_dir() / "cli_dump.json";
   CHECK(ainb_cli({"dump", "-o", out_path.string(), path.string()}).code == 0);
   std::ifstream written(out_path);
   CHECK(nlohmann::json::parse(written)["nodes"][0]["name"] == "Idle");
@@ -154,7 +155,7 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
         std::string::npos);
   CHECK(aamp.out.find(": 200.0\n") != std::string::npos);  // names unknown: hashes print
   // With names, they print instead of hashes.
-  const auto names = std::filesystem::temp_directory_path() / "cli_cat_names.txt";
+  const auto names = ainb::test::scratch_dir() / "cli_cat_names.txt";
   std::ofstream(names) << "DisplayDistance\nItem\n";
   const auto named =
       ainb_cli({"cat", (dir / "aamp/Horse.blifecondition").string(), "--names", names.string()});

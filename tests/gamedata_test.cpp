@@ -7,8 +7,6 @@
 #include <map>
 #include <sstream>
 
-#include <unistd.h>
-
 #include <doctest/doctest.h>
 
 #include "ainb/gamedata/blackboard_files.hpp"
@@ -21,6 +19,7 @@
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "format_samples.hpp"
+#include "scratch.hpp"
 
 using namespace ainb;
 namespace fs = std::filesystem;
@@ -41,11 +40,9 @@ void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-// A fresh, empty folder under the temporary directory (named by the process too, so the release and
-// sanitizer suites can run at the same time).
+// A fresh, empty folder in the test process's scratch folder.
 fs::path temp_dir(const std::string& name) {
-  const auto dir =
-      fs::temp_directory_path() / ("ainb_gamedata_" + name + "_" + std::to_string(::getpid()));
+  const auto dir = ainb::test::scratch_dir() / ("gamedata_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

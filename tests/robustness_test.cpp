@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "exb_assembler.hpp"
 #include "runtime_probe.hpp"
+#include "scratch.hpp"
 
 using namespace ainb;
 using namespace ainb::runtime;
@@ -467,7 +468,7 @@ TEST_CASE("ainb run stops on a fault (a trace write that fails) and exits 2") {
                     {ParamType::Int, "NumLoop", std::int32_t{0}}};
   seq.plugs = {{PlugKind::Child, 1, ""}};
   spec.nodes = {seq, user("Stub")};
-  const auto path = std::filesystem::temp_directory_path() / "ainb_robustness_loop.root.ainb";
+  const auto path = ainb::test::scratch_dir() / "ainb_robustness_loop.root.ainb";
   {
     const auto bytes = build(spec);
     std::ofstream(path, std::ios::binary)

@@ -12,6 +12,7 @@
 #include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
+#include "scratch.hpp"
 
 using namespace ainb;
 using namespace ainb::simulation;
@@ -25,7 +26,7 @@ const std::filesystem::path kScenario =
     std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.scenario.json";
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / name;
+  const auto path = ainb::test::scratch_dir() / name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -267,7 +268,7 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
 
 TEST_CASE("ainb regress --record and --check: golden traces of a folder of files and scenarios") {
   namespace fs = std::filesystem;
-  const auto root = fs::temp_directory_path() / "ainb-golden-test";
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-test";
   fs::remove_all(root);
   const auto mod = root / "mod";
   fs::create_directories(mod / "sub");

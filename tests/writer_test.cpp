@@ -16,6 +16,7 @@
 #include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
+#include "scratch.hpp"
 
 using namespace ainb;
 using namespace ainb::test;
@@ -521,7 +522,7 @@ TEST_CASE("text form: the bundled example's JSON compiles to the file the build 
 namespace {
 
 std::filesystem::path temp_path(const std::string& name) {
-  return std::filesystem::temp_directory_path() / name;
+  return ainb::test::scratch_dir() / name;
 }
 
 std::vector<std::uint8_t> read_all(const std::filesystem::path& path) {
