@@ -236,11 +236,20 @@ void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value
   std::visit([at](const auto& v) { std::memcpy(at, &v, sizeof(v)); }, value);
 }
 
+std::uint8_t Instance::shape_flags(const Graph& graph) {
+  const auto& commands = graph.model().commands;
+  const bool secondary =
+      std::ranges::any_of(commands, [](const auto& c) { return c.secondary_root.has_value(); });
+  return static_cast<std::uint8_t>(
+      (commands.empty() ? kLogic : 0) |
+      (secondary || !graph.module_outputs().empty() ? kOtherRoots : 0));
+}
+
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
                    const ModuleCall* call, std::pmr::memory_resource* arena)
     : graph_(graph.get()),
       flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
-                                       (parent != nullptr ? kEntered : 0))),
+                                       (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
       graph_owner_(std::move(graph)),
       options_(options),
       parent_(parent),
@@ -458,13 +467,11 @@ void Instance::stop_nodes() {
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
 }
 
-// A new epoch: a tick, or a command started. NodeState::epoch is a byte, so after 255 the count
-// wraps; then every node updated at some earlier epoch is marked as updated at epoch 1 and the
-// count goes on from 2. `epoch == epoch_` still means "updated in this epoch" (no node is,
-// yet) and `epoch != 0` "updated since it was entered". The sweep is one pass over the node
-// states every 254 epochs.
-void Instance::next_epoch() {
-  if (++epoch_ != 0) return;
+// next_epoch() wrapped the byte (NodeState::epoch is a byte too): every node updated at some
+// earlier epoch is marked as updated at epoch 1 and the count goes on from 2. `epoch == epoch_`
+// still means "updated in this epoch" (no node is, yet) and `epoch != 0` "updated since it was
+// entered". The sweep is one pass over the node states every 254 epochs.
+void Instance::sweep_epochs() {
   for (auto& s : node_states()) {
     if (s.epoch != 0) s.epoch = 1;
   }
@@ -486,8 +493,7 @@ void Instance::tick() {
 void Instance::tick_frame() {
   ++frame_;
   next_epoch();
-  const auto& m = graph_->model();
-  if (m.commands.empty()) {
+  if (has(kLogic)) {
     for (const auto root : graph_->logic_roots()) {
       if (is_active(root)) update(root);
     }
@@ -495,23 +501,32 @@ void Instance::tick_frame() {
     if (has(kStateEndRequested)) finish_state_end();
     return;
   }
-  if (state_ != CommandState::Running || command_ < 0) return;
+  if (state_ != CommandState::Running) return;
   // Requested last frame: applied "before the next calculation".
   if (has(kTransitionRequested)) apply_transitions(false);
   calculate_slots(false);
-  const auto& c = m.commands[command_];
-  if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
-  // Post-calc transitions: their targets are entered and calculated in this frame. A chain of
-  // them is bounded, so a cycle of post-calc transitions cannot hang a frame.
-  for (std::size_t round = 0;
-       round <= m.nodes.size() && has(kTransitionRequested) && has_post_requests(); ++round) {
-    apply_transitions(true);
-    calculate_slots(true);
-  }
-  update_module_outputs();
+  if (has(kOtherRoots)) update_secondary_root();
+  if (has(kTransitionRequested)) calculate_post_transitions();
+  if (has(kOtherRoots)) update_module_outputs();
   if (has(kStateEndRequested)) return finish_state_end();
   if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
     end_command(last_root_result_);
+  }
+}
+
+void Instance::update_secondary_root() {
+  const auto& c = graph_->model().commands[command_];
+  if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
+}
+
+// Post-calc transitions: their targets are entered and calculated in this frame. A chain of them
+// is bounded, so a cycle of post-calc transitions cannot hang a frame.
+void Instance::calculate_post_transitions() {
+  const auto rounds = graph_->nodes().size();
+  for (std::size_t round = 0; round <= rounds && has(kTransitionRequested) && has_post_requests();
+       ++round) {
+    apply_transitions(true);
+    calculate_slots(true);
   }
 }
 
@@ -525,7 +540,10 @@ void Instance::calculate_slots(bool only_fresh) {
     auto& slot = slots_[i];
     if (slot.removed || (only_fresh && !slot.fresh)) continue;
     slot.fresh = false;
-    if (slot.dormant && !wake_join(i, removed)) continue;
+    if (slot.dormant) {
+      if (!wake_join(i)) continue;
+      removed = true;  // its other copies may have left the array
+    }
     const auto node = slot.node;
     current_slot_ = static_cast<std::int32_t>(i);
     const auto result = update_child(node, nodes[node], nodes_[node], quiet);
@@ -540,14 +558,14 @@ void Instance::calculate_slots(bool only_fresh) {
 
 // A Join runs once InFlowNum copies of it are in the array; the guard: the first copy runs, the
 // others leave the array. Out of line, as the frame's loop above runs every frame and this rarely.
-bool Instance::wake_join(std::uint32_t i, bool& removed) {
+bool Instance::wake_join(std::uint32_t i) {
   const auto node = slots_[i].node;
   std::uint32_t copies = 0;
   for (const auto& s : slots())
     copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
   if (copies < graph_->nodes()[node].in_flow) return false;
   for (auto j = i + 1; j < slot_count_; ++j) {
-    if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = removed = true;
+    if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = true;
   }
   slots_[i].dormant = false;
   enter(node);

@@ -167,7 +167,11 @@ class alignas(64) Instance {
   void link_blackboard();
 
   void start_command(std::size_t index);
-  void next_epoch();
+  // A new epoch: a tick, or a command started (the sweep runs when the byte wraps).
+  void next_epoch() {
+    if (++epoch_ == 0) sweep_epochs();
+  }
+  void sweep_epochs();
   void enter(std::uint32_t node);
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
@@ -191,6 +195,8 @@ class alignas(64) Instance {
   void calculate_queries(std::uint32_t node);
   void enter_query(std::uint32_t query, NodeState& s);
   void update_module_outputs();
+  void update_secondary_root();
+  void calculate_post_transitions();
   void leave_queries(std::uint32_t node);
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
   void leave_own(std::uint32_t node);
@@ -199,8 +205,8 @@ class alignas(64) Instance {
 
   // The active node array (docs/semantics.md, "Transitions, Fork and Join").
   void calculate_slots(bool only_fresh);
-  // A dormant Join's slot: may it run now? (`removed`: copies of it left the array)
-  bool wake_join(std::uint32_t slot, bool& removed);
+  // A dormant Join's slot: may it run now? (Its other copies then leave the array.)
+  bool wake_join(std::uint32_t slot);
   void remove_finished_slots();
   void apply_transitions(bool post);
   bool has_post_requests() const;
@@ -255,6 +261,10 @@ class alignas(64) Instance {
   // Inside an entry point (catching); always set in a module's sub-instance, which is only ever
   // run from inside its top-level instance's.
   static constexpr std::uint8_t kEntered = 8;
+  // Fixed by the graph (shape_flags), so a frame's common path reads no more than the flags:
+  static constexpr std::uint8_t kLogic = 16;       // no commands: every root runs every frame
+  static constexpr std::uint8_t kOtherRoots = 32;  // module outputs, or a secondary root
+  static std::uint8_t shape_flags(const Graph& graph);
   bool has(std::uint8_t bit) const { return (flags_ & bit) != 0; }
   void set(std::uint8_t bit, bool on) {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | bit : flags_ & ~bit);
