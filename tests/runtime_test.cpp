@@ -361,6 +361,33 @@ TEST_CASE("commands: switching leaves every active node, and unknown names are r
   CHECK(h.step([&] { h.instance.reset(); }) == Log{"leave Attack"});
 }
 
+TEST_CASE("a command's secondary root runs beside its main root, which alone decides the result") {
+  Harness h;
+  h.probe("Main", {R, S});
+  h.probe("Watch", {S});
+  h.probe("Rest", {R});
+  AinbSpec spec;
+  spec.commands = {{"Guard", 0, 1}, {"Idle", 2, {}}};
+  spec.nodes = {user("Main"), user("Watch"), user("Rest")};
+  h.load(spec);
+  for (const bool observed : {true, false}) {
+    CAPTURE(observed);
+    if (!observed) h.unobserved();
+    CHECK(h.step([&] { h.instance->start("Guard"); }) == Log{"enter Main", "enter Watch"});
+    // Watch succeeds on every update and stays entered: the command runs on.
+    CHECK(h.tick() == Log{"update Main", "update Watch"});
+    CHECK(h.instance->state() == CommandState::Running);
+    CHECK(h.tick() == Log{"update Main", "leave Main", "update Watch", "leave Watch"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+    CHECK(h.tick().empty());
+    // A switch leaves the secondary root first, then the main tree.
+    h.instance->start("Guard");
+    CHECK(h.step([&] { h.instance->start("Idle"); }) ==
+          Log{"leave Watch", "leave Main", "enter Rest"});
+    CHECK(h.tick() == Log{"update Rest"});
+  }
+}
+
 TEST_CASE("Logic files run every root every frame, from creation to destruction") {
   Harness h;
   h.probe("Lamp", {R});
