@@ -423,6 +423,7 @@ void Instance::start_command(std::size_t index) {
   }
   push_slot(Slot{.node = c.root});
   enter(c.root);
+  if (!has(kOtherRoots)) return;
   if (c.secondary_root) enter(*c.secondary_root);
   for (const auto out : graph_->module_outputs())
     enter(out);
@@ -452,17 +453,17 @@ void Instance::stop() {
 }
 
 void Instance::stop_nodes() {
-  const auto& m = graph_->model();
-  if (command_ >= 0) {
-    const auto& c = m.commands[command_];
-    if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
-  }
+  leave_secondary_root();
   leave_roots();
-  for (const auto root : graph_->logic_roots()) {
-    if (is_active(root)) leave(root);
+  if (has(kLogic)) {
+    for (const auto root : graph_->logic_roots()) {
+      if (is_active(root)) leave(root);
+    }
   }
-  for (const auto out : graph_->module_outputs()) {
-    if (is_active(out)) leave(out);
+  if (has(kOtherRoots)) {
+    for (const auto out : graph_->module_outputs()) {
+      if (is_active(out)) leave(out);
+    }
   }
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
 }
@@ -478,9 +479,14 @@ void Instance::sweep_epochs() {
   epoch_ = 2;
 }
 
-void Instance::end_command(Result result) {
+void Instance::leave_secondary_root() {
+  if (!has(kOtherRoots) || command_ < 0) return;
   const auto& c = graph_->model().commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
+}
+
+void Instance::end_command(Result result) {
+  leave_secondary_root();
   leave_roots();
   state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
 }
@@ -573,11 +579,13 @@ bool Instance::wake_join(std::uint32_t i) {
 }
 
 void Instance::remove_finished_slots() {
-  // std::remove_if, not the ranges form: clang 14 (the fuzz build) rejects ranges::subrange over
-  // libstdc++ 12's span iterators.
-  const auto all = slots();
-  const auto end = std::remove_if(all.begin(), all.end(), [](const Slot& s) { return s.removed; });
-  slot_count_ = static_cast<std::uint32_t>(end - all.begin());
+  // A plain loop: the array is short (one slot unless a Fork ran), and std::remove_if's unrolled
+  // search costs more than the whole loop here.
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < slot_count_; ++i) {
+    if (!slots_[i].removed) slots_[kept++] = slots_[i];
+  }
+  slot_count_ = kept;
 }
 
 bool Instance::has_post_requests() const {

@@ -201,6 +201,7 @@ class alignas(64) Instance {
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
   void leave_own(std::uint32_t node);
   void end_command(Result result);
+  void leave_secondary_root();
   void leave_roots();
 
   // The active node array (docs/semantics.md, "Transitions, Fork and Join").
