@@ -579,13 +579,11 @@ bool Instance::wake_join(std::uint32_t i) {
 }
 
 void Instance::remove_finished_slots() {
-  // A plain loop: the array is short (one slot unless a Fork ran), and std::remove_if's unrolled
-  // search costs more than the whole loop here.
-  std::uint32_t kept = 0;
-  for (std::uint32_t i = 0; i < slot_count_; ++i) {
-    if (!slots_[i].removed) slots_[kept++] = slots_[i];
-  }
-  slot_count_ = kept;
+  // std::remove_if, not the ranges form: clang 14 (the fuzz build) rejects ranges::subrange over
+  // libstdc++ 12's span iterators.
+  const auto all = slots();
+  const auto end = std::remove_if(all.begin(), all.end(), [](const Slot& s) { return s.removed; });
+  slot_count_ = static_cast<std::uint32_t>(end - all.begin());
 }
 
 bool Instance::has_post_requests() const {
