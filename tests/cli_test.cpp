@@ -14,17 +14,7 @@
 
 using ainb::test::ainb_cli;
 
-namespace {
-
-std::filesystem::path write_temp(const std::string& name, const std::vector<std::uint8_t>& bytes) {
-  const auto path = ainb::test::scratch_dir() / name;
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
-
-}  // namespace
+using ainb::test::write_scratch;
 
 TEST_CASE("ainb info summarises a file") {
   const auto dir = ainb::test::corpus_dir();
@@ -48,7 +38,7 @@ TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
   ainb::test::AinbSpec spec;
   spec.commands = {{"Root", 0, {}}};
   spec.nodes = {ainb::test::BuildNode{.name = "Idle"}};
-  const auto path = write_temp("cli_dump.ainb", ainb::test::build(spec));
+  const auto path = write_scratch("cli_dump.ainb", ainb::test::build(spec));
 
   const auto model = ainb_cli({"dump", path.string()});
   REQUIRE(model.code == 0);
@@ -88,7 +78,7 @@ TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
         "error: /nonexistent/x.ainb: file at offset 0x0: cannot read file: No such file or "
         "directory\n");
 
-  const auto bad = write_temp("cli_bad.ainb", {'A', 'I', 'B', ' ', 0x09, 0x04, 0, 0});
+  const auto bad = write_scratch("cli_bad.ainb", {'A', 'I', 'B', ' ', 0x09, 0x04, 0, 0});
   const auto r = ainb_cli({"info", bad.string()});
   CHECK(r.code == 1);
   CHECK(r.err ==
@@ -155,8 +145,7 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
         std::string::npos);
   CHECK(aamp.out.find(": 200.0\n") != std::string::npos);  // names unknown: hashes print
   // With names, they print instead of hashes.
-  const auto names = ainb::test::scratch_dir() / "cli_cat_names.txt";
-  std::ofstream(names) << "DisplayDistance\nItem\n";
+  const auto names = write_scratch("cli_cat_names.txt", "DisplayDistance\nItem\n");
   const auto named =
       ainb_cli({"cat", (dir / "aamp/Horse.blifecondition").string(), "--names", names.string()});
   CHECK(named.out.find("    DisplayDistance: !obj\n      Item: 200.0\n") != std::string::npos);
@@ -184,13 +173,14 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
 }
 
 TEST_CASE("ainb cat: errors and usage") {
-  const auto path = write_temp("cli_cat_bad.byml", {'Y', 'B', 2, 0, 0, 0});
+  const auto path = write_scratch("cli_cat_bad.byml", {'Y', 'B', 2, 0, 0, 0});
   const auto bad = ainb_cli({"cat", path.string()});
   CHECK(bad.code == 1);
   CHECK(bad.err == "error: " + path.string() +
                        ": BYML header at offset 0x0: header (0x10 bytes) runs past the end of the "
                        "data (size 0x6)\n");
-  const auto unknown = ainb_cli({"cat", write_temp("cli_cat.txt", {'h', 'i', '!', '\n'}).string()});
+  const auto unknown =
+      ainb_cli({"cat", write_scratch("cli_cat.txt", {'h', 'i', '!', '\n'}).string()});
   CHECK(unknown.code == 1);
   CHECK(unknown.err.find("unknown magic") != std::string::npos);
   CHECK(ainb_cli({"cat", "/nonexistent/x.byml"}).code == 1);

@@ -3,7 +3,6 @@
 // parameter files as initial values.
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -25,20 +24,9 @@ using namespace ainb;
 namespace fs = std::filesystem;
 
 using ainb::test::ainb_cli;
+using ainb::test::write_file;
 
 namespace {
-
-void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 // A fresh, empty folder in the test process's scratch folder.
 fs::path temp_dir(const std::string& name) {
@@ -191,7 +179,7 @@ TEST_CASE("ainb lint: a corpus file with deliberately wrong nodes") {
 TEST_CASE("ainb lint: wrong category, types, pointer classes and declared outputs") {
   using namespace ainb::test;
   const auto dir = temp_dir("lint_kinds");
-  write_text(dir / "defs.json", R"({
+  write_file(dir / "defs.json", R"({
     "AI": {
       "Move": {"Inputs": {"Float": {"Speed": {"default": "1.5"}},
                           "game::MoveMode": {"Mode": {"default": "Walk"}},
@@ -594,7 +582,7 @@ TEST_CASE("ainb run --defs: a stub's declared output steers a selector") {
   spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
   const auto file = (dir / "Steer.root.ainb").string();
   write_file(file, build(spec));
-  write_text(dir / "outputs.json",
+  write_file(dir / "outputs.json",
              R"({"AI": {"Probe": {"Outputs": {"Bool": {"Flag": {"default": true}}}}}})");
 
   const auto plain = ainb_cli({"run", file, "--frames", "1"});
@@ -617,7 +605,7 @@ TEST_CASE("blackboard parameter files that do not load or are of another format 
   auto cut = aamp_sample(std::endian::little).bytes;
   cut.resize(0x40);  // the header's file size says more
   write_file(dir / "Actor/Cut.baiprog", cut);
-  write_text(dir / "Actor/Text.bgyml", "not a parameter file");
+  write_file(dir / "Actor/Text.bgyml", "not a parameter file");
   AinbSpec spec;
   spec.commands = {{"Root", 0, {}}};
   spec.nodes = {BuildNode{.name = "Idle"}};

@@ -3,7 +3,6 @@
 // observer) that throws stops its own instance with a fault naming the node, file and frame.
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -468,13 +467,7 @@ TEST_CASE("ainb run stops on a fault (a trace write that fails) and exits 2") {
                     {ParamType::Int, "NumLoop", std::int32_t{0}}};
   seq.plugs = {{PlugKind::Child, 1, ""}};
   spec.nodes = {seq, user("Stub")};
-  const auto path = ainb::test::scratch_dir() / "ainb_robustness_loop.root.ainb";
-  {
-    const auto bytes = build(spec);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-  }
+  const auto path = ainb::test::write_scratch("ainb_robustness_loop.root.ainb", build(spec));
   std::ostringstream out, err;
   const int code = ainb::cli::run(
       {"run", path.string(), "--frames", "600", "--trace", "/dev/full", "--format", "jsonl"}, out,

@@ -1,7 +1,6 @@
 // Offline simulation (`ainb run`): scenario parsing and its errors, trace content for the bundled
 // example, the trace formats, and the messages and exit codes of bad input.
 
-#include <fstream>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -24,12 +23,6 @@ namespace {
 const std::filesystem::path kPatrol = std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb";
 const std::filesystem::path kScenario =
     std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.scenario.json";
-
-std::filesystem::path write_temp(const std::string& name, const std::string& text) {
-  const auto path = ainb::test::scratch_dir() / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 std::string parse_error(const char* json) {
   try {
@@ -163,7 +156,7 @@ TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenar
   const auto missing = ainb_cli({"run", kPatrol.string(), "--scenario", "/nonexistent.json"});
   CHECK(missing.code == 1);
   CHECK(missing.err == "error: /nonexistent.json: cannot be read\n");
-  const auto broken = write_temp("broken.scenario.json", "{\"frames\": ");
+  const auto broken = ainb::test::write_scratch("broken.scenario.json", "{\"frames\": ");
   CHECK(ainb_cli({"run", kPatrol.string(), "--scenario", broken.string()})
             .err.starts_with("error: " + broken.string() + ": not valid JSON: "));
 
@@ -208,8 +201,7 @@ ainb::test::AinbSpec guard() {
 }
 
 std::string write_spec(const std::string& name, const ainb::test::AinbSpec& spec) {
-  const auto bytes = ainb::test::build(spec);
-  return write_temp(name, std::string(bytes.begin(), bytes.end())).string();
+  return ainb::test::write_scratch(name, ainb::test::build(spec)).string();
 }
 
 }  // namespace
@@ -269,20 +261,12 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
 TEST_CASE("ainb regress --record and --check: golden traces of a folder of files and scenarios") {
   namespace fs = std::filesystem;
   const auto root = ainb::test::scratch_dir() / "ainb-golden-test";
-  fs::remove_all(root);
   const auto mod = root / "mod";
-  fs::create_directories(mod / "sub");
-  const auto put = [](const fs::path& path, const ainb::test::AinbSpec& spec) {
-    const auto bytes = ainb::test::build(spec);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-  };
-  put(mod / "guard.ainb", guard());
-  put(mod / "sub" / "copy.ainb", guard());
+  ainb::test::write_file(mod / "guard.ainb", ainb::test::build(guard()));
+  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(guard()));
   // Beside guard.ainb: a scenario raising the alarm at frame 1 (copy.ainb has none).
-  std::ofstream(mod / "guard.alarm.scenario.json")
-      << R"({"blackboard": [{"frame": 1, "name": "Alarm", "value": true}]})";
+  ainb::test::write_file(mod / "guard.alarm.scenario.json",
+                         R"({"blackboard": [{"frame": 1, "name": "Alarm", "value": true}]})");
   const auto golden = (root / "golden").string();
 
   const auto recorded = ainb_cli({"regress", "--record", golden, mod.string(), "--frames", "5"});
@@ -307,9 +291,9 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
   // An edit (BoolSelector's False plug now leads to Attack), a removed file and a new one.
   auto edited = guard();
   edited.nodes[1].plugs[1].node = 2;
-  put(mod / "guard.ainb", edited);
+  ainb::test::write_file(mod / "guard.ainb", ainb::test::build(edited));
   fs::remove(mod / "sub" / "copy.ainb");
-  put(mod / "new.ainb", guard());
+  ainb::test::write_file(mod / "new.ainb", ainb::test::build(guard()));
   const auto changed = ainb_cli({"regress", "--check", golden, mod.string()});
   CHECK(changed.code == 1);
   CHECK(
@@ -345,7 +329,7 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
 }
 
 TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot when installed") {
-  const auto trace = write_temp("patrol.trace.jsonl", "");
+  const auto trace = ainb::test::write_scratch("patrol.trace.jsonl", "");
   REQUIRE(ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(), "--trace",
                     trace.string()})
               .code == 0);
@@ -361,7 +345,7 @@ TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot 
                      "color=black];\n") != std::string::npos);
   CHECK(dot.out.find("  node1 -> node2 [label=\"True\"];\n") != std::string::npos);
 
-  const auto bad = write_temp("bad.trace.jsonl", "not json\n");
+  const auto bad = ainb::test::write_scratch("bad.trace.jsonl", "not json\n");
   CHECK(ainb_cli({"graph", kPatrol.string(), "--trace", bad.string()}).err ==
         "error: " + bad.string() +
             ": line 1: not a JSON trace event (write the trace with ainb run --format jsonl)\n");

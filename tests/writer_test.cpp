@@ -521,10 +521,6 @@ TEST_CASE("text form: the bundled example's JSON compiles to the file the build 
 
 namespace {
 
-std::filesystem::path temp_path(const std::string& name) {
-  return ainb::test::scratch_dir() / name;
-}
-
 std::vector<std::uint8_t> read_all(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -536,8 +532,8 @@ TEST_CASE("ainb convert: AINB to JSON to AINB gives the file back and --check sa
   const auto dir = corpus_dir();
   if (dir.empty()) return;
   const auto source = (dir / "ainb/NpcTripMaster.utility.root.ainb").string();
-  const auto text = temp_path("writer_cli_npc.json").string();
-  const auto back = temp_path("writer_cli_npc.ainb").string();
+  const auto text = (ainb::test::scratch_dir() / "writer_cli_npc.json").string();
+  const auto back = (ainb::test::scratch_dir() / "writer_cli_npc.ainb").string();
   auto r = ainb_cli({"convert", source, text});
   CHECK(r.code == 0);
   CHECK(r.out.empty());
@@ -563,10 +559,7 @@ TEST_CASE("ainb convert --check reports the first differing offset and its secti
                 {PlugKind::Child, 1, "Default", 0, s32_condition(0)}};
   spec.nodes = {root, BuildNode{.name = "Leaf"}};
   const auto bytes = build(spec);
-  const auto path = temp_path("writer_cli_check.ainb");
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
+  const auto path = ainb::test::write_scratch("writer_cli_check.ainb", bytes);
   const auto model = load(bytes, "check.ainb");
   const auto at = model->plugs_of(model->nodes[0], PlugKind::Child)[0].offset + 10;
   const auto r = ainb_cli({"convert", "--check", path.string()});
@@ -583,14 +576,14 @@ TEST_CASE("ainb convert --check reports the first differing offset and its secti
 TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
   auto text = example_text();
   text["nodes"][3]["plugs"]["child"][0]["node"] = 42;
-  const auto path = temp_path("writer_cli_bad.json").string();
-  std::ofstream(path) << text.dump(2);
-  auto r = ainb_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
+  const auto path = ainb::test::write_scratch("writer_cli_bad.json", text.dump(2)).string();
+  auto r =
+      ainb_cli({"convert", path, (ainb::test::scratch_dir() / "writer_cli_bad.ainb").string()});
   CHECK(r.code == 1);
   CHECK(r.err == "error: " + path +
                      ": /nodes/3/plugs/child/0/node: index 42 out of range (file has 10 nodes)\n");
-  std::ofstream(path) << "{\"nodes\": [";
-  r = ainb_cli({"convert", path, temp_path("writer_cli_bad.ainb").string()});
+  ainb::test::write_file(path, "{\"nodes\": [");
+  r = ainb_cli({"convert", path, (ainb::test::scratch_dir() / "writer_cli_bad.ainb").string()});
   CHECK(r.code == 1);
   CHECK(r.err.starts_with("error: " + path + ": not JSON: [json.exception.parse_error.101]"));
   r = ainb_cli({"convert", path});

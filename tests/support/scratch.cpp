@@ -1,5 +1,6 @@
 #include "scratch.hpp"
 
+#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -27,6 +28,29 @@ struct ScratchDir {
 const std::filesystem::path& scratch_dir() {
   static const ScratchDir dir;
   return dir.path;
+}
+
+void write_file(const std::filesystem::path& path, std::string_view bytes) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+  write_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+std::filesystem::path write_scratch(const std::string& name, std::string_view bytes) {
+  auto path = scratch_dir() / name;
+  write_file(path, bytes);
+  return path;
+}
+
+std::filesystem::path write_scratch(const std::string& name,
+                                    const std::vector<std::uint8_t>& bytes) {
+  auto path = scratch_dir() / name;
+  write_file(path, bytes);
+  return path;
 }
 
 }  // namespace ainb::test

@@ -1,6 +1,10 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace ainb::test {
 
@@ -8,5 +12,14 @@ namespace ainb::test {
 // created on first use and removed with everything in it when the process exits. Named by the
 // process, so the release and sanitizer suites can run at the same time without sharing files.
 const std::filesystem::path& scratch_dir();
+
+// Writes the file, creating its folders.
+void write_file(const std::filesystem::path& path, std::string_view bytes);
+void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
+
+// Writes a file of that name in the scratch folder and returns its path.
+std::filesystem::path write_scratch(const std::string& name, std::string_view bytes);
+std::filesystem::path write_scratch(const std::string& name,
+                                    const std::vector<std::uint8_t>& bytes);
 
 }  // namespace ainb::test
