@@ -18,7 +18,9 @@
 // restarted every frame does its whole Enter there).
 // With --count it runs them with an observer instead and prints the visits and bytes. With
 // --steady a corpus tree's stubs keep running for 60 updates before they succeed, as actions do
-// in a game, instead of succeeding at once (the corpus_steady cases).
+// in a game, instead of succeeding at once (the corpus_steady cases). With --actors a corpus file
+// runs as 10,000 actors for 100 frames, as in the actors10000 cases (for callgrind
+// --cache-sim=yes).
 
 #include <algorithm>
 #include <cstring>
@@ -163,6 +165,27 @@ std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
   return std::make_shared<const Graph>(load_file(path), stubs, options);
 }
 
+// --profile with --actors: 10,000 instances of a corpus file, 100 frames each, frame by frame as
+// the actors10000 cases run them (for callgrind's cache simulation).
+int profile_actors(const std::string& name, bool count, bool steady) {
+  constexpr std::size_t kActors = 10'000;
+  const auto graph = corpus_graph(name, steady ? kSteadyUpdates : 0);
+  Counter counter;
+  std::vector<std::unique_ptr<Instance>> instances;
+  for (std::size_t i = 0; i < kActors; ++i) {
+    instances.push_back(
+        std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, count ? &counter : nullptr}));
+  }
+  std::vector<std::size_t> next(kActors, 0);
+  const int frames = std::getenv("FR") ? std::atoi(std::getenv("FR")) : 100;
+  for (int frame = 0; frame < frames; ++frame) {
+    for (std::size_t i = 0; i < kActors; ++i)
+      drive(*instances[i], 1, next[i]);
+  }
+  if (count) std::cout << counter.updates << " visits in 100 frames of " << kActors << " actors\n";
+  return 0;
+}
+
 // --profile: 1,000 frames of one case, bare (or counted with an observer).
 int profile(const std::string& name, bool count, bool steady) {
   const auto graph = name == "sequence100"       ? hundred(NodeType::Sequential, "Succeed")
@@ -188,7 +211,8 @@ int main(int argc, char** argv) {
       return std::any_of(argv + 3, argv + argc,
                          [&](const char* a) { return std::strcmp(a, name) == 0; });
     };
-    return profile(argv[2], flag("--count"), flag("--steady"));
+    return flag("--actors") ? profile_actors(argv[2], flag("--count"), flag("--steady"))
+                            : profile(argv[2], flag("--count"), flag("--steady"));
   }
   std::vector<char*> args;
   const auto corpus = bench::take_corpus_argument(argc, argv, args);

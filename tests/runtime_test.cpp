@@ -579,6 +579,46 @@ TEST_CASE("every corpus file runs 600 frames with stub nodes, keeping the invari
                 << " events inside real module files");
 }
 
+TEST_CASE("node states are numbered in visit order: roots, then each node's queries and children") {
+  // File order scrambled on purpose: the root is node 3, a Simultaneous with query 1 and
+  // children 4 and 2; node 2 is a Sequential of 0 and 5; node 6 is reached by nothing.
+  AinbSpec spec;
+  spec.commands = {{"Root", 3, {}}};
+  BuildNode query = user("Q");
+  query.flags = node_flags::kIsQuery;
+  BuildNode sequence{.type = NodeType::Sequential};
+  sequence.plugs = {{PlugKind::Child, 0, ""}, {PlugKind::Child, 5, ""}};
+  BuildNode root{.type = NodeType::Simultaneous};
+  root.queries = {0};
+  root.plugs = {{PlugKind::Child, 4, ""}, {PlugKind::Child, 2, ""}};
+  spec.nodes = {user("B1"), query, sequence, root, user("A"), user("B2"), user("Unused")};
+  const Graph graph(ainb::load(build(spec), "order.ainb"), NodeRegistry{});
+  std::vector<std::uint32_t> order;
+  for (const auto& g : graph.nodes())
+    order.push_back(g.state_index);
+  // The root 0; its query and children together (1, 2, 3); the Sequential's children (4, 5);
+  // then the unreachable node.
+  CHECK(order == std::vector<std::uint32_t>{4, 1, 3, 0, 2, 5, 6});
+
+  // In every corpus file (and the modules it calls), each node has its own state.
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  const auto check_permutation = [](const Graph& g) {
+    std::vector<std::uint32_t> seen;
+    for (const auto& node : g.nodes())
+      seen.push_back(node.state_index);
+    std::ranges::sort(seen);
+    for (std::uint32_t i = 0; i < seen.size(); ++i)
+      REQUIRE(seen[i] == i);
+  };
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    CAPTURE(path.filename().string());
+    const Graph g(load_file(path), NodeRegistry{}, corpus_options(resolver));
+    check_permutation(g);
+    for (const auto& call : g.module_calls())
+      check_permutation(*call.graph);
+  }
+}
+
 TEST_CASE("a graph keeps its node classes alive after the registry is gone") {
   Log log;
   std::shared_ptr<const Graph> graph;

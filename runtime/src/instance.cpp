@@ -552,7 +552,8 @@ void Instance::calculate_slots(bool only_fresh) {
     }
     const auto node = slot.node;
     current_slot_ = static_cast<std::int32_t>(i);
-    const auto result = update_child(node, nodes[node], nodes_[node], quiet);
+    const auto& g = nodes[node];
+    const auto result = update_child(node, g, nodes_[g.state_index], quiet);
     current_slot_ = -1;
     if (result == Result::Running) continue;
     last_root_result_ = result;
@@ -706,7 +707,7 @@ void Instance::calculate_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
-    auto& s = nodes_[q];
+    auto& s = nodes_[plan[i].state];
     if (end != 0) {  // the first step
       if (s.calculating) {
         i = end;
@@ -734,7 +735,7 @@ void Instance::calculate_queries(std::uint32_t node) {
 void Instance::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
   for (const auto inner : graph_->queries(q))
-    ++nodes_[inner].query_users;
+    ++state_of(inner).query_users;
   if (observed()) {
     guarded(Fault::Source::Observer, q, "on_enter", [&] { options_.observer->on_enter(*this, q); });
   }
@@ -751,7 +752,7 @@ void Instance::leave_queries(std::uint32_t node) {
       ++i;
       continue;
     }
-    auto& s = nodes_[q];
+    auto& s = nodes_[plan[i].state];
     if (s.active != 0 && s.query_users > 0) --s.query_users;
     if (s.active == 0 || s.query_users > 0) {
       i = end;
@@ -775,7 +776,7 @@ Result Instance::calculate(std::uint32_t node) {
     case NodeType::UserDefined:
       if (g.user_class) return call_update_outlined(node, g);
       if (g.module >= 0) return update_module_call(node);
-      return update_stub(nodes_[node]);
+      return update_stub(state_of(node));
     case NodeType::Expression:
       return update_expression(node);
     default:
@@ -844,7 +845,8 @@ inline Result Instance::update_stub(NodeState& s) const {
 
 // The same for a parent with one child to update (a selector's choice, SplitTiming's Update plug).
 [[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node) {
-  return update_child(node, graph_->nodes()[node], nodes_[node], !observed());
+  const auto& g = graph_->nodes()[node];
+  return update_child(node, g, nodes_[g.state_index], !observed());
 }
 
 // The loop of a composite: Sequential, Simultaneous or a selector.
@@ -875,8 +877,8 @@ Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& 
 }
 
 void Instance::enter(std::uint32_t node) {
-  auto& s = nodes_[node];
   const auto& g = graph_->nodes()[node];
+  auto& s = nodes_[g.state_index];
   if (g.plain && !observed()) return enter_plain(node, g, s);
   if (s.active != 0) {  // already entered by another parent: it stays active for both
     ++s.active;
@@ -886,7 +888,7 @@ void Instance::enter(std::uint32_t node) {
   s.active = 1;
   if (g.queries.count != 0) {
     for (const auto q : graph_->queries(node))
-      ++nodes_[q].query_users;
+      ++state_of(q).query_users;
     calculate_queries(node);
   }
   if (g.sites.count !=
@@ -916,8 +918,8 @@ void Instance::enter(std::uint32_t node) {
 
 // The Enter of a built-in node: its children, as its kind says.
 void Instance::enter_builtin(std::uint32_t node) {
-  auto& s = nodes_[node];
   const auto& g = graph_->nodes()[node];
+  auto& s = nodes_[g.state_index];
   const auto children = graph_->children(node);
   switch (g.type) {
     case NodeType::Sequential:
@@ -998,8 +1000,8 @@ void Instance::enter_builtin(std::uint32_t node) {
 }
 
 Result Instance::update(std::uint32_t node) {
-  auto& state = nodes_[node];
   const auto& g = graph_->nodes()[node];
+  auto& state = nodes_[g.state_index];
   if (g.plain_update && !observed()) return update_plain(node, g, state);
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   if (g.queries.count != 0) calculate_queries(node);
@@ -1016,8 +1018,8 @@ Result Instance::update(std::uint32_t node) {
     guarded(Fault::Source::Observer, node, "on_update",
             [&] { options_.observer->on_update(*this, node, result); });
   }
-  nodes_[node].epoch = epoch_;
-  nodes_[node].last = result;
+  nodes_[g.state_index].epoch = epoch_;
+  nodes_[g.state_index].last = result;
   // A node that finishes takes its first (ordinary) transition, unless one was requested.
   if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
     const auto transitions = graph_->transitions(node);
@@ -1032,8 +1034,8 @@ Result Instance::update(std::uint32_t node) {
 }
 
 void Instance::leave(std::uint32_t node) {
-  auto& s = nodes_[node];
   const auto& g = graph_->nodes()[node];
+  auto& s = nodes_[g.state_index];
   if (g.plain && !observed()) return leave_plain(node, g, s);
   if (s.active == 0) return;
   if (s.active > 1) {  // another parent still uses it
@@ -1045,7 +1047,7 @@ void Instance::leave(std::uint32_t node) {
   } else {
     leave_builtin(node);
   }
-  nodes_[node].active = 0;
+  nodes_[g.state_index].active = 0;
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_leave",
             [&] { options_.observer->on_leave(*this, node); });
@@ -1058,9 +1060,8 @@ void Instance::leave_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
-    const auto* states = nodes_;
     for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (states[*it].active != 0) leave(*it);
+      if (is_active(*it)) leave(*it);
     }
   }
   switch (g.type) {
@@ -1178,7 +1179,7 @@ Result Instance::calculate_module_if(std::uint32_t node) {
 Result Instance::update_sequential(std::uint32_t node) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
-  auto& s = nodes_[node];
+  auto& s = state_of(node);
   const auto* graph_nodes = graph_->nodes().data();
   const auto& g = graph_nodes[node];
   const bool next_in_frame = g.update_next_in_frame;
@@ -1188,7 +1189,7 @@ Result Instance::update_sequential(std::uint32_t node) {
   for (;;) {
     const auto child = children[s.cursor];
     const auto& c = graph_nodes[child];
-    auto& cs = nodes_[child];
+    auto& cs = nodes_[c.state_index];
     const auto result = update_child(child, c, cs, quiet);
     if (result == Result::Running) return Result::Running;
     leave_child(child, c, cs, quiet);
@@ -1200,20 +1201,21 @@ Result Instance::update_sequential(std::uint32_t node) {
       s.cursor = 0;
     }
     const auto next = children[s.cursor];
-    enter_child(next, graph_nodes[next], nodes_[next], quiet);
+    const auto& n = graph_nodes[next];
+    enter_child(next, n, nodes_[n.state_index], quiet);
     if (!next_in_frame) return Result::Running;
   }
 }
 
 Result Instance::update_simultaneous(std::uint32_t node) {
-  auto& s = nodes_[node];
+  auto& s = state_of(node);
   bool running = false;
   const auto* graph_nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   for (const auto child : graph_->children(node)) {
-    auto& cs = nodes_[child];
-    if (cs.active == 0) continue;
     const auto& c = graph_nodes[child];
+    auto& cs = nodes_[c.state_index];
+    if (cs.active == 0) continue;
     const auto result = update_child(child, c, cs, quiet);
     if (result == Result::Running) {
       running = true;
@@ -1229,11 +1231,11 @@ Result Instance::update_simultaneous(std::uint32_t node) {
 Result Instance::update_selector(std::uint32_t node) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
-  auto& s = nodes_[node];
+  auto& s = state_of(node);
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
   // IsNoSelectWhenChildBusy keeps the current child while its last update said Running.
   const auto& g = graph_->nodes()[node];
-  const auto& current = nodes_[children[s.cursor]];
+  const auto& current = state_of(children[s.cursor]);
   const bool busy = current.epoch != 0 && current.last == Result::Running;
   if (g.type != NodeType::RandomSelector && !(g.no_select_when_busy && busy)) {
     const auto choice = choose(node);

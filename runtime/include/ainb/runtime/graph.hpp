@@ -72,6 +72,7 @@ struct QueryStep {
   // so its own queries can be skipped; its last step (calculate it) holds 0. A query without
   // queries, the common case, has one step that does both: its `end` is the next index.
   std::uint32_t end = 0;
+  std::uint32_t state = 0;  // the query's GraphNode::state_index
 };
 
 // One child plug of a selector, its condition read once (Graph::selector_cases): the constant
@@ -123,6 +124,9 @@ struct GraphNode {
   bool enter_work = false;  // Enter writes stub outputs, zeroes a state block or calls enter()
   bool is_stub = false;     // an unregistered class, or a missing module under the Stub policy
   bool has_xlink = false;   // the file names XLink actions for this node
+  // Where this node's state is in an instance's node state array: in visit order, not file
+  // order (Graph::order_node_states), so the nodes a frame reads share cache lines.
+  std::uint32_t state_index = 0;
   NodeClass* user_class = nullptr;  // UserDefined nodes with a registered class
   std::uint32_t state = 0;          // user class state block: offset in the instance's node memory
   std::uint32_t state_size = 0;
@@ -307,6 +311,7 @@ class Graph {
   void build_nodes(const NodeRegistry& registry);
   void build_control_flow();
   void build_query_plans();
+  void order_node_states();
   void build_modules(const NodeRegistry& registry, Build& build);
   void check_holders() const;  // the limit of kMaxHolders
   void collect_expression_sites();

@@ -82,7 +82,7 @@ class alignas(64) Instance {
   std::string_view state_end() const { return state_end_; }
   // Frames ticked by the actor (a module's sub-instance reports its caller's frame).
   std::uint64_t frame() const { return parent_ != nullptr ? parent_->frame() : frame_; }
-  bool is_active(std::uint32_t node) const { return nodes_[node].active != 0; }
+  bool is_active(std::uint32_t node) const { return state_of(node).active != 0; }
   // The active root nodes, in array order (a Join waiting for its InFlowNum included).
   std::vector<std::uint32_t> active_roots() const;
 
@@ -146,7 +146,11 @@ class alignas(64) Instance {
     bool fresh = false;    // put here by a transition and not calculated yet
     bool removed = false;  // finished without a transition
   };
+  // In visit order, not node order (GraphNode::state_index).
   std::span<NodeState> node_states() const { return {nodes_, graph_->nodes().size()}; }
+  NodeState& state_of(std::uint32_t node) const {
+    return nodes_[graph_->nodes()[node].state_index];
+  }
   std::span<Slot> slots() const { return {slots_, slot_count_}; }
   Slot& push_slot(Slot slot);  // the array has room for every slot a file can have
   struct ForkRequest {
