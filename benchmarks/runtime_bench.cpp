@@ -19,7 +19,7 @@
 // With --count it runs them with an observer instead and prints the visits and bytes. With
 // --steady a corpus tree's stubs keep running for 60 updates before they succeed, as actions do
 // in a game, instead of succeeding at once (the corpus_steady cases). With --actors a corpus file
-// runs as 10,000 actors for 100 frames, as in the actors10000 cases (for callgrind
+// runs as 10,000 actors for 600 frames, as in the actors10000 cases (for callgrind
 // --cache-sim=yes).
 
 #include <algorithm>
@@ -165,7 +165,7 @@ std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
   return std::make_shared<const Graph>(load_file(path), stubs, options);
 }
 
-// --profile with --actors: 10,000 instances of a corpus file, 100 frames each, frame by frame as
+// --profile with --actors: 10,000 instances of a corpus file, 600 frames each, frame by frame as
 // the actors10000 cases run them (for callgrind's cache simulation).
 int profile_actors(const std::string& name, bool count, bool steady) {
   constexpr std::size_t kActors = 10'000;
@@ -177,12 +177,11 @@ int profile_actors(const std::string& name, bool count, bool steady) {
         std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, count ? &counter : nullptr}));
   }
   std::vector<std::size_t> next(kActors, 0);
-  const int frames = std::getenv("FR") ? std::atoi(std::getenv("FR")) : 100;
-  for (int frame = 0; frame < frames; ++frame) {
+  for (int frame = 0; frame < 600; ++frame) {
     for (std::size_t i = 0; i < kActors; ++i)
       drive(*instances[i], 1, next[i]);
   }
-  if (count) std::cout << counter.updates << " visits in 100 frames of " << kActors << " actors\n";
+  if (count) std::cout << counter.updates << " visits in 600 frames of " << kActors << " actors\n";
   return 0;
 }
 
