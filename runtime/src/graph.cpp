@@ -335,6 +335,9 @@ void Graph::order_node_states() {
     expand_from(n);
   for (auto& step : query_plan_)
     step.state = nodes_[step.node].state_index;
+  child_states_.reserve(children_.size());
+  for (const auto child : children_)
+    child_states_.push_back(nodes_[child].state_index);
 }
 
 // A node's state counts its holders in bytes (NodeState::active, query_users), which keeps an

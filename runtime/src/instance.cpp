@@ -850,14 +850,15 @@ inline Result Instance::update_stub(NodeState& s) const {
 }
 
 // The loop of a composite: Sequential, Simultaneous or a selector.
-[[gnu::always_inline]] inline Result Instance::composite_loop(std::uint32_t node, NodeType type) {
+[[gnu::always_inline]] inline Result Instance::composite_loop(std::uint32_t node, NodeType type,
+                                                              NodeState& s) {
   switch (type) {
     case NodeType::Sequential:
-      return update_sequential(node);
+      return update_sequential(node, s);
     case NodeType::Simultaneous:
-      return update_simultaneous(node);
+      return update_simultaneous(node, s);
     default:
-      return update_selector(node);
+      return update_selector(node, s);
   }
 }
 
@@ -865,7 +866,7 @@ inline Result Instance::update_stub(NodeState& s) const {
 // child does not pay for the general path's registers.
 Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& s) {
   if (s.epoch == epoch_) return s.last;  // a second parent in the same frame
-  const auto result = composite_loop(node, type);
+  const auto result = composite_loop(node, type, s);
   s.epoch = epoch_;
   s.last = result;
   return result;
@@ -961,9 +962,9 @@ void Instance::enter_builtin(std::uint32_t node) {
 }
 
 // The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
-[[gnu::always_inline]] inline Result Instance::update_builtin(std::uint32_t node) {
+[[gnu::always_inline]] inline Result Instance::update_builtin(std::uint32_t node, NodeState& s) {
   const auto& g = graph_->nodes()[node];
-  if (is_composite(g.type)) return composite_loop(node, g.type);
+  if (is_composite(g.type)) return composite_loop(node, g.type, s);
   Result result = Result::Success;
   switch (g.type) {
     case NodeType::SplitTiming:
@@ -1012,7 +1013,7 @@ Result Instance::update(std::uint32_t node) {
   } else if (g.is_stub) {
     result = update_stub(state);
   } else {
-    result = update_builtin(node);
+    result = update_builtin(node, state);
   }
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_update",
@@ -1060,8 +1061,9 @@ void Instance::leave_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
-    for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (is_active(*it)) leave(*it);
+    const auto states = graph_->child_states(node);
+    for (auto k = children.size(); k-- > 0;) {
+      if (nodes_[states[k]].active != 0) leave(children[k]);
     }
   }
   switch (g.type) {
@@ -1176,10 +1178,10 @@ Result Instance::calculate_module_if(std::uint32_t node) {
 }
 // ---- built-in composites --------------------------------------------------------------------
 
-Result Instance::update_sequential(std::uint32_t node) {
+Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
-  auto& s = state_of(node);
+  const auto* states = graph_->child_states(node).data();
   const auto* graph_nodes = graph_->nodes().data();
   const auto& g = graph_nodes[node];
   const bool next_in_frame = g.update_next_in_frame;
@@ -1189,7 +1191,7 @@ Result Instance::update_sequential(std::uint32_t node) {
   for (;;) {
     const auto child = children[s.cursor];
     const auto& c = graph_nodes[child];
-    auto& cs = nodes_[c.state_index];
+    auto& cs = nodes_[states[s.cursor]];
     const auto result = update_child(child, c, cs, quiet);
     if (result == Result::Running) return Result::Running;
     leave_child(child, c, cs, quiet);
@@ -1201,21 +1203,22 @@ Result Instance::update_sequential(std::uint32_t node) {
       s.cursor = 0;
     }
     const auto next = children[s.cursor];
-    const auto& n = graph_nodes[next];
-    enter_child(next, n, nodes_[n.state_index], quiet);
+    enter_child(next, graph_nodes[next], nodes_[states[s.cursor]], quiet);
     if (!next_in_frame) return Result::Running;
   }
 }
 
-Result Instance::update_simultaneous(std::uint32_t node) {
-  auto& s = state_of(node);
+Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
   bool running = false;
   const auto* graph_nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
-  for (const auto child : graph_->children(node)) {
-    const auto& c = graph_nodes[child];
-    auto& cs = nodes_[c.state_index];
+  const auto children = graph_->children(node);
+  const auto* states = graph_->child_states(node).data();
+  for (std::size_t k = 0; k < children.size(); ++k) {
+    auto& cs = nodes_[states[k]];
     if (cs.active == 0) continue;
+    const auto child = children[k];
+    const auto& c = graph_nodes[child];
     const auto result = update_child(child, c, cs, quiet);
     if (result == Result::Running) {
       running = true;
@@ -1228,14 +1231,13 @@ Result Instance::update_simultaneous(std::uint32_t node) {
   return s.counter == 0 ? Result::Success : Result::Failure;
 }
 
-Result Instance::update_selector(std::uint32_t node) {
+Result Instance::update_selector(std::uint32_t node, NodeState& s) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
-  auto& s = state_of(node);
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
   // IsNoSelectWhenChildBusy keeps the current child while its last update said Running.
   const auto& g = graph_->nodes()[node];
-  const auto& current = state_of(children[s.cursor]);
+  const auto& current = nodes_[graph_->child_states(node)[s.cursor]];
   const bool busy = current.epoch != 0 && current.last == Result::Running;
   if (g.type != NodeType::RandomSelector && !(g.no_select_when_busy && busy)) {
     const auto choice = choose(node);

@@ -202,6 +202,11 @@ class Graph {
     return window(children_, nodes_[node].children);
   }
   // The model plugs (indices into Model::plugs) behind children(node), in the same order.
+  // Each child's GraphNode::state_index, beside children(): a composite's loop finds its
+  // children's states without waiting for their graph nodes.
+  std::span<const std::uint32_t> child_states(std::uint32_t node) const {
+    return window(child_states_, nodes_[node].children);
+  }
   std::span<const std::uint32_t> child_plugs(std::uint32_t node) const {
     return window(child_plugs_, nodes_[node].children);
   }
@@ -320,7 +325,7 @@ class Graph {
   std::shared_ptr<const Model> model_;
   std::string file_name_;
   std::vector<GraphNode> nodes_;
-  std::vector<std::uint32_t> children_, child_plugs_;
+  std::vector<std::uint32_t> children_, child_plugs_, child_states_;
   std::vector<SelectorCase> selector_cases_;  // parallel to children_
   std::vector<std::uint32_t> queries_;
   std::vector<QueryStep> query_plan_;

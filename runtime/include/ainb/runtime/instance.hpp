@@ -180,7 +180,7 @@ class alignas(64) Instance {
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
   void enter_builtin(std::uint32_t node);
-  Result update_builtin(std::uint32_t node);
+  Result update_builtin(std::uint32_t node, NodeState& s);
   void leave_builtin(std::uint32_t node);
   Result call_update(std::uint32_t node, const GraphNode& g);
   Result call_update_outlined(std::uint32_t node, const GraphNode& g);
@@ -194,7 +194,7 @@ class alignas(64) Instance {
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
-  Result composite_loop(std::uint32_t node, NodeType type);
+  Result composite_loop(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
   void enter_query(std::uint32_t query, NodeState& s);
@@ -224,9 +224,10 @@ class alignas(64) Instance {
   void end_module();
   Result calculate_module_if(std::uint32_t node);
 
-  Result update_sequential(std::uint32_t node);
-  Result update_simultaneous(std::uint32_t node);
-  Result update_selector(std::uint32_t node);
+  // `s`: the composite's own state.
+  Result update_sequential(std::uint32_t node, NodeState& s);
+  Result update_simultaneous(std::uint32_t node, NodeState& s);
+  Result update_selector(std::uint32_t node, NodeState& s);
   Result update_split_timing(std::uint32_t node);
   Result update_alert(std::uint32_t node);
   // A plug index: a node has at most 255 child plugs (NodeState::cursor).
