@@ -201,12 +201,12 @@ class Graph {
   std::span<const std::uint32_t> children(std::uint32_t node) const {
     return window(children_, nodes_[node].children);
   }
-  // The model plugs (indices into Model::plugs) behind children(node), in the same order.
   // Each child's GraphNode::state_index, beside children(): a composite's loop finds its
   // children's states without waiting for their graph nodes.
   std::span<const std::uint32_t> child_states(std::uint32_t node) const {
     return window(child_states_, nodes_[node].children);
   }
+  // The model plugs (indices into Model::plugs) behind children(node), in the same order.
   std::span<const std::uint32_t> child_plugs(std::uint32_t node) const {
     return window(child_plugs_, nodes_[node].children);
   }
