@@ -115,9 +115,29 @@ void per_visit(benchmark::State& state, std::shared_ptr<const Graph> graph) {
       static_cast<double>(instance->memory_bytes()) / static_cast<double>(graph->nodes().size());
 }
 
+// The actors10000 cases: this many instances of one graph, this many frames, ticked frame by
+// frame, each frame every actor in turn (as a game does).
+constexpr std::size_t kActors = 10'000;
+constexpr std::uint64_t kActorFrames = 600;
+
+struct Actors {
+  std::vector<std::unique_ptr<Instance>> instances;
+  std::vector<std::size_t> next_command;
+  Actors(const std::shared_ptr<const Graph>& graph, Observer* observer) : next_command(kActors, 0) {
+    instances.reserve(kActors);
+    for (std::size_t i = 0; i < kActors; ++i) {
+      instances.push_back(std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, observer}));
+    }
+  }
+  void run() {
+    for (std::uint64_t frame = 0; frame < kActorFrames; ++frame) {
+      for (std::size_t i = 0; i < kActors; ++i)
+        drive(*instances[i], 1, next_command[i]);
+    }
+  }
+};
+
 void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
-  constexpr std::size_t kActors = 10'000;
-  constexpr std::uint64_t kFrames = 600;
   // The visits of one actor's 600 frames, counted with an observer (every actor does the same
   // unless the tree draws from a RandomSelector, which no corpus file has).
   std::uint64_t visits = 0;
@@ -125,28 +145,20 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph) {
     Counter counter;
     Instance probe(graph, InstanceOptions{0, nullptr, &counter});
     std::size_t next = 0;
-    drive(probe, kFrames, next);
+    drive(probe, kActorFrames, next);
     visits = counter.updates;
   }
   for (auto _ : state) {
-    std::vector<std::unique_ptr<Instance>> instances;
-    instances.reserve(kActors);
-    for (std::size_t i = 0; i < kActors; ++i) {
-      instances.push_back(std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, nullptr}));
-    }
-    std::vector<std::size_t> next(kActors, 0);
+    Actors all(graph, nullptr);
     const auto start = std::chrono::steady_clock::now();
-    for (std::uint64_t frame = 0; frame < kFrames; ++frame) {
-      for (std::size_t i = 0; i < kActors; ++i)
-        drive(*instances[i], 1, next[i]);
-    }
+    all.run();
     const auto seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.SetIterationTime(seconds);
-    state.counters["ms_per_frame"] = seconds * 1000.0 / kFrames;
+    state.counters["ms_per_frame"] = seconds * 1000.0 / kActorFrames;
     state.counters["ns_per_visit"] =
         seconds * 1e9 / (static_cast<double>(visits) * static_cast<double>(kActors));
-    state.counters["bytes_per_instance"] = static_cast<double>(instances[0]->memory_bytes());
+    state.counters["bytes_per_instance"] = static_cast<double>(all.instances[0]->memory_bytes());
   }
 }
 
@@ -168,20 +180,13 @@ std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
 // --profile with --actors: 10,000 instances of a corpus file, 600 frames each, frame by frame as
 // the actors10000 cases run them (for callgrind's cache simulation).
 int profile_actors(const std::string& name, bool count, bool steady) {
-  constexpr std::size_t kActors = 10'000;
-  const auto graph = corpus_graph(name, steady ? kSteadyUpdates : 0);
   Counter counter;
-  std::vector<std::unique_ptr<Instance>> instances;
-  for (std::size_t i = 0; i < kActors; ++i) {
-    instances.push_back(
-        std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, count ? &counter : nullptr}));
+  Actors all(corpus_graph(name, steady ? kSteadyUpdates : 0), count ? &counter : nullptr);
+  all.run();
+  if (count) {
+    std::cout << counter.updates << " visits in " << kActorFrames << " frames of " << kActors
+              << " actors\n";
   }
-  std::vector<std::size_t> next(kActors, 0);
-  for (int frame = 0; frame < 600; ++frame) {
-    for (std::size_t i = 0; i < kActors; ++i)
-      drive(*instances[i], 1, next[i]);
-  }
-  if (count) std::cout << counter.updates << " visits in 600 frames of " << kActors << " actors\n";
   return 0;
 }
 

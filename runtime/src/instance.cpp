@@ -776,7 +776,7 @@ Result Instance::calculate(std::uint32_t node) {
     case NodeType::UserDefined:
       if (g.user_class) return call_update_outlined(node, g);
       if (g.module >= 0) return update_module_call(node);
-      return update_stub(state_of(node));
+      return update_stub(nodes_[g.state_index]);
     case NodeType::Expression:
       return update_expression(node);
     default:
@@ -1019,8 +1019,8 @@ Result Instance::update(std::uint32_t node) {
     guarded(Fault::Source::Observer, node, "on_update",
             [&] { options_.observer->on_update(*this, node, result); });
   }
-  nodes_[g.state_index].epoch = epoch_;
-  nodes_[g.state_index].last = result;
+  state.epoch = epoch_;
+  state.last = result;
   // A node that finishes takes its first (ordinary) transition, unless one was requested.
   if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
     const auto transitions = graph_->transitions(node);
@@ -1048,7 +1048,7 @@ void Instance::leave(std::uint32_t node) {
   } else {
     leave_builtin(node);
   }
-  nodes_[g.state_index].active = 0;
+  s.active = 0;
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_leave",
             [&] { options_.observer->on_leave(*this, node); });
