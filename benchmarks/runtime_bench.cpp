@@ -70,12 +70,13 @@ std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
   return std::make_shared<Graph>(load(test::build(spec), "hundred.ainb"), registry);
 }
 
-// Runs `frames` frames of `instance`, restarting commands as they end (round robin).
+// Runs `frames` frames of `instance`, restarting commands as they end (round robin, by index as
+// a game loop would: Instance::start(std::size_t)).
 void drive(Instance& instance, std::uint64_t frames, std::size_t& next_command) {
-  const auto& commands = instance.graph().model().commands;
+  const auto commands = instance.graph().model().commands.size();
   for (std::uint64_t f = 0; f < frames; ++f) {
-    if (!commands.empty() && instance.state() != CommandState::Running) {
-      instance.start(commands[next_command++ % commands.size()].name);
+    if (commands != 0 && instance.state() != CommandState::Running) {
+      instance.start(next_command++ % commands);
     }
     instance.tick();
   }

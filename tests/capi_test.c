@@ -101,6 +101,10 @@ static void test_patrol(const char* patrol_path) {
   snprintf(expected, sizeof expected, "%s has no command \"Flee\" (it has: \"Root\", \"Alert\")",
            patrol_path);
   CHECK(strcmp(ainb_instance_last_error(actor), expected) == 0);
+  CHECK(ainb_instance_start_index(actor, 2) == AINB_ERROR_ARGUMENT);
+  snprintf(expected, sizeof expected, "%s has no command 2 (it has 2)", patrol_path);
+  CHECK(strcmp(ainb_instance_last_error(actor), expected) == 0);
+  CHECK(ainb_instance_start_index(NULL, 0) == AINB_ERROR_ARGUMENT);
 
   CHECK(ainb_instance_enable_trace(actor, 8) == AINB_OK);
   CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
@@ -223,7 +227,8 @@ static void test_user_functions(const char* corpus) {
   int host = 7;
   ainb_instance* actor = ainb_instance_create(graph, 0, &host);
   CHECK(equals(ainb_graph_command_name(graph, 0), "Root"));
-  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  CHECK(ainb_instance_start_index(actor, 0) == AINB_OK); /* "Root", by index */
+  CHECK(ainb_instance_state(actor) == AINB_COMMAND_RUNNING);
   for (int frame = 0; frame < 120; ++frame)
     ainb_instance_tick(actor);
   CHECK(c.count == 12); /* its expressions' calls in 120 frames, stubs succeeding at once */

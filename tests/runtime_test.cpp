@@ -361,6 +361,42 @@ TEST_CASE("commands: switching leaves every active node, and unknown names are r
   CHECK(h.step([&] { h.instance.reset(); }) == Log{"leave Attack"});
 }
 
+TEST_CASE("commands start by index as by name; a finished command restarts with a fresh Enter") {
+  for (const bool observed : {true, false}) {
+    CAPTURE(observed);
+    Harness h;
+    h.probe("Walk", {R, S});
+    h.probe("Attack", {S});
+    AinbSpec spec;
+    spec.commands = {{"Patrol", 0, {}}, {"Fight", 2, {}}};
+    BuildNode seq{.type = NodeType::Sequential};
+    seq.plugs = {{PlugKind::Child, 1, ""}};
+    spec.nodes = {seq, user("Walk"), user("Attack")};
+    h.load(spec);
+    if (!observed) h.unobserved();
+    CHECK(h.graph->find_command("Fight") == std::optional<std::size_t>{1});
+    CHECK(h.graph->find_command("Flee") == std::nullopt);
+    CHECK(h.step([&] { h.instance->start(std::size_t{0}); }) == Log{"enter Walk"});
+    CHECK(h.instance->command() == "Patrol");
+    CHECK(h.tick() == Log{"update Walk"});
+    // Switching by index leaves the running command first.
+    CHECK(h.step([&] { h.instance->start(std::size_t{1}); }) == Log{"leave Walk", "enter Attack"});
+    CHECK(h.tick() == Log{"update Attack", "leave Attack"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+    CHECK(h.tick().empty());  // an ended command stays ended
+    // Restarting the ended command (nothing left to leave) enters its root afresh.
+    CHECK(h.step([&] { h.instance->start(std::size_t{1}); }) == Log{"enter Attack"});
+    CHECK(h.instance->state() == CommandState::Running);
+    CHECK(h.tick() == Log{"update Attack", "leave Attack"});
+    CHECK(h.step([&] { h.instance->start(std::size_t{0}); }) == Log{"enter Walk"});
+    CHECK(h.tick() == Log{"update Walk"});  // Walk's second script: {R, S} again from its start
+    CHECK(h.tick() == Log{"update Walk", "leave Walk"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+    CHECK_THROWS_WITH_AS(h.instance->start(std::size_t{2}),
+                         "Test.root.ainb has no command 2 (it has 2)", std::out_of_range);
+  }
+}
+
 TEST_CASE("a command's secondary root runs beside its main root, which alone decides the result") {
   Harness h;
   h.probe("Main", {R, S});

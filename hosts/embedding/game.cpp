@@ -171,6 +171,7 @@ Game::Game(const GameOptions& options) : options_(options) {
                                                    : runtime::MissingModulePolicy::Error});
   if (options_.command.empty() && !model->commands.empty())
     options_.command = std::string(model->commands[0].name);
+  command_ = graph_->find_command(options_.command);
 
   // Guards on a square grid, 4 m apart.
   const auto side =
@@ -208,8 +209,7 @@ void Game::tick_range(std::size_t begin, std::size_t end) {
       instance.set_bool("IsEnemyNear", sees);
     }
     // A finished command starts again, as a game re-runs an actor's root.
-    if (!options_.command.empty() && instance.state() != runtime::CommandState::Running)
-      instance.start(options_.command);
+    if (command_ && instance.state() != runtime::CommandState::Running) instance.start(*command_);
     instance.tick();
   }
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ainb/runtime/instance.hpp"
@@ -85,6 +86,8 @@ class Game {
   World world_;
   std::vector<Actor> actors_;
   std::shared_ptr<const runtime::Graph> graph_;
+  // options_.command's index, looked up once: a finished command restarts by index.
+  std::optional<std::size_t> command_;
   std::vector<std::unique_ptr<runtime::Instance>> instances_;
   std::unique_ptr<Workers> workers_;
 };

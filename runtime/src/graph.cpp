@@ -218,7 +218,8 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
-    g.plain_composite = is_composite(g.type) && g.queries.count == 0 && g.transitions.count == 0;
+    g.plain_composite = is_composite(g.type) && g.queries.count == 0 && g.transitions.count == 0 &&
+                        g.sites.count == 0;
     if (g.user_class != nullptr) {
       g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
       g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;
@@ -233,6 +234,14 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
 
 // Depth first from each node with queries, without recursion. A query reached again while it is
 // on the path (the node itself included) closes a cycle, which the file is refused for.
+std::optional<std::size_t> Graph::find_command(std::string_view name) const {
+  const auto& commands = model_->commands;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    if (commands[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
 void Graph::build_query_plans() {
   const auto& m = *model_;
   std::vector<std::uint8_t> on_path(nodes_.size(), 0);

@@ -393,25 +393,30 @@ const Instance* Instance::module_instance(std::uint32_t node) const {
 // ---- commands and the frame -------------------------------------------------------------------
 
 void Instance::start(std::string_view name) {
-  const auto& commands = graph_->model().commands;
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (commands[i].name == name) {
-      return catching([&] {
-        fault_.reset();
-        start_command(i);
-      });
-    }
-  }
+  if (const auto index = graph_->find_command(name)) return start(*index);
   std::string known;
-  for (const auto& c : commands)
+  for (const auto& c : graph_->model().commands)
     known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", c.name);
   throw std::invalid_argument(fmt::format("{} has no command \"{}\" (it has: {})",
                                           graph_->model().name, name,
                                           known.empty() ? "none" : known));
 }
 
+void Instance::start(std::size_t index) {
+  const auto count = graph_->model().commands.size();
+  if (index >= count) {
+    throw std::out_of_range(
+        fmt::format("{} has no command {} (it has {})", graph_->model().name, index, count));
+  }
+  catching([&] {
+    fault_.reset();
+    start_command(index);
+  });
+}
+
 void Instance::start_command(std::size_t index) {
-  stop_nodes();
+  // A command that ended by itself left its roots already (end_command): the common restart.
+  if (slot_count_ != 0 || fork_.node >= 0 || has(kOtherRoots)) stop_nodes();
   next_epoch();
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
@@ -439,13 +444,15 @@ void Instance::leave_roots() {
   set(kTransitionRequested, false);
 }
 
-Instance::Slot& Instance::push_slot(Slot slot) {
+inline Instance::Slot& Instance::push_slot(Slot slot) {
   // Graph::max_active_roots() bounds the array (a command's root, or a Fork's paths).
-  if (slot_count_ == graph_->max_active_roots()) {
-    throw std::logic_error(fmt::format("{}: the active node array is full ({} slots)",
-                                       graph_->model().name, slot_count_));
-  }
+  if (slot_count_ == graph_->max_active_roots()) throw_array_full();
   return slots_[slot_count_++] = slot;
+}
+
+void Instance::throw_array_full() const {
+  throw std::logic_error(fmt::format("{}: the active node array is full ({} slots)",
+                                     graph_->model().name, slot_count_));
 }
 
 void Instance::stop() {
@@ -479,7 +486,7 @@ void Instance::sweep_epochs() {
   epoch_ = 2;
 }
 
-void Instance::leave_secondary_root() {
+inline void Instance::leave_secondary_root() {
   if (!has(kOtherRoots) || command_ < 0) return;
   const auto& c = graph_->model().commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
@@ -487,7 +494,8 @@ void Instance::leave_secondary_root() {
 
 void Instance::end_command(Result result) {
   leave_secondary_root();
-  leave_roots();
+  // After a frame's last root finished, nothing is left to leave (the common end).
+  if (slot_count_ != 0 || fork_.node >= 0 || has(kTransitionRequested)) leave_roots();
   state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
 }
 
@@ -499,25 +507,45 @@ void Instance::tick() {
 void Instance::tick_frame() {
   ++frame_;
   next_epoch();
-  if (has(kLogic)) {
-    for (const auto root : graph_->logic_roots()) {
-      if (is_active(root)) update(root);
-    }
-    update_module_outputs();
-    if (has(kStateEndRequested)) finish_state_end();
-    return;
-  }
+  if (has(kLogic)) return tick_logic();
   if (state_ != CommandState::Running) return;
-  // Requested last frame: applied "before the next calculation".
-  if (has(kTransitionRequested)) apply_transitions(false);
-  calculate_slots(false);
-  if (has(kOtherRoots)) update_secondary_root();
+  // The common frame, with one test of the flags: no transition waiting, no other roots.
+  if (!has(kTransitionRequested | kOtherRoots)) {
+    calculate_slots(false);
+    if (has(kTransitionRequested | kStateEndRequested)) return finish_frame();
+  } else {
+    // Requested last frame: applied "before the next calculation".
+    if (has(kTransitionRequested)) apply_transitions(false);
+    calculate_slots(false);
+    if (has(kOtherRoots)) update_secondary_root();
+    return finish_frame();
+  }
+  if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
+    end_command(last_root_result_);
+  }
+}
+
+// The rest of a frame after the active node array's calculation: post-calc transitions, module
+// outputs, a StateEnd, or the command's end.
+void Instance::finish_frame() {
   if (has(kTransitionRequested)) calculate_post_transitions();
   if (has(kOtherRoots)) update_module_outputs();
   if (has(kStateEndRequested)) return finish_state_end();
   if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
     end_command(last_root_result_);
   }
+}
+
+// A frame of a file without commands: its roots are rarely plain nodes, so they take the
+// general Update (which is right for any node) without testing for the short paths.
+void Instance::tick_logic() {
+  const auto* nodes = graph_->nodes().data();
+  for (const auto root : graph_->logic_roots()) {
+    const auto& g = nodes[root];
+    if (auto& s = nodes_[g.state_index]; s.active != 0) update_node(root, g, s);
+  }
+  update_module_outputs();
+  if (has(kStateEndRequested)) finish_state_end();
 }
 
 void Instance::update_secondary_root() {
@@ -579,12 +607,14 @@ bool Instance::wake_join(std::uint32_t i) {
   return true;
 }
 
+// A plain loop: the array has one or a few slots, where std::remove_if's unrolled search costs
+// more than the copies (a tree restarted every frame removes its root's slot every frame).
 void Instance::remove_finished_slots() {
-  // std::remove_if, not the ranges form: clang 14 (the fuzz build) rejects ranges::subrange over
-  // libstdc++ 12's span iterators.
-  const auto all = slots();
-  const auto end = std::remove_if(all.begin(), all.end(), [](const Slot& s) { return s.removed; });
-  slot_count_ = static_cast<std::uint32_t>(end - all.begin());
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < slot_count_; ++i) {
+    if (!slots_[i].removed) slots_[kept++] = slots_[i];
+  }
+  slot_count_ = kept;
 }
 
 bool Instance::has_post_requests() const {
@@ -831,8 +861,11 @@ inline Result Instance::update_stub(NodeState& s) const {
 // when it applies. `quiet`: no observer.
 [[gnu::always_inline]] inline void Instance::enter_child(std::uint32_t node, const GraphNode& g,
                                                          NodeState& s, bool quiet) {
-  if (quiet && g.plain) return enter_plain(node, g, s);
-  enter(node);
+  if (quiet) {
+    if (g.plain) return enter_plain(node, g, s);
+    if (g.plain_composite) return enter_composite(node, g, s);
+  }
+  enter_node(node, g, s);
 }
 [[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node, const GraphNode& g,
                                                             NodeState& s, bool quiet) {
@@ -840,13 +873,21 @@ inline Result Instance::update_stub(NodeState& s) const {
     if (g.plain_update) return update_plain(node, g, s);
     if (g.plain_composite) return update_composite(node, g.type, s);
   }
-  return update(node);
+  return update_node(node, g, s);
 }
 
-// The same for a parent with one child to update (a selector's choice, SplitTiming's Update plug).
-[[gnu::always_inline]] inline Result Instance::update_child(std::uint32_t node) {
+// Enter, Update and Leave of one node: the short path when it applies, else the general one.
+[[gnu::always_inline]] inline void Instance::enter(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  enter_child(node, g, nodes_[g.state_index], !observed());
+}
+[[gnu::always_inline]] inline Result Instance::update(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   return update_child(node, g, nodes_[g.state_index], !observed());
+}
+[[gnu::always_inline]] inline void Instance::leave(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  leave_child(node, g, nodes_[g.state_index], !observed());
 }
 
 // The loop of a composite: Sequential, Simultaneous or a selector.
@@ -873,14 +914,60 @@ Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& 
 }
 [[gnu::always_inline]] inline void Instance::leave_child(std::uint32_t node, const GraphNode& g,
                                                          NodeState& s, bool quiet) {
-  if (quiet && g.plain) return leave_plain(node, g, s);
-  leave(node);
+  if (quiet) {
+    if (g.plain) return leave_plain(node, g, s);
+    if (g.plain_composite) return leave_composite(node, s);
+  }
+  leave_node(node, g, s);
 }
 
-void Instance::enter(std::uint32_t node) {
-  const auto& g = graph_->nodes()[node];
-  auto& s = nodes_[g.state_index];
-  if (g.plain && !observed()) return enter_plain(node, g, s);
+// What enter() and enter_builtin() do for a plain composite with no observer: no queries,
+// setup blocks or events, so its Enter is its state and the children its kind enters.
+void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s) {
+  if (s.active != 0) {  // already entered by another parent
+    ++s.active;
+    return;
+  }
+  s = NodeState{};
+  s.active = 1;
+  const auto children = graph_->children(node);
+  if (children.empty()) return;
+  const auto* states = graph_->child_states(node).data();
+  const auto* graph_nodes = graph_->nodes().data();
+  auto enter_at = [&](std::size_t k) {
+    enter_child(children[k], graph_nodes[children[k]], nodes_[states[k]], true);
+  };
+  switch (g.type) {
+    case NodeType::Sequential:
+      return enter_at(0);
+    case NodeType::Simultaneous:
+      for (std::size_t k = 0; k < children.size(); ++k)
+        enter_at(k);
+      return;
+    default:  // a selector
+      s.cursor = choose(node);
+      return enter_at(s.cursor);
+  }
+}
+
+// What leave() and leave_builtin() do for a plain composite with no observer.
+void Instance::leave_composite(std::uint32_t node, NodeState& s) {
+  if (s.active != 1) {
+    if (s.active > 1) --s.active;  // another parent still uses it
+    return;
+  }
+  const auto children = graph_->children(node);
+  const auto* states = graph_->child_states(node).data();
+  const auto* graph_nodes = graph_->nodes().data();
+  for (auto k = children.size(); k-- > 0;) {
+    auto& cs = nodes_[states[k]];
+    if (cs.active != 0) leave_child(children[k], graph_nodes[children[k]], cs, true);
+  }
+  s.active = 0;
+}
+
+// The general Enter: any node, observed or not.
+void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (s.active != 0) {  // already entered by another parent: it stays active for both
     ++s.active;
     return;
@@ -1000,10 +1087,8 @@ void Instance::enter_builtin(std::uint32_t node) {
   return result;
 }
 
-Result Instance::update(std::uint32_t node) {
-  const auto& g = graph_->nodes()[node];
-  auto& state = nodes_[g.state_index];
-  if (g.plain_update && !observed()) return update_plain(node, g, state);
+// The general Update.
+Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& state) {
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
   if (g.queries.count != 0) calculate_queries(node);
   // User classes and stubs are the common case: handled here, the rest out of line.
@@ -1034,10 +1119,8 @@ Result Instance::update(std::uint32_t node) {
   return result;
 }
 
-void Instance::leave(std::uint32_t node) {
-  const auto& g = graph_->nodes()[node];
-  auto& s = nodes_[g.state_index];
-  if (g.plain && !observed()) return leave_plain(node, g, s);
+// The general Leave.
+void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (s.active == 0) return;
   if (s.active > 1) {  // another parent still uses it
     --s.active;
@@ -1247,13 +1330,13 @@ Result Instance::update_selector(std::uint32_t node, NodeState& s) {
     }
     s.cursor = choice;
   }
-  return update_child(children[s.cursor]);
+  return update(children[s.cursor]);
 }
 
 Result Instance::update_split_timing(std::uint32_t node) {
   const auto on_update = graph_->nodes()[node].named_plugs[1];
   if (on_update < 0) return Result::Success;
-  return update_child(graph_->children(node)[on_update]);
+  return update(graph_->children(node)[on_update]);
 }
 
 // Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's

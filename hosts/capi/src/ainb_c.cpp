@@ -265,6 +265,19 @@ const T* entry(const ainb_instance* i, const char* name) {
   const Value* v = i->instance->blackboard(name);
   return v == nullptr ? nullptr : std::get_if<T>(v);
 }
+
+// A command started by name or by index.
+template <typename Command>
+ainb_status start_command(ainb_instance* i, Command command) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    i->instance->start(command);
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
 }  // namespace
 
 extern "C" {
@@ -408,14 +421,10 @@ const char* ainb_instance_last_error(const ainb_instance* i) {
 }
 
 ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
-  if (i == nullptr) return AINB_ERROR_ARGUMENT;
-  try {
-    i->instance->start(command != nullptr ? command : "");
-    return AINB_OK;
-  } catch (const std::exception& e) {
-    i->last_error = e.what();
-    return AINB_ERROR_ARGUMENT;
-  }
+  return start_command(i, std::string_view(command != nullptr ? command : ""));
+}
+ainb_status ainb_instance_start_index(ainb_instance* i, size_t command) {
+  return start_command(i, std::size_t{command});
 }
 void ainb_instance_stop(ainb_instance* i) {
   if (i != nullptr) i->instance->stop();

@@ -146,6 +146,9 @@ AINB_API const char* ainb_instance_last_error(const ainb_instance* instance);
 /* Starts a command by name (leaving the running one). AINB_ERROR_ARGUMENT for an unknown name:
  * the message lists the file's commands. */
 AINB_API ainb_status ainb_instance_start(ainb_instance* instance, const char* command);
+/* The same by index (ainb_graph_command_name names them), without the lookup by name: for hosts
+ * that restart commands as they end. AINB_ERROR_ARGUMENT for an index past the last command. */
+AINB_API ainb_status ainb_instance_start_index(ainb_instance* instance, size_t command);
 AINB_API void ainb_instance_stop(ainb_instance* instance);
 /* Advances one frame. Allocates nothing (a trace buffer is reserved when enabled). */
 AINB_API void ainb_instance_tick(ainb_instance* instance);

@@ -117,8 +117,8 @@ struct GraphNode {
   // is attached.
   bool plain = false;
   bool plain_update = false;  // plain, and no transitions: Update is the class's call alone
-  // Sequential, Simultaneous or a selector without queries or transitions: with no observer
-  // attached, its Update is its own loop alone.
+  // Sequential, Simultaneous or a selector without queries, transitions or expression sites:
+  // with no observer attached, its Enter, Update and Leave are its own work on its children.
   bool plain_composite = false;
   bool calls_enter = false, calls_leave = false;  // the class's hooks
   bool enter_work = false;  // Enter writes stub outputs, zeroes a state block or calls enter()
@@ -260,6 +260,8 @@ class Graph {
   // transitions, module calls), or that is a query of more nodes, is refused when the graph is
   // built (LoadError): an instance counts them in a byte.
   static constexpr std::uint32_t kMaxHolders = 255;
+  // The index of the command of this name in model().commands, for Instance::start by index.
+  std::optional<std::size_t> find_command(std::string_view name) const;
   // Most active roots a calculation can have at once (the widest Fork; at least 1).
   std::uint32_t max_active_roots() const { return max_active_roots_; }
   // Outputs in an instance: one byte array, each type's values together in their natural size

@@ -66,6 +66,10 @@ class alignas(64) Instance {
   // Starts a command by name, leaving the running one first. Throws std::invalid_argument when
   // the file has no such command (the message lists the ones it has).
   void start(std::string_view command);
+  // The same by the command's index in graph().model().commands (Graph::find_command gives it),
+  // without the lookup by name: for hosts that restart commands as they end. Throws
+  // std::out_of_range for an index past the last command.
+  void start(std::size_t command);
   // Leaves every active node; the instance is idle afterwards.
   void stop();
   // Advances one frame.
@@ -153,6 +157,7 @@ class alignas(64) Instance {
   }
   std::span<Slot> slots() const { return {slots_, slot_count_}; }
   Slot& push_slot(Slot slot);  // the array has room for every slot a file can have
+  [[noreturn]] void throw_array_full() const;
   struct ForkRequest {
     std::int32_t node = -1;
     bool post = false;
@@ -176,9 +181,14 @@ class alignas(64) Instance {
     if (++epoch_ == 0) sweep_epochs();
   }
   void sweep_epochs();
+  // Enter, Update and Leave of a node: the short paths below when they apply (inlined), else
+  // the general ones (*_node).
   void enter(std::uint32_t node);
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
+  void enter_node(std::uint32_t node, const GraphNode& g, NodeState& s);
+  Result update_node(std::uint32_t node, const GraphNode& g, NodeState& s);
+  void leave_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void enter_builtin(std::uint32_t node);
   Result update_builtin(std::uint32_t node, NodeState& s);
   void leave_builtin(std::uint32_t node);
@@ -190,10 +200,12 @@ class alignas(64) Instance {
   void leave_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   void enter_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
-  Result update_child(std::uint32_t node);
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_stub(NodeState& s) const;
+  // The short paths of a plain composite (GraphNode::plain_composite) when no observer watches.
+  void enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
+  void leave_composite(std::uint32_t node, NodeState& s);
   Result composite_loop(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
@@ -258,6 +270,8 @@ class alignas(64) Instance {
   void reset_after_fault();  // every node inactive, in this instance and its sub-instances
   bool inside_entry() const;
   void tick_frame();
+  void finish_frame();
+  void tick_logic();
   void stop_nodes();
 
   // Bits of flags_.
