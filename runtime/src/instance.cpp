@@ -508,26 +508,26 @@ void Instance::tick_frame() {
   ++frame_;
   next_epoch();
   if (has(kLogic)) return tick_logic();
-  if (state_ != CommandState::Running) return;
-  // The common frame, with one test of the flags: no transition waiting, no other roots.
-  if (!has(kTransitionRequested | kOtherRoots)) {
-    calculate_slots(false);
-    if (has(kTransitionRequested | kStateEndRequested)) return finish_frame();
-  } else {
-    // Requested last frame: applied "before the next calculation".
-    if (has(kTransitionRequested)) apply_transitions(false);
-    calculate_slots(false);
-    if (has(kOtherRoots)) update_secondary_root();
-    return finish_frame();
-  }
+  if (state_ == CommandState::Running) tick_command();
+}
+
+// A frame of a running command (Logic files take tick_logic): a function of its own, so the
+// registers its calculation needs are not saved for the other frames.
+void Instance::tick_command() {
+  // Requested last frame: applied "before the next calculation".
+  if (has(kTransitionRequested)) apply_transitions(false);
+  calculate_slots(false);
+  // The common frame tests the flags once: no transition, StateEnd or other roots.
+  if (has(kTransitionRequested | kStateEndRequested | kOtherRoots)) return finish_frame();
   if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
     end_command(last_root_result_);
   }
 }
 
-// The rest of a frame after the active node array's calculation: post-calc transitions, module
-// outputs, a StateEnd, or the command's end.
+// The rest of a frame after the active node array's calculation: the secondary root, post-calc
+// transitions, module outputs, a StateEnd, or the command's end.
 void Instance::finish_frame() {
+  if (has(kOtherRoots)) update_secondary_root();
   if (has(kTransitionRequested)) calculate_post_transitions();
   if (has(kOtherRoots)) update_module_outputs();
   if (has(kStateEndRequested)) return finish_state_end();
@@ -566,7 +566,8 @@ void Instance::calculate_post_transitions() {
 
 // ---- the active node array --------------------------------------------------------------------
 
-void Instance::calculate_slots(bool only_fresh) {
+// Inlined into the frame (one copy more for post-calc transitions), as it runs every frame.
+[[gnu::always_inline]] inline void Instance::calculate_slots(bool only_fresh) {
   const auto* nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   bool removed = false;

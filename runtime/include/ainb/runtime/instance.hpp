@@ -270,6 +270,7 @@ class alignas(64) Instance {
   void reset_after_fault();  // every node inactive, in this instance and its sub-instances
   bool inside_entry() const;
   void tick_frame();
+  void tick_command();
   void finish_frame();
   void tick_logic();
   void stop_nodes();
