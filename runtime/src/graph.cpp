@@ -232,8 +232,6 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   }
 }
 
-// Depth first from each node with queries, without recursion. A query reached again while it is
-// on the path (the node itself included) closes a cycle, which the file is refused for.
 std::optional<std::size_t> Graph::find_command(std::string_view name) const {
   const auto& commands = model_->commands;
   for (std::size_t i = 0; i < commands.size(); ++i) {
@@ -242,6 +240,8 @@ std::optional<std::size_t> Graph::find_command(std::string_view name) const {
   return std::nullopt;
 }
 
+// Depth first from each node with queries, without recursion. A query reached again while it is
+// on the path (the node itself included) closes a cycle, which the file is refused for.
 void Graph::build_query_plans() {
   const auto& m = *model_;
   std::vector<std::uint8_t> on_path(nodes_.size(), 0);
