@@ -416,7 +416,7 @@ void Instance::start(std::size_t index) {
 
 void Instance::start_command(std::size_t index) {
   // A command that ended by itself left its roots already (end_command): the common restart.
-  if (slot_count_ != 0 || fork_.node >= 0 || has(kOtherRoots)) stop_nodes();
+  if (has_roots() || has(kOtherRoots)) stop_nodes();
   next_epoch();
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
@@ -495,7 +495,7 @@ inline void Instance::leave_secondary_root() {
 void Instance::end_command(Result result) {
   leave_secondary_root();
   // After a frame's last root finished, nothing is left to leave (the common end).
-  if (slot_count_ != 0 || fork_.node >= 0 || has(kTransitionRequested)) leave_roots();
+  if (has_roots()) leave_roots();
   state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
 }
 
@@ -519,9 +519,7 @@ void Instance::tick_command() {
   calculate_slots(false);
   // The common frame tests the flags once: no transition, StateEnd or other roots.
   if (has(kTransitionRequested | kStateEndRequested | kOtherRoots)) return finish_frame();
-  if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
-    end_command(last_root_result_);
-  }
+  end_if_done();
 }
 
 // The rest of a frame after the active node array's calculation: the secondary root, post-calc
@@ -531,9 +529,7 @@ void Instance::finish_frame() {
   if (has(kTransitionRequested)) calculate_post_transitions();
   if (has(kOtherRoots)) update_module_outputs();
   if (has(kStateEndRequested)) return finish_state_end();
-  if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
-    end_command(last_root_result_);
-  }
+  end_if_done();
 }
 
 // A frame of a file without commands: its roots are rarely plain nodes, so they take the

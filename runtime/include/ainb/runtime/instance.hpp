@@ -217,6 +217,16 @@ class alignas(64) Instance {
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
   void leave_own(std::uint32_t node);
   void end_command(Result result);
+  // The command ends once no root is left in the active node array and no Fork waits.
+  void end_if_done() {
+    if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
+      end_command(last_root_result_);
+    }
+  }
+  // Anything for leave_roots() to do: a slot, a Fork waiting, a transition requested.
+  bool has_roots() const {
+    return slot_count_ != 0 || fork_.node >= 0 || has(kTransitionRequested);
+  }
   void leave_secondary_root();
   void leave_roots();
 
