@@ -447,7 +447,10 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
       }
     } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
       std::memset(D, 0, value_size(site.signature.result));
-      if (!site.reported.exchange(true)) {
+      // Read before the exchange: the flag lives in the shared program, and an exchange at every
+      // call would write its cache line from every thread that runs the function.
+      if (!site.reported.load(std::memory_order_relaxed) &&
+          !site.reported.exchange(true, std::memory_order_relaxed)) {
         spdlog::warn("EXB: no user function is registered for \"{}\"; it returns zero",
                      site.signature.text);
       }
