@@ -690,6 +690,87 @@ TEST_CASE("a node shared by two parents is entered, updated and left once") {
   CHECK(h.instance->state() == CommandState::Succeeded);
 }
 
+TEST_CASE(
+    "a parent leaves only the children it holds; a shared child stays entered for the other") {
+  // Shared is a child of the Sequential (behind A) and of Other. When the selector drops the
+  // Sequential, the Sequential leaves A, the one child it entered; Shared stays with Other.
+  Harness h;
+  h.probe("A", {R});
+  h.probe("Shared", {R});
+  h.probe("X", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Flag", true}};
+  BuildNode root{.type = NodeType::Simultaneous};
+  root.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode choose = flag_selector();
+  choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 6, "False"}};
+  BuildNode other{.type = NodeType::Sequential}, sequence{.type = NodeType::Sequential};
+  other.plugs = {{PlugKind::Child, 5, ""}};
+  sequence.plugs = {{PlugKind::Child, 4, ""}, {PlugKind::Child, 5, ""}};
+  spec.nodes = {root, choose, other, sequence, user("A"), user("Shared"), user("X")};
+  h.load(spec);
+  const auto run = [&] {
+    h.instance->set_bool("Flag", true);
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter A", "enter Shared"});
+    CHECK(h.tick() == Log{"update A", "update Shared"});
+    h.instance->set_bool("Flag", false);
+    CHECK(h.tick() == Log{"leave A", "enter X", "update X", "update Shared"});
+    CHECK(h.tick() == Log{"update X", "update Shared"});
+    CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Shared", "leave X"});
+  };
+  run();
+  h.unobserved();
+  run();
+}
+
+TEST_CASE("a Simultaneous does not run again a child it finished that another parent holds") {
+  // A Logic file (roots are never left): Shared finishes under the Simultaneous, which leaves
+  // it, but the selector still holds it and keeps updating it.
+  Harness h;
+  h.probe("Shared", {S});
+  h.probe("A", {R});
+  AinbSpec spec;
+  spec.category = "Logic";
+  spec.blackboard = {{BlackboardType::Bool, "Flag", true}};
+  BuildNode all{.type = NodeType::Simultaneous};
+  all.plugs = {{PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  BuildNode choose = flag_selector();
+  choose.plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 3, "False"}};
+  spec.nodes = {all, choose, user("Shared"), user("A")};
+  const auto run = [&](const std::function<void()>& create) {
+    CHECK(h.step(create) == Log{"enter Shared", "enter A"});
+    CHECK(h.tick() == Log{"update Shared", "update A"});  // the selector's update is the same
+    for (int frame = 0; frame < 3; ++frame)
+      CHECK(h.tick() == Log{"update A", "update Shared"});
+    CHECK(h.step([&] { h.instance.reset(); }) == Log{"leave A", "leave Shared"});
+  };
+  run([&] { h.load(spec); });
+  run([&] { h.unobserved(); });
+}
+
+TEST_CASE("a Logic file's Sequential root that finished keeps its result and runs no child") {
+  // Before, its next update read the child past the last one (a crash).
+  Harness h;
+  h.probe("A", {S});
+  h.probe("Fails", {F});
+  AinbSpec spec;
+  spec.category = "Logic";
+  BuildNode done{.type = NodeType::Sequential}, failed{.type = NodeType::Sequential};
+  done.plugs = {{PlugKind::Child, 2, ""}};
+  failed.plugs = {{PlugKind::Child, 3, ""}, {PlugKind::Child, 2, ""}};
+  spec.nodes = {done, failed, user("A"), user("Fails")};
+  const auto run = [&](const std::function<void()>& create) {
+    CHECK(h.step(create) == Log{"enter A", "enter Fails"});
+    CHECK(h.tick() == Log{"update A", "leave A", "update Fails", "leave Fails"});
+    for (int frame = 0; frame < 3; ++frame)
+      CHECK(h.tick() == Log{});
+    CHECK(h.step([&] { h.instance.reset(); }) == Log{});
+  };
+  run([&] { h.load(spec); });
+  run([&] { h.unobserved(); });
+}
+
 TEST_CASE("across the wraps of the 8-bit epoch, shared nodes run once a tick, busy children stay") {
   // NodeState::epoch is a byte: every 254 ticks the instance marks earlier updates as epoch 1
   // (Instance::next_epoch). A shared node must still run once a tick, and a busy child must

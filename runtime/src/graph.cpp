@@ -554,6 +554,10 @@ void Graph::build_control_flow() {
       is_target[target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
+    if (n.type == NodeType::Simultaneous) {
+      g.held = held_flags_;
+      held_flags_ += g.children.count;
+    }
     static constexpr std::array<std::string_view, 2> kBoolPlugs{"True", "False"};
     static constexpr std::array<std::string_view, 3> kSplitPlugs{"Enter", "Update", "Leave"};
     std::span<const std::string_view> names;

@@ -164,11 +164,11 @@ T* carve(std::pmr::memory_resource& arena, std::size_t count) {
 std::size_t Instance::carved_bytes(const Graph& graph) {
   const auto& m = graph.model();
   const auto entries = m.blackboard.entries.size();
-  std::size_t bytes = room<NodeState>(m.nodes.size()) + room<Value>(entries) +
-                      room<BlackboardLink>(entries) + room<Value*>(entries) +
-                      room<Slot>(graph.max_active_roots()) + room<std::byte>(graph.node_memory()) +
-                      room<std::uint8_t>(graph.expression_memory()) +
-                      room<Instance*>(graph.module_calls().size());
+  std::size_t bytes =
+      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<BlackboardLink>(entries) +
+      room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
+      room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
+      room<Instance*>(graph.module_calls().size()) + room<std::uint8_t>(graph.held_flags());
   bytes += room<std::byte>(graph.output_bytes()) +
            room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   for (const auto& call : graph.module_calls())
@@ -275,6 +275,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // the corpus's 10 files with commands, a root is one of nodes 0 to 3).
   slots_ = carve<Slot>(*arena_, graph_->max_active_roots());
   nodes_ = carve<NodeState>(*arena_, m.nodes.size());
+  held_ = carve<std::uint8_t>(*arena_, graph_->held_flags());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
   // included, which are written as such all the same.
   outputs_ = static_cast<std::byte*>(arena_->allocate(graph_->output_bytes(), 8));
@@ -937,13 +938,48 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
   switch (g.type) {
     case NodeType::Sequential:
       return enter_at(0);
-    case NodeType::Simultaneous:
-      for (std::size_t k = 0; k < children.size(); ++k)
+    case NodeType::Simultaneous: {
+      auto* held = held_ + g.held;
+      for (std::size_t k = 0; k < children.size(); ++k) {
+        held[k] = 1;
         enter_at(k);
+      }
       return;
+    }
     default:  // a selector
       s.cursor = choose(node);
       return enter_at(s.cursor);
+  }
+}
+
+// The children a composite holds, left last first: a Sequential's current child (none once the
+// sequence finished), a selector's chosen one, a Simultaneous's unfinished ones. Only these: a
+// child it does not hold may be active for another parent (a shared node), and stays so.
+[[gnu::always_inline]] inline void Instance::leave_held_children(std::uint32_t node,
+                                                                 const NodeState& s, bool quiet) {
+  const auto children = graph_->children(node);
+  const auto* states = graph_->child_states(node).data();
+  const auto* graph_nodes = graph_->nodes().data();
+  auto leave_at = [&](std::size_t k) {
+    leave_child(children[k], graph_nodes[children[k]], nodes_[states[k]], quiet);
+  };
+  const auto& g = graph_nodes[node];
+  switch (g.type) {
+    case NodeType::Sequential:
+      if (s.cursor < children.size()) leave_at(s.cursor);
+      return;
+    case NodeType::Simultaneous: {
+      auto* held = held_ + g.held;
+      for (auto k = children.size(); k-- > 0;) {
+        if (!held[k]) continue;
+        held[k] = 0;
+        leave_at(k);
+      }
+      return;
+    }
+    default:  // a selector
+      if (!children.empty()) leave_at(s.cursor);
+      return;
   }
 }
 
@@ -953,13 +989,7 @@ void Instance::leave_composite(std::uint32_t node, NodeState& s) {
     if (s.active > 1) --s.active;  // another parent still uses it
     return;
   }
-  const auto children = graph_->children(node);
-  const auto* states = graph_->child_states(node).data();
-  const auto* graph_nodes = graph_->nodes().data();
-  for (auto k = children.size(); k-- > 0;) {
-    auto& cs = nodes_[states[k]];
-    if (cs.active != 0) leave_child(children[k], graph_nodes[children[k]], cs, true);
-  }
+  leave_held_children(node, s, true);
   s.active = 0;
 }
 
@@ -1010,10 +1040,14 @@ void Instance::enter_builtin(std::uint32_t node) {
     case NodeType::Sequential:
       if (!children.empty()) enter(children[0]);
       break;
-    case NodeType::Simultaneous:
-      for (const auto child : children)
-        enter(child);
+    case NodeType::Simultaneous: {
+      auto* held = held_ + g.held;
+      for (std::size_t k = 0; k < children.size(); ++k) {
+        held[k] = 1;
+        enter(children[k]);
+      }
       break;
+    }
     case NodeType::S32Selector:
     case NodeType::F32Selector:
     case NodeType::StringSelector:
@@ -1139,13 +1173,8 @@ void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
 // The Leave of a built-in node: its children first, so a child never runs outside its parent.
 void Instance::leave_builtin(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
+  if (is_composite(g.type)) return leave_held_children(node, nodes_[g.state_index], !observed());
   const auto children = graph_->children(node);
-  if (g.type != NodeType::SplitTiming) {  // SplitTiming leaves its own, in its order, below
-    const auto states = graph_->child_states(node);
-    for (auto k = children.size(); k-- > 0;) {
-      if (nodes_[states[k]].active != 0) leave(children[k]);
-    }
-  }
   switch (g.type) {
     case NodeType::SplitTiming: {
       if (const auto on_update = g.named_plugs[1]; on_update >= 0) {
@@ -1268,6 +1297,9 @@ Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
   const bool loop = g.loop;
   const auto loops = g.loop_count;
   const bool quiet = !observed();  // fixed during a tick (set_observer)
+  // Finished, and updated again without a new Enter (a Logic file's root, which is never left):
+  // it holds no child and keeps its result.
+  if (s.cursor >= children.size()) return s.last;
   for (;;) {
     const auto child = children[s.cursor];
     const auto& c = graph_nodes[child];
@@ -1275,7 +1307,10 @@ Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
     const auto result = update_child(child, c, cs, quiet);
     if (result == Result::Running) return Result::Running;
     leave_child(child, c, cs, quiet);
-    if (result == Result::Failure) return Result::Failure;
+    if (result == Result::Failure) {
+      s.cursor = static_cast<std::uint8_t>(children.size());  // it holds no child now
+      return Result::Failure;
+    }
     if (++s.cursor == children.size()) {
       if (!loop || (loops > 0 && ++s.counter >= loops)) {
         return result;
@@ -1294,9 +1329,10 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
+  auto* held = held_ + graph_nodes[node].held;
   for (std::size_t k = 0; k < children.size(); ++k) {
+    if (!held[k]) continue;  // finished (and left) earlier
     auto& cs = nodes_[states[k]];
-    if (cs.active == 0) continue;
     const auto child = children[k];
     const auto& c = graph_nodes[child];
     const auto result = update_child(child, c, cs, quiet);
@@ -1304,6 +1340,7 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
       running = true;
       continue;
     }
+    held[k] = 0;
     leave_child(child, c, cs, quiet);
     if (result == Result::Failure) ++s.counter;
   }

@@ -149,6 +149,9 @@ struct GraphNode {
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
+  // Element_Simultaneous: where its children's held flags start in an instance (one byte per
+  // child plug: set while it holds that child, from its Enter until the child finishes).
+  std::uint32_t held = 0;
   std::uint32_t in_flow = 1;   // Element_Join: InFlowNum
   std::string_view parameter;  // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
   ParamType value_type = ParamType::Int;  // ModuleIF_Input / _Output: the type they pass
@@ -274,6 +277,8 @@ class Graph {
   std::uint32_t output_bytes() const { return output_bytes_; }
   // Bytes of user class state per instance.
   std::uint32_t node_memory() const { return node_memory_; }
+  // Held flags per instance: one per child plug of each Element_Simultaneous (GraphNode::held).
+  std::uint32_t held_flags() const { return held_flags_; }
 
   // Inputs: one binding per model input (by type and index) and per multi-source entry.
   const InputBinding& input_binding(ParamType type, std::uint32_t index) const {
@@ -345,6 +350,7 @@ class Graph {
   std::uint16_t stub_running_updates_ = 0;
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t node_memory_ = 0;
+  std::uint32_t held_flags_ = 0;
   std::array<std::uint32_t, kParamTypeCount> output_offset_{};
   std::uint32_t output_bytes_ = 0;
   std::array<std::vector<InputBinding>, kParamTypeCount> input_bindings_;

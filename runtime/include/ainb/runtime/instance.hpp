@@ -206,6 +206,7 @@ class alignas(64) Instance {
   void enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
   void leave_composite(std::uint32_t node, NodeState& s);
+  void leave_held_children(std::uint32_t node, const NodeState& s, bool quiet);
   Result composite_loop(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
@@ -333,6 +334,7 @@ class alignas(64) Instance {
   std::unique_ptr<std::byte, BlockDeleter> block_;
   std::pmr::memory_resource* arena_;
   std::byte* node_memory_ = nullptr;     // user class state blocks
+  std::uint8_t* held_ = nullptr;         // Simultaneous children held (Graph::held_flags)
   std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
   // Expressions: evaluating one is logically a read, so these are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
