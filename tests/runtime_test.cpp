@@ -62,6 +62,28 @@ TEST_CASE("Sequential runs its children one after another") {
                           "update A", "leave A", "enter B", "update B", "leave B"});
     CHECK(h.instance->state() == CommandState::Succeeded);
   }
+  SUBCASE("an endless loop runs each child at most once per update, so it cannot hang a frame") {
+    spec.nodes[0].properties = {{ParamType::Bool, "IsLoop", true},
+                                {ParamType::Bool, "IsUpdateNextInFrame", true},
+                                {ParamType::Int, "NumLoop", std::int32_t{0}}};
+    h.probe("A", {S});
+    h.probe("B", {R, S});
+    h.load(spec);
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter A"});
+    CHECK(h.tick() == Log{"update A", "leave A", "enter B", "update B"});
+    // B finishes, the next round runs A and stops at B, the child this update began with.
+    for (int round = 0; round < 3; ++round) {
+      CHECK(h.tick() == Log{"update B", "leave B", "enter A", "update A", "leave A", "enter B"});
+      CHECK(h.tick() == Log{"update B"});
+    }
+    h.probe("B", {S});  // every child finishes at once: one round a frame
+    h.load(spec);
+    h.instance->start("Root");
+    for (int round = 0; round < 3; ++round) {
+      CHECK(h.tick() == Log{"update A", "leave A", "enter B", "update B", "leave B", "enter A"});
+    }
+    CHECK(h.instance->state() == CommandState::Running);
+  }
 }
 
 TEST_CASE("Simultaneous runs all children and succeeds when all have") {

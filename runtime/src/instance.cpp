@@ -1300,6 +1300,11 @@ Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
   // Finished, and updated again without a new Enter (a Logic file's root, which is never left):
   // it holds no child and keeps its result.
   if (s.cursor >= children.size()) return s.last;
+  // An endless loop runs each child at most once per update: when it comes back to the child it
+  // started this update with, that child is entered and updated next frame. Otherwise a loop
+  // whose children all finish at once, with IsUpdateNextInFrame, would never end the frame.
+  const auto first = s.cursor;
+  bool wrapped = false;
   for (;;) {
     const auto child = children[s.cursor];
     const auto& c = graph_nodes[child];
@@ -1316,10 +1321,11 @@ Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
         return result;
       }
       s.cursor = 0;
+      wrapped = true;
     }
     const auto next = children[s.cursor];
     enter_child(next, graph_nodes[next], nodes_[states[s.cursor]], quiet);
-    if (!next_in_frame) return Result::Running;
+    if (!next_in_frame || (wrapped && loops == 0 && s.cursor == first)) return Result::Running;
   }
 }
 
