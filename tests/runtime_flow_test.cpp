@@ -171,6 +171,71 @@ TEST_CASE("Fork starts its paths, and Join waits for InFlowNum of them") {
   }
 }
 
+TEST_CASE("a post-calc chain cut at its limit goes on before the next frame's calculation") {
+  // Ping and Pong lead to each other, post calc, and finish at once: a cycle. The chain stops
+  // after as many rounds as the file has nodes; the next frame takes the waiting transition
+  // first, and never updates the root that finished.
+  Harness h;
+  h.probe("Ping", {S});
+  h.probe("Pong", {S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode ping = user("Ping"), pong = user("Pong");
+  ping.plugs = {transition(1, 0)};
+  pong.plugs = {transition(0, 1)};
+  spec.nodes = {ping, pong};
+  spec.transitions = {{kPostCalc, ""}, {kPostCalc, ""}};
+  h.load(spec);
+  h.instance->start("Root");
+  const Log ping_to_pong{"transition Ping -> Pong", "enter Pong", "update Pong", "leave Pong"};
+  const Log pong_to_ping{"transition Pong -> Ping", "enter Ping", "update Ping", "leave Ping"};
+  auto chain = [](Log log, std::initializer_list<const Log*> steps) {
+    for (const auto* step : steps)
+      log.insert(log.end(), step->begin(), step->end());
+    return log;
+  };
+  // Three rounds (the limit is the node count, 2, counted from 0).
+  CHECK(h.tick() ==
+        chain({"update Ping", "leave Ping"}, {&ping_to_pong, &pong_to_ping, &ping_to_pong}));
+  // The waiting Pong -> Ping first: Ping is entered and calculated; then three rounds again.
+  CHECK(h.tick() == chain({}, {&pong_to_ping, &ping_to_pong, &pong_to_ping, &ping_to_pong}));
+  CHECK(h.instance->state() == CommandState::Running);
+}
+
+TEST_CASE("a slot whose root finished holds it no more: its transition leaves nothing") {
+  // Fork -> {Step, a selector}. Step finishes and asks for Next; in the same frame the selector
+  // enters Step for itself. At the next frame the transition takes Step's slot to Next and
+  // leaves Step running for the selector.
+  Harness h;
+  h.probe("Step", {R, S});
+  h.probe("Idle", {R});
+  h.probe("Next", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::Bool, "Flag", false}};
+  BuildNode fork{.type = NodeType::Fork};
+  fork.plugs = {transition(1, 0), transition(2, 1)};
+  BuildNode step = user("Step");
+  step.plugs = {transition(4, 2)};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
+  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 3, "False"}};
+  spec.nodes = {fork, step, choose, user("Idle"), user("Next")};
+  spec.transitions = {{1, ""}, {1, ""}, {1, ""}};
+  h.load(spec);
+  h.instance->start("Root");
+  CHECK(h.tick().empty());  // the Fork asks
+  CHECK(h.tick() == Log{"transition Element_Fork -> Step", "enter Step",
+                        "transition Element_Fork -> Element_BoolSelector", "enter Idle",
+                        "update Step", "update Idle"});
+  h.instance->set_bool("Flag", true);
+  CHECK(h.tick() == Log{"update Step", "leave Step", "leave Idle", "enter Step", "update Step"});
+  CHECK(h.tick() ==
+        Log{"transition Step -> Next", "enter Next", "update Next", "update Step", "leave Step"});
+  CHECK(h.tick() == Log{"transition Step -> Next", "update Next"});
+  CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{4, 4});
+}
+
 TEST_CASE("Element_StateEnd at the top level switches to the command it names, or ends") {
   Harness h;
   h.probe("Work", {S});

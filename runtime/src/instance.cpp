@@ -438,7 +438,7 @@ void Instance::start_command(std::size_t index) {
 void Instance::leave_roots() {
   // Later slots first, like the children of a node.
   for (auto k = slot_count_; k-- > 0;) {
-    if (!slots_[k].dormant && is_active(slots_[k].node)) leave(slots_[k].node);
+    if (!slots_[k].dormant && !slots_[k].done) leave(slots_[k].node);
   }
   slot_count_ = 0;
   fork_ = {};
@@ -570,7 +570,7 @@ void Instance::calculate_post_transitions() {
   bool removed = false;
   for (std::uint32_t i = 0; i < slot_count_; ++i) {
     auto& slot = slots_[i];
-    if (slot.removed || (only_fresh && !slot.fresh)) continue;
+    if (slot.done || (only_fresh && !slot.fresh)) continue;
     slot.fresh = false;
     if (slot.dormant) {
       if (!wake_join(i)) continue;
@@ -583,8 +583,9 @@ void Instance::calculate_post_transitions() {
     current_slot_ = -1;
     if (result == Result::Running) continue;
     last_root_result_ = result;
-    if (is_active(node)) leave(node);
-    if (slot.next < 0) slot.removed = removed = true;
+    leave_child(node, g, nodes_[g.state_index], quiet);
+    slot.done = true;
+    if (slot.next < 0) removed = true;
   }
   if (removed || has(kTransitionRequested)) remove_finished_slots();
 }
@@ -595,10 +596,10 @@ bool Instance::wake_join(std::uint32_t i) {
   const auto node = slots_[i].node;
   std::uint32_t copies = 0;
   for (const auto& s : slots())
-    copies += s.node == node && s.dormant && !s.removed ? 1u : 0u;
+    copies += s.node == node && s.dormant && !s.done ? 1u : 0u;
   if (copies < graph_->nodes()[node].in_flow) return false;
   for (auto j = i + 1; j < slot_count_; ++j) {
-    if (slots_[j].node == node && slots_[j].dormant) slots_[j].removed = true;
+    if (slots_[j].node == node && slots_[j].dormant) slots_[j].done = true;
   }
   slots_[i].dormant = false;
   enter(node);
@@ -610,7 +611,7 @@ bool Instance::wake_join(std::uint32_t i) {
 void Instance::remove_finished_slots() {
   std::uint32_t kept = 0;
   for (std::uint32_t i = 0; i < slot_count_; ++i) {
-    if (!slots_[i].removed) slots_[kept++] = slots_[i];
+    if (!slots_[i].done || slots_[i].next >= 0) slots_[kept++] = slots_[i];
   }
   slot_count_ = kept;
 }
@@ -620,7 +621,11 @@ bool Instance::has_post_requests() const {
   return std::ranges::any_of(slots(), [](const Slot& s) { return s.next >= 0 && s.next_post; });
 }
 
+// After a frame's calculation (post true) the post-calc requests are due; at a frame's start
+// (post false) every pending one is: a post-calc request still pending then was carried over from
+// a chain cut at its limit (calculate_post_transitions), and its slot's root has finished.
 void Instance::apply_transitions(bool post) {
+  const auto due = [post](bool post_calc) { return !post || post_calc; };
   const auto& nodes = graph_->nodes();
   set(kTransitionRequested, false);  // set again below for requests of the other timing
   auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
@@ -631,7 +636,7 @@ void Instance::apply_transitions(bool post) {
     slot = Slot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
     if (!slot.dormant) enter(target);
   };
-  if (fork_.node >= 0 && fork_.post == post) {
+  if (fork_.node >= 0 && due(fork_.post)) {
     // A Fork replaces the whole array with its paths.
     const auto fork = static_cast<std::uint32_t>(fork_.node);
     leave_roots();
@@ -644,9 +649,9 @@ void Instance::apply_transitions(bool post) {
   }
   if (fork_.node >= 0) set(kTransitionRequested, true);
   for (auto& slot : slots()) {
-    if (slot.next >= 0 && slot.next_post != post) set(kTransitionRequested, true);
-    if (slot.next < 0 || slot.next_post != post) continue;
-    if (!slot.dormant && is_active(slot.node)) leave(slot.node);
+    if (slot.next >= 0 && !due(slot.next_post)) set(kTransitionRequested, true);
+    if (slot.next < 0 || !due(slot.next_post)) continue;
+    if (!slot.dormant && !slot.done) leave(slot.node);  // a root that finished was left then
     place(slot, slot.next_from, static_cast<std::uint32_t>(slot.next));
   }
 }

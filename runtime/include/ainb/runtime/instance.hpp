@@ -148,7 +148,9 @@ class alignas(64) Instance {
     bool next_post = false;
     bool dormant = false;  // an Element_Join waiting until InFlowNum copies are in the array
     bool fresh = false;    // put here by a transition and not calculated yet
-    bool removed = false;  // finished without a transition
+    // Its root finished and was left (or, for a Join copy, gave way to another): the slot holds
+    // no node any more, and leaves the array unless a transition is pending.
+    bool done = false;
   };
   // In visit order, not node order (GraphNode::state_index).
   std::span<NodeState> node_states() const { return {nodes_, graph_->nodes().size()}; }
