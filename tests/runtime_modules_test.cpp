@@ -159,6 +159,41 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
   CHECK(ainb::test::allocations() - before == 1);
 }
 
+TEST_CASE("a module started in a frame calculates that frame in its start's epoch") {
+  // The module's Simultaneous holds Shared and a SplitTiming whose Enter plug runs Shared once:
+  // Shared is updated when the module starts. The module starts and is updated in the same frame
+  // of the actor (the root's Sequential moves on to it at once), so Shared is not updated again.
+  AinbSpec root;
+  root.file_name = "Caller.root";
+  root.commands = {{"Main", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  root.nodes = {seq, user("Step"), module_node("M.module")};
+  root.modules = {{"M.module.ainb"}};
+  AinbSpec called;
+  called.file_name = "M.module";
+  called.commands = {{"Run", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode split{.type = NodeType::SplitTiming};
+  split.plugs = {{PlugKind::Child, 1, "Enter"}, {PlugKind::Child, 3, "Update"}};
+  called.nodes = {both, user("Shared"), split, user("Other")};
+
+  MemoryResolver modules;
+  modules.add("M.module.ainb", load_spec(called));
+  Harness h;
+  h.options.modules = &modules;
+  h.probe("Step", {S});
+  h.probe("Shared", {R});
+  h.probe("Other", {R});
+  h.load(root);
+  CHECK(h.step([&] { h.instance->start("Main"); }) == Log{"enter Step"});
+  CHECK(h.tick() == Log{"update Step", "leave Step", "enter Shared", "update Shared", "enter Other",
+                        "update Other"});
+  CHECK(h.tick() == Log{"update Shared", "update Other"});
+}
+
 TEST_CASE("module errors: cycles name the chain, missing files and depth follow the policy") {
   auto caller = [](const std::string& name, const std::string& calls) {
     AinbSpec spec;

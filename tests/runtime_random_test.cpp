@@ -4,9 +4,11 @@
 // files, run for frames while the blackboard changes and commands restart. Every Enter must be
 // matched by one Leave, no node may be updated or left while it is not entered, and the runs
 // with and without an observer (the general and the short paths) must call the classes in the
-// same order. Hand-written cases pin what a rule means; these look for the combinations nobody
-// wrote down (they found four faults the hand-written ones had missed: docs/semantics.md).
-// A failure names its seed and prints the file.
+// same order, and no node other than a query may be updated twice per Enter in one step. An AI
+// file may call a random module (child plugs through ModuleIF_Child, StateEnd back to the caller).
+// Hand-written cases pin what a rule means; these look for the combinations nobody wrote down
+// (they found faults the hand-written ones had missed; each now has a hand-written test too).
+// A failure names its seed and prints the files.
 
 #include <algorithm>
 #include <iterator>
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/modules.hpp"
 #include "ainb_builder.hpp"
 #include "runtime_probe.hpp"
 
@@ -26,28 +29,61 @@ using namespace ainb::test;
 
 namespace {
 
+// A probe that counts its updates in its own state block (per node and instance), and names the
+// module call site in its lines ("enter MU1@3": node 3 of the root calls the module), as the same
+// module node runs once per call site.
+struct Counter {
+  std::uint32_t updates;
+};
+class RandomProbe : public StatefulNodeClass<Counter> {
+ public:
+  RandomProbe(std::string name, Log& log, std::vector<Result> script)
+      : name_(std::move(name)), log_(log), script_(std::move(script)) {}
+  void on_enter(NodeContext& c, Counter&) override { log_.push_back("enter " + where(c)); }
+  Result on_update(NodeContext& c, Counter& counter) override {
+    log_.push_back("update " + where(c));
+    return script_[std::min<std::size_t>(counter.updates++, script_.size() - 1)];
+  }
+  void on_leave(NodeContext& c, Counter&) override { log_.push_back("leave " + where(c)); }
+
+ private:
+  std::string where(NodeContext& c) const {
+    const auto& instance = c.instance();
+    return instance.parent() == nullptr ? name_
+                                        : fmt::format("{}@{}", name_, instance.caller_node());
+  }
+  std::string name_;
+  Log& log_;
+  std::vector<Result> script_;
+};
+
 struct RandomFile {
   AinbSpec spec;
   std::vector<std::pair<std::string, std::vector<Result>>> probes;
 };
 
+// What a random file is: a root file (AI or Logic) that may call the module M.module, or that
+// module, whose ModuleIF_Child nodes C0 and C1 run the caller's child plugs of those names and
+// whose Element_StateEnd "Done" returns to the caller's transition "Done".
+enum class Role { Root, Logic, Module };
+
 constexpr std::uint32_t kPostCalc = 0x80000001u;
 
 // Node i's children are among nodes i+1 .. n-1: no cycles, and any node may have several
 // parents. The last node is always a user node. Query nodes come after them, each using only
-// later ones; transitions (plain or post calc) may lead anywhere, cycles included.
-RandomFile random_file(std::mt19937& rng, bool logic) {
+// later ones; transitions (plain or post calc) may lead anywhere, cycles included. A root AI
+// file has two commands whose roots (and secondary roots) are any nodes; the module has one.
+RandomFile random_file(std::mt19937& rng, Role role, bool calls_module) {
+  const bool logic = role == Role::Logic, module = role == Role::Module;
+  const std::string prefix = module ? "M" : "";
   auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
     return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
   };
   RandomFile file;
   auto& spec = file.spec;
-  spec.file_name = "random.root";
-  if (logic) {
-    spec.category = "Logic";
-  } else {
-    spec.commands = {{"Root", 0, {}}};
-  }
+  spec.file_name = module ? "M.module" : "random.root";
+  if (logic) spec.category = "Logic";
+  if (calls_module) spec.modules = {{"M.module.ainb"}};
   spec.blackboard = {{BlackboardType::Bool, "B0", false},
                      {BlackboardType::Bool, "B1", true},
                      {BlackboardType::S32, "I0", std::int32_t{0}}};
@@ -66,12 +102,21 @@ RandomFile random_file(std::mt19937& rng, bool logic) {
     spec.transitions.push_back({pick(0, 1) == 0 ? 1u : kPostCalc, ""});
   };
   for (std::uint32_t i = 0; i < n; ++i) {
-    const auto kind = i + 1 == n ? 0 : pick(i == 0 ? 1 : 0, 7);
+    const auto kind = i + 1 == n ? 0 : pick(i == 0 ? 1 : 0, module ? 10 : 9);
     auto child = [&] { return pick(i + 1, n - 1); };
     BuildNode node;
     switch (kind) {
-      case 0:  // a user node with a random script
-        add_probe(node, fmt::format("U{}", i));
+      case 0:  // a user node with a random script, or a call of the module
+        if (calls_module && i + 1 < n && pick(0, 2) == 0) {
+          node = BuildNode{.name = "M.module", .flags = node_flags::kIsModule};
+          node.plugs = {{PlugKind::Child, child(), "C0"},
+                        {PlugKind::Child, child(), "C1"},
+                        {PlugKind::Transition, pick(0, n - 1), "",
+                         static_cast<std::uint32_t>(spec.transitions.size())}};
+          spec.transitions.push_back({0, "Done"});
+        } else {
+          add_probe(node, fmt::format("{}U{}", prefix, i));
+        }
         break;
       case 1:
         node.type = NodeType::Sequential;
@@ -112,9 +157,27 @@ RandomFile random_file(std::mt19937& rng, bool logic) {
         for (auto k = pick(1, 3); k-- > 0;)
           transition(node);
         break;
-      default:
+      case 7:
         node.type = NodeType::Join;
         node.properties = {{ParamType::Int, "InFlowNum", static_cast<std::int32_t>(pick(1, 2))}};
+        break;
+      case 8:  // ends the command, or switches to (returns on) the one it names
+        node.type = NodeType::StateEnd;
+        node.properties = {
+            {ParamType::String, "TransitionCommand",
+             std::string(module ? std::array{"Done", "Nowhere", "Done"}[pick(0, 2)]
+                                : std::array{"Root", "Other", "Nowhere"}[pick(0, 2)])}};
+        break;
+      case 10:  // the caller's child plug
+        node.type = NodeType::ModuleIFChild;
+        node.properties = {{ParamType::String, "Name", std::string(pick(0, 1) ? "C1" : "C0")}};
+        break;
+      default:
+        node.type = NodeType::RandomSelector;
+        for (auto k = pick(1, 3); k-- > 0;) {
+          node.plugs.push_back(
+              {PlugKind::Child, child(), "", 0, random_weight(static_cast<float>(pick(0, 2)))});
+        }
         break;
     }
     if (node.type != NodeType::Fork && pick(0, 4) == 0) transition(node);
@@ -125,29 +188,47 @@ RandomFile random_file(std::mt19937& rng, bool logic) {
   }
   for (std::uint32_t q = 0; q < queries; ++q) {
     BuildNode node;
-    add_probe(node, fmt::format("Q{}", q));
+    add_probe(node, fmt::format("{}Q{}", prefix, q));
     node.flags = node_flags::kIsQuery;
     for (auto later = q + 1; later < queries; ++later) {
       if (pick(0, 2) == 0) node.queries.push_back(static_cast<std::uint16_t>(later));
     }
     spec.nodes.push_back(node);
   }
+  auto root = [&] { return static_cast<std::uint16_t>(pick(0, n - 1)); };
+  if (module) {
+    spec.commands = {{"Run", root(), {}}};
+  } else if (!logic) {  // two commands, sometimes with a secondary root
+    for (const auto* name : {"Root", "Other"}) {
+      spec.commands.push_back({name, root(), {}});
+      if (pick(0, 3) == 0) spec.commands.back().secondary = root();
+    }
+  }
   return file;
 }
 
 // What the probes logged, checked as it happens: Enter only when not entered, Update and Leave
-// only when entered.
+// only when entered; at most one update of a node per Enter within one step (a tick, a start),
+// except for query nodes, calculated before each calculation of each user.
 struct Checker {
   std::set<std::string> entered;
   std::vector<std::string> errors;
   void check(const Log& log) {
+    std::set<std::string> updated;  // in this step, since their last Enter
     for (const auto& line : log) {
       const auto space = line.find(' ');
       const auto call = line.substr(0, space), name = line.substr(space + 1);
       const bool in = entered.contains(name);
       if (call == "enter" ? in : !in)
         errors.push_back(line + (in ? " (entered)" : " (not entered)"));
-      if (call == "enter") entered.insert(name);
+      const bool query = name.starts_with("Q") || name.starts_with("MQ");
+      if (call == "update" && !query && !updated.insert(name).second) {
+        errors.push_back(line + " (twice)");
+      }
+      if (call == "enter") {
+        entered.insert(name);
+        updated.erase(name);
+      }
       if (call == "leave") entered.erase(name);
     }
   }
@@ -155,11 +236,16 @@ struct Checker {
 
 // One run: creation, 40 frames with blackboard changes and an occasional restart, destruction.
 // Returns every call the classes saw, and the errors.
-std::pair<Log, std::vector<std::string>> run(const RandomFile& file, std::uint32_t seed,
-                                             bool observed) {
+std::pair<Log, std::vector<std::string>> run(const RandomFile& file, const RandomFile& module,
+                                             std::uint32_t seed, bool observed) {
   Harness h;
-  for (const auto& [name, script] : file.probes)
-    h.probe(name, script);
+  for (const auto* f : {&file, &module}) {
+    for (const auto& [name, script] : f->probes)
+      h.registry.add(name, std::make_shared<RandomProbe>(name, h.log, script));
+  }
+  MemoryResolver modules;
+  modules.add("M.module.ainb", ainb::load(build(module.spec), "M.module.ainb"));
+  h.options.modules = &modules;
   Log all;
   Checker checker;
   auto record = [&](const Log& log) {
@@ -193,8 +279,14 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, std::uint32
       case 2:
         h.instance->set_int("I0", std::uniform_int_distribution<int>(0, 3)(rng));
         break;
-      case 3:
-        if (commands) record(h.step([&] { h.instance->start("Root"); }));
+      case 3:  // switch (or restart)
+        if (commands) {
+          const auto* name = std::uniform_int_distribution<int>(0, 1)(rng) ? "Other" : "Root";
+          record(h.step([&] { h.instance->start(name); }));
+        }
+        break;
+      case 4:
+        if (commands) record(h.step([&] { h.instance->stop(); }));
         break;
       default:
         break;
@@ -212,7 +304,7 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, std::uint32
 
 // The file, for a failure's message: each node with its plugs (child, transition) and queries.
 std::string describe(const RandomFile& file) {
-  std::string text = fmt::format("{} file\n", file.spec.category);
+  std::string text = fmt::format("{} ({})\n", file.spec.file_name, file.spec.category);
   for (std::size_t i = 0; i < file.spec.nodes.size(); ++i) {
     const auto& n = file.spec.nodes[i];
     text += fmt::format("  {}: {} {}", i, node_type_name(n.type), n.name);
@@ -258,11 +350,14 @@ std::string first_difference(const Log& a, const Log& b) {
 TEST_CASE("random files keep every Enter matched by one Leave, with and without an observer") {
   for (std::uint32_t seed = 1; seed <= 10000; ++seed) {
     std::mt19937 rng(seed);
-    const auto file = random_file(rng, seed % 4 == 0);
-    const auto [observed, errors] = run(file, seed, true);
-    const auto [quiet, quiet_errors] = run(file, seed, false);
+    const bool calls_module = seed % 3 == 0;
+    const auto file = random_file(rng, seed % 4 == 0 ? Role::Logic : Role::Root, calls_module);
+    const auto module = random_file(rng, Role::Module, false);
+    const auto [observed, errors] = run(file, module, seed, true);
+    const auto [quiet, quiet_errors] = run(file, module, seed, false);
     CAPTURE(seed);
     INFO(describe(file));
+    if (calls_module) INFO(describe(module));
     CHECK(fmt::format("{}", fmt::join(errors, "; ")) == "");
     CHECK(fmt::format("{}", fmt::join(quiet_errors, "; ")) == "");
     CHECK(first_difference(observed, quiet) == "");

@@ -1232,6 +1232,7 @@ void Instance::update_module_outputs() {
 void Instance::begin_module() {
   const auto& m = graph_->model();
   state_end_ = {};
+  frame_ = frame();  // the frame of this start's epoch (update_module)
   for (const auto& a : call_->arguments) {
     const auto& caller = parent_->graph_->model();
     *bb_[a.entry] =
@@ -1250,7 +1251,19 @@ void Instance::begin_module() {
 }
 
 Result Instance::update_module() {
-  if (state_ == CommandState::Running) tick_frame();
+  if (state_ == CommandState::Running) {
+    // Each calculation is an epoch of its own (a module used as a query is calculated before
+    // each calculation of its user), except the first after a start in the same frame of the
+    // actor: it goes on in the start's epoch, so a node the start updated (an
+    // Element_SplitTiming's Enter plug) is not updated twice in the frame.
+    if (frame_ != frame()) next_epoch();
+    frame_ = kNotStarting;
+    if (has(kLogic)) {
+      tick_logic();
+    } else {
+      tick_command();
+    }
+  }
   switch (state_) {
     case CommandState::Running:
       return graph_->model().commands.empty() ? Result::Success : Result::Running;

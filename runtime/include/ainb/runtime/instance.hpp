@@ -313,7 +313,10 @@ class alignas(64) Instance {
   Slot* slots_ = nullptr;         // the active node array: room for Graph::max_active_roots()
   Value* const* bb_ = nullptr;    // blackboard reads: the linked value of each entry
   std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
+  // Frames ticked; in a module's sub-instance, the actor's frame of its start until its first
+  // calculation (update_module), then kNotStarting.
   std::uint64_t frame_ = 0;
+  static constexpr std::uint64_t kNotStarting = ~std::uint64_t{0};
   std::uint32_t slot_count_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated
