@@ -37,12 +37,15 @@ struct Counter {
 };
 class RandomProbe : public StatefulNodeClass<Counter> {
  public:
-  RandomProbe(std::string name, Log& log, std::vector<Result> script)
-      : name_(std::move(name)), log_(log), script_(std::move(script)) {}
+  RandomProbe(std::string name, Log& log, std::vector<Result> script, bool chooses)
+      : name_(std::move(name)), log_(log), script_(std::move(script)), chooses_(chooses) {}
   void on_enter(NodeContext& c, Counter&) override { log_.push_back("enter " + where(c)); }
   Result on_update(NodeContext& c, Counter& counter) override {
     log_.push_back("update " + where(c));
-    return script_[std::min<std::size_t>(counter.updates++, script_.size() - 1)];
+    const auto result = script_[std::min<std::size_t>(counter.updates++, script_.size() - 1)];
+    // A class may choose its transition while running (ignored outside an active root's tree).
+    if (chooses_ && result == Result::Running) c.transition(0);
+    return result;
   }
   void on_leave(NodeContext& c, Counter&) override { log_.push_back("leave " + where(c)); }
 
@@ -55,11 +58,17 @@ class RandomProbe : public StatefulNodeClass<Counter> {
   std::string name_;
   Log& log_;
   std::vector<Result> script_;
+  bool chooses_;
 };
 
 struct RandomFile {
   AinbSpec spec;
-  std::vector<std::pair<std::string, std::vector<Result>>> probes;
+  struct Probe {
+    std::string name;
+    std::vector<Result> script;
+    bool chooses = false;  // takes its transition while it runs
+  };
+  std::vector<Probe> probes;
 };
 
 // What a random file is: a root file (AI or Logic) that may call the module M.module, or that
@@ -94,7 +103,7 @@ RandomFile random_file(std::mt19937& rng, Role role, bool calls_module) {
     std::vector<Result> script;
     for (auto k = pick(1, 4); k-- > 0;)
       script.push_back(std::array{R, S, F}[pick(0, 2)]);
-    file.probes.emplace_back(name, script);
+    file.probes.push_back({name, script, pick(0, 4) == 0});
   };
   auto transition = [&](BuildNode& node) {
     node.plugs.push_back({PlugKind::Transition, pick(0, n - 1), "",
@@ -240,8 +249,8 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, const Rando
                                              std::uint32_t seed, bool observed) {
   Harness h;
   for (const auto* f : {&file, &module}) {
-    for (const auto& [name, script] : f->probes)
-      h.registry.add(name, std::make_shared<RandomProbe>(name, h.log, script));
+    for (const auto& p : f->probes)
+      h.registry.add(p.name, std::make_shared<RandomProbe>(p.name, h.log, p.script, p.chooses));
   }
   MemoryResolver modules;
   modules.add("M.module.ainb", ainb::load(build(module.spec), "M.module.ainb"));
@@ -320,11 +329,11 @@ std::string describe(const RandomFile& file) {
       text += fmt::format(" query {}", q);
     text += "\n";
   }
-  for (const auto& [name, script] : file.probes) {
-    text += fmt::format("  {} returns", name);
-    for (const auto r : script)
+  for (const auto& p : file.probes) {
+    text += fmt::format("  {} returns", p.name);
+    for (const auto r : p.script)
       text += r == R ? " Running" : r == S ? " Success" : " Failure";
-    text += "\n";
+    text += p.chooses ? ", taking its transition while it runs\n" : "\n";
   }
   return text;
 }
