@@ -969,22 +969,15 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
     leave_child(children[k], graph_nodes[children[k]], nodes_[states[k]], quiet);
   };
   const auto& g = graph_nodes[node];
-  switch (g.type) {
-    case NodeType::Sequential:
-      if (s.cursor < children.size()) leave_at(s.cursor);
-      return;
-    case NodeType::Simultaneous: {
-      auto* held = held_ + g.held;
-      for (auto k = children.size(); k-- > 0;) {
-        if (!held[k]) continue;
-        held[k] = 0;
-        leave_at(k);
-      }
-      return;
-    }
-    default:  // a selector
-      if (!children.empty()) leave_at(s.cursor);
-      return;
+  if (g.type != NodeType::Simultaneous) {  // Sequential past its end, selector without plugs: none
+    if (s.cursor < children.size()) leave_at(s.cursor);
+    return;
+  }
+  auto* held = held_ + g.held;
+  for (auto k = children.size(); k-- > 0;) {
+    if (!held[k]) continue;
+    held[k] = 0;
+    leave_at(k);
   }
 }
 
