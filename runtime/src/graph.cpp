@@ -554,7 +554,7 @@ void Graph::build_control_flow() {
       is_target[target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
-    if (n.type == NodeType::Simultaneous) {
+    if (n.type == NodeType::Simultaneous && g.children.count > GraphNode::kInlineHeld) {
       g.held = held_flags_;
       held_flags_ += g.children.count;
     }

@@ -164,11 +164,12 @@ T* carve(std::pmr::memory_resource& arena, std::size_t count) {
 std::size_t Instance::carved_bytes(const Graph& graph) {
   const auto& m = graph.model();
   const auto entries = m.blackboard.entries.size();
-  std::size_t bytes =
-      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<BlackboardLink>(entries) +
-      room<Value*>(entries) + room<Slot>(graph.max_active_roots()) +
-      room<std::byte>(graph.node_memory()) + room<std::uint8_t>(graph.expression_memory()) +
-      room<Instance*>(graph.module_calls().size()) + room<std::uint8_t>(graph.held_flags());
+  std::size_t bytes = room<NodeState>(m.nodes.size()) + room<Value>(entries) +
+                      room<BlackboardLink>(entries) + room<Value*>(entries) +
+                      room<Slot>(graph.max_active_roots()) + room<std::byte>(graph.node_memory()) +
+                      room<std::uint8_t>(graph.expression_memory()) +
+                      room<Instance*>(graph.module_calls().size()) +
+                      (graph.held_flags() != 0 ? room<std::uint8_t>(graph.held_flags()) : 0);
   bytes += room<std::byte>(graph.output_bytes()) +
            room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   for (const auto& call : graph.module_calls())
@@ -275,7 +276,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // the corpus's 10 files with commands, a root is one of nodes 0 to 3).
   slots_ = carve<Slot>(*arena_, graph_->max_active_roots());
   nodes_ = carve<NodeState>(*arena_, m.nodes.size());
-  held_ = carve<std::uint8_t>(*arena_, graph_->held_flags());
+  if (graph_->held_flags() != 0) held_ = carve<std::uint8_t>(*arena_, graph_->held_flags());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
   // included, which are written as such all the same.
   outputs_ = static_cast<std::byte*>(arena_->allocate(graph_->output_bytes(), 8));
@@ -702,7 +703,7 @@ void Instance::enter_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   for (const auto& out : graph_->stub_outputs(node))
     set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
-  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module();
+  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module(frame());
   if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
   if (g.calls_enter) {
     NodeContext context(*this, node);
@@ -944,9 +945,9 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
     case NodeType::Sequential:
       return enter_at(0);
     case NodeType::Simultaneous: {
-      auto* held = held_ + g.held;
+      const auto held = held_children(g, s);
       for (std::size_t k = 0; k < children.size(); ++k) {
-        held[k] = 1;
+        held.set(k, true);
         enter_at(k);
       }
       return;
@@ -960,8 +961,8 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
 // The children a composite holds, left last first: a Sequential's current child (none once the
 // sequence finished), a selector's chosen one, a Simultaneous's unfinished ones. Only these: a
 // child it does not hold may be active for another parent (a shared node), and stays so.
-[[gnu::always_inline]] inline void Instance::leave_held_children(std::uint32_t node,
-                                                                 const NodeState& s, bool quiet) {
+[[gnu::always_inline]] inline void Instance::leave_held_children(std::uint32_t node, NodeState& s,
+                                                                 bool quiet) {
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
   const auto* graph_nodes = graph_->nodes().data();
@@ -973,10 +974,10 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
     if (s.cursor < children.size()) leave_at(s.cursor);
     return;
   }
-  auto* held = held_ + g.held;
+  const auto held = held_children(g, s);
   for (auto k = children.size(); k-- > 0;) {
-    if (!held[k]) continue;
-    held[k] = 0;
+    if (!held.holds(k)) continue;
+    held.set(k, false);
     leave_at(k);
   }
 }
@@ -1039,9 +1040,9 @@ void Instance::enter_builtin(std::uint32_t node) {
       if (!children.empty()) enter(children[0]);
       break;
     case NodeType::Simultaneous: {
-      auto* held = held_ + g.held;
+      const auto held = held_children(g, s);
       for (std::size_t k = 0; k < children.size(); ++k) {
-        held[k] = 1;
+        held.set(k, true);
         enter(children[k]);
       }
       break;
@@ -1201,7 +1202,7 @@ void Instance::leave_builtin(std::uint32_t node) {
 // with an Element_StateEnd, the node finishes and continues on the transition the StateEnd named.
 Result Instance::update_module_call(std::uint32_t node) {
   auto& sub = *modules_[static_cast<std::size_t>(graph_->nodes()[node].module)];
-  const auto result = sub.update_module();
+  const auto result = sub.update_module(frame());
   if (result != Result::Running && !sub.state_end_.empty()) {
     const auto transitions = graph_->transitions(node);
     for (std::uint32_t k = 0; k < transitions.size(); ++k) {
@@ -1222,10 +1223,12 @@ void Instance::update_module_outputs() {
   }
 }
 
-void Instance::begin_module() {
+// (The caller passes the actor's frame: a sub-instance's frame() would read its parent_, a cache
+// line a frame does not touch otherwise.)
+void Instance::begin_module(std::uint64_t actor_frame) {
   const auto& m = graph_->model();
   state_end_ = {};
-  frame_ = frame();  // the frame of this start's epoch (update_module)
+  frame_ = actor_frame;  // the frame of this start's epoch (update_module)
   for (const auto& a : call_->arguments) {
     const auto& caller = parent_->graph_->model();
     *bb_[a.entry] =
@@ -1243,13 +1246,13 @@ void Instance::begin_module() {
   }
 }
 
-Result Instance::update_module() {
+Result Instance::update_module(std::uint64_t actor_frame) {
   if (state_ == CommandState::Running) {
     // Each calculation is an epoch of its own (a module used as a query is calculated before
     // each calculation of its user), except the first after a start in the same frame of the
     // actor: it goes on in the start's epoch, so a node the start updated (an
     // Element_SplitTiming's Enter plug) is not updated twice in the frame.
-    if (frame_ != frame()) next_epoch();
+    if (frame_ != actor_frame) next_epoch();
     frame_ = kNotStarting;
     if (has(kLogic)) {
       tick_logic();
@@ -1346,9 +1349,9 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
-  auto* held = held_ + graph_nodes[node].held;
+  const auto held = held_children(graph_nodes[node], s);
   for (std::size_t k = 0; k < children.size(); ++k) {
-    if (!held[k]) continue;  // finished (and left) earlier
+    if (!held.holds(k)) continue;  // finished (and left) earlier
     auto& cs = nodes_[states[k]];
     const auto child = children[k];
     const auto& c = graph_nodes[child];
@@ -1357,7 +1360,7 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
       running = true;
       continue;
     }
-    held[k] = 0;
+    held.set(k, false);
     leave_child(child, c, cs, quiet);
     if (result == Result::Failure) ++s.counter;
   }

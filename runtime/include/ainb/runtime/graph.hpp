@@ -149,8 +149,10 @@ struct GraphNode {
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
-  // Element_Simultaneous: where its children's held flags start in an instance (one byte per
-  // child plug: set while it holds that child, from its Enter until the child finishes).
+  // Element_Simultaneous: which children it holds (from its Enter until each finishes) is a bit
+  // per child in its own state when it has at most kInlineHeld; with more, a byte per child in
+  // the instance's held flags, from this offset.
+  static constexpr std::uint32_t kInlineHeld = 8;
   std::uint32_t held = 0;
   std::uint32_t in_flow = 1;   // Element_Join: InFlowNum
   std::string_view parameter;  // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
@@ -277,7 +279,8 @@ class Graph {
   std::uint32_t output_bytes() const { return output_bytes_; }
   // Bytes of user class state per instance.
   std::uint32_t node_memory() const { return node_memory_; }
-  // Held flags per instance: one per child plug of each Element_Simultaneous (GraphNode::held).
+  // Held flags per instance: one per child plug of each Element_Simultaneous with more than
+  // GraphNode::kInlineHeld children (GraphNode::held).
   std::uint32_t held_flags() const { return held_flags_; }
 
   // Inputs: one binding per model input (by type and index) and per multi-source entry.

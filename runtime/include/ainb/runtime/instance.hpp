@@ -129,7 +129,8 @@ class alignas(64) Instance {
     std::uint8_t active = 0;       // parents (or commands) that entered it
     std::uint8_t query_users = 0;  // how many active users keep this query node entered
     // Current child (Sequential), chosen plug (selectors): a node has at most 255 child plugs
-    // (the format stores each plug kind's count in a byte).
+    // (the format stores each plug kind's count in a byte). Simultaneous: its held children
+    // (HeldChildren).
     std::uint8_t cursor = 0;
     Result last = Result::Running;
     std::uint8_t epoch = 0;    // when it was last updated (0: not since it was entered)
@@ -208,7 +209,29 @@ class alignas(64) Instance {
   void enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
   void leave_composite(std::uint32_t node, NodeState& s);
-  void leave_held_children(std::uint32_t node, const NodeState& s, bool quiet);
+  void leave_held_children(std::uint32_t node, NodeState& s, bool quiet);
+  // The children an Element_Simultaneous holds: bits of its own state's cursor byte (unused by
+  // it otherwise), or its bytes in the held flags when it has more than GraphNode::kInlineHeld.
+  struct HeldChildren {
+    std::uint8_t* bits;
+    std::uint8_t* flags;  // null: the bits
+    bool holds(std::size_t k) const {
+      return flags != nullptr ? flags[k] != 0 : ((*bits >> k) & 1u) != 0;
+    }
+    void set(std::size_t k, bool held) const {
+      if (flags != nullptr) {
+        flags[k] = held ? 1 : 0;
+      } else {
+        const auto bit = static_cast<std::uint8_t>(1u << k);
+        *bits = static_cast<std::uint8_t>(held ? *bits | bit : *bits & ~bit);
+      }
+    }
+  };
+  HeldChildren held_children(const GraphNode& g, NodeState& s) const {
+    // A call, so held_ (not in the object's first cache line) is read only for large ones.
+    return {&s.cursor, g.children.count > GraphNode::kInlineHeld ? held_flags(g) : nullptr};
+  }
+  [[gnu::noinline]] std::uint8_t* held_flags(const GraphNode& g) const { return held_ + g.held; }
   Result composite_loop(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
@@ -244,8 +267,8 @@ class alignas(64) Instance {
 
   // Module calls: the caller's side and the called file's side.
   Result update_module_call(std::uint32_t node);
-  void begin_module();
-  Result update_module();
+  void begin_module(std::uint64_t actor_frame);
+  Result update_module(std::uint64_t actor_frame);
   void end_module();
   Result calculate_module_if(std::uint32_t node);
 
