@@ -150,10 +150,11 @@ struct GraphNode {
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
   // Element_Simultaneous: which children it holds (from its Enter until each finishes) is a bit
-  // per child in its own state when it has at most kInlineHeld; with more, a byte per child in
-  // the instance's held flags, from this offset.
+  // per child in its own state (kHeldInState) when it has at most kInlineHeld; with more, a byte
+  // per child in the instance's held flags, from this offset.
   static constexpr std::uint32_t kInlineHeld = 8;
-  std::uint32_t held = 0;
+  static constexpr std::uint32_t kHeldInState = ~0u;
+  std::uint32_t held = kHeldInState;
   std::uint32_t in_flow = 1;   // Element_Join: InFlowNum
   std::string_view parameter;  // ModuleIF nodes: their `Name`; StateEnd: TransitionCommand
   ParamType value_type = ParamType::Int;  // ModuleIF_Input / _Output: the type they pass

@@ -211,7 +211,7 @@ class alignas(64) Instance {
   void leave_composite(std::uint32_t node, NodeState& s);
   void leave_held_children(std::uint32_t node, NodeState& s, bool quiet);
   // The children an Element_Simultaneous holds: bits of its own state's cursor byte (unused by
-  // it otherwise), or its bytes in the held flags when it has more than GraphNode::kInlineHeld.
+  // it otherwise), or its bytes in the held flags (GraphNode::held says which).
   struct HeldChildren {
     std::uint8_t* bits;
     std::uint8_t* flags;  // null: the bits
@@ -229,9 +229,9 @@ class alignas(64) Instance {
   };
   HeldChildren held_children(const GraphNode& g, NodeState& s) const {
     // A call, so held_ (not in the object's first cache line) is read only for large ones.
-    return {&s.cursor, g.children.count > GraphNode::kInlineHeld ? held_flags(g) : nullptr};
+    return {&s.cursor, g.held == GraphNode::kHeldInState ? nullptr : held_bytes(g)};
   }
-  [[gnu::noinline]] std::uint8_t* held_flags(const GraphNode& g) const { return held_ + g.held; }
+  [[gnu::noinline]] std::uint8_t* held_bytes(const GraphNode& g) const { return held_ + g.held; }
   Result composite_loop(std::uint32_t node, NodeType type, NodeState& s);
   Result calculate(std::uint32_t node);  // the node's own calculation (no children protocol)
   void calculate_queries(std::uint32_t node);
