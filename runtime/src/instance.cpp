@@ -411,7 +411,9 @@ void Instance::start(std::size_t index) {
         fmt::format("{} has no command {} (it has {})", graph_->model().name, index, count));
   }
   catching([&] {
-    fault_.reset();
+    // Only a faulted instance has a fault record (and stays Faulted until this start): the test
+    // spares a restart the record's cache line.
+    if (state_ == CommandState::Faulted) fault_.reset();
     start_command(index);
   });
 }
@@ -494,7 +496,8 @@ inline void Instance::leave_secondary_root() {
   if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
 }
 
-void Instance::end_command(Result result) {
+// Inlined: a tree restarted every frame ends its command every frame.
+[[gnu::always_inline]] inline void Instance::end_command(Result result) {
   leave_secondary_root();
   // After a frame's last root finished, nothing is left to leave (the common end).
   if (has_roots()) leave_roots();
@@ -588,7 +591,14 @@ void Instance::calculate_post_transitions() {
     slot.done = true;
     if (slot.next < 0) removed = true;
   }
-  if (removed || has(kTransitionRequested)) remove_finished_slots();
+  if (!removed && !has(kTransitionRequested)) return;
+  // The common removal, a single root that finished (a tree restarted every frame), without the
+  // loop.
+  if (slot_count_ == 1 && slots_[0].done && slots_[0].next < 0) {
+    slot_count_ = 0;
+  } else {
+    remove_finished_slots();
+  }
 }
 
 // A Join runs once InFlowNum copies of it are in the array; the guard: the first copy runs, the

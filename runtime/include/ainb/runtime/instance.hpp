@@ -243,16 +243,16 @@ class alignas(64) Instance {
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
   void leave_own(std::uint32_t node);
   void end_command(Result result);
-  // The command ends once no root is left in the active node array and no Fork waits.
+  // The command ends once no root is left in the active node array and no Fork waits. (A Fork
+  // waits only while kTransitionRequested is set, so a frame reads the flags, not fork_, which
+  // is outside the object's first cache line.)
   void end_if_done() {
-    if (slot_count_ == 0 && fork_.node < 0 && state_ == CommandState::Running) {
+    if (slot_count_ == 0 && !has(kTransitionRequested) && state_ == CommandState::Running) {
       end_command(last_root_result_);
     }
   }
   // Anything for leave_roots() to do: a slot, a Fork waiting, a transition requested.
-  bool has_roots() const {
-    return slot_count_ != 0 || fork_.node >= 0 || has(kTransitionRequested);
-  }
+  bool has_roots() const { return slot_count_ != 0 || has(kTransitionRequested); }
   void leave_secondary_root();
   void leave_roots();
 
