@@ -251,24 +251,26 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
     : graph_(graph.get()),
       flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
                                        (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
-      graph_owner_(std::move(graph)),
-      options_(options),
       parent_(parent),
       call_(call),
       block_(arena != nullptr ? nullptr : new_block(*graph_)),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
       modules_(arena_),
       expression_memory_(arena_),
+      graph_owner_(std::move(graph)),
+      options_(options),
       random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
       blackboard_(arena_),
       blackboard_strings_(arena_),
       blackboard_links_(arena_) {
-  // A quiet tick's fields end within the object's first cache line (instance.hpp). offsetof on
-  // a class that is not standard-layout is conditionally supported; GCC and Clang support it.
+  // A quiet tick's fields end within the object's first cache line, a start's and a module call's
+  // within the second (instance.hpp). offsetof on a class that is not standard-layout is
+  // conditionally supported; GCC and Clang support it.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(alignof(Instance) == 64 &&
-                offsetof(Instance, last_root_result_) + sizeof(last_root_result_) <= 64);
+                offsetof(Instance, last_root_result_) + sizeof(last_root_result_) <= 64 &&
+                offsetof(Instance, machine_) + sizeof(machine_) <= 128);
 #pragma GCC diagnostic pop
   const auto& m = graph_->model();
   // The active node array just before the node states: a frame reads the slot, then its root's

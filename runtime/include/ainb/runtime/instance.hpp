@@ -348,12 +348,18 @@ class alignas(64) Instance {
   std::uint8_t flags_ = 0;  // the bits above
   Result last_root_result_ = Result::Success;
 
-  // The rest: read on command starts and ends, module calls, expressions, observed ticks.
-  std::shared_ptr<const Graph> graph_owner_;  // graph_, kept alive
-  InstanceOptions options_;
+  // The second cache line: what command starts and ends, module calls (a sub-instance begins,
+  // runs and ends each time its caller is entered and left), large Simultaneous nodes, user
+  // class state and expressions read.
+  std::string_view state_end_;  // set by Element_StateEnd
   Instance* parent_ = nullptr;
-  ForkRequest fork_;
   const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
+  ForkRequest fork_;
+  std::uint8_t* held_ = nullptr;      // Simultaneous children held (Graph::held_flags)
+  std::byte* node_memory_ = nullptr;  // user class state blocks
+  // Expressions: evaluating one is logically a read, so these are mutable.
+  mutable std::unique_ptr<exb::Machine> machine_;
+
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
   struct BlockDeleter {
@@ -361,16 +367,14 @@ class alignas(64) Instance {
   };
   std::unique_ptr<std::byte, BlockDeleter> block_;
   std::pmr::memory_resource* arena_;
-  std::byte* node_memory_ = nullptr;     // user class state blocks
-  std::uint8_t* held_ = nullptr;         // Simultaneous children held (Graph::held_flags)
-  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index, in the block
-  // Expressions: evaluating one is logically a read, so these are mutable.
-  mutable std::unique_ptr<exb::Machine> machine_;
+  std::pmr::vector<Instance*> modules_;                       // by Graph::module_calls index
   mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  // The rest: read on observed ticks, Element_RandomSelector, blackboard links and faults.
+  std::shared_ptr<const Graph> graph_owner_;  // graph_, kept alive
+  InstanceOptions options_;
   // Element_RandomSelector: a 4-byte, exactly specified generator (the same draws on every
   // standard library), seeded per instance.
   std::minstd_rand random_;
-  std::string_view state_end_;  // set by Element_StateEnd
   // The blackboard: values by entry index, and for each entry where it lives (this instance's
   // value, or the root's or parent's entry it inherits).
   std::pmr::vector<Value> blackboard_;
