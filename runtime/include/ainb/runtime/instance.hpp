@@ -357,7 +357,8 @@ class alignas(64) Instance {
   ForkRequest fork_;
   std::uint8_t* held_ = nullptr;      // Simultaneous children held (Graph::held_flags)
   std::byte* node_memory_ = nullptr;  // user class state blocks
-  // Expressions: evaluating one is logically a read, so these are mutable.
+  // Evaluating an expression is logically a read, so the machine and the expressions' static
+  // memory (expression_memory_, below) are mutable.
   mutable std::unique_ptr<exb::Machine> machine_;
 
   // The block: owned by a top-level instance (with the arena that carves it at its front),
