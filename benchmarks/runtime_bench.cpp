@@ -7,7 +7,8 @@
 //   corpus_steady/<file>     the same with stubs that run 60 updates before they succeed
 //   actors10000/<file>       10,000 instances of the busiest corpus tree, 600 frames each
 //   actors10000_steady/<file>  the same with stubs that run 60 updates before they succeed
-//   actors1000[_steady]/<file>  the same with 1,000 instances, whose blocks fit in the caches
+//   actors1000[_steady]/<file>, actors3000[_steady]/<file>  the same with 1,000 and 3,000
+//                            instances: the first fit in this machine's caches, the second not
 //
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
 //
@@ -24,6 +25,7 @@
 // --cache-sim=yes).
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -119,10 +121,11 @@ void per_visit(benchmark::State& state, std::shared_ptr<const Graph> graph) {
 }
 
 // The actors cases: instances of one graph, this many frames, ticked frame by frame, each frame
-// every actor in turn (as a game does). 10,000 actors is the case; 1,000 run beside it,
-// as their blocks fit in this machine's caches and 10,000 do not (docs/benchmarks.md).
+// every actor in turn (as a game does). 10,000 actors is the case; 1,000 and 3,000 run
+// beside it, as this machine's caches hold the blocks of the first and not of the second
+// (docs/benchmarks.md, "Actors and the caches").
 constexpr std::size_t kActors = 10'000;
-constexpr std::size_t kFewActors = 1'000;
+constexpr std::array<std::size_t, 3> kActorCounts{1'000, 3'000, kActors};
 constexpr std::uint64_t kActorFrames = 600;
 
 struct Actors {
@@ -257,7 +260,7 @@ int main(int argc, char** argv) {
     std::cerr << "runtime_bench: no corpus at " << corpus.string() << "; corpus cases skipped\n";
   }
   if (!largest.empty()) {
-    for (const auto count : {kFewActors, kActors}) {
+    for (const auto count : kActorCounts) {
       for (const auto steady : {false, true}) {
         const auto name =
             fmt::format("actors{}{}/{}", count, steady ? "_steady" : "", largest.stem().string());
