@@ -12,8 +12,6 @@ using namespace ainb::test;
 
 namespace {
 
-constexpr std::uint32_t kPostCalc = 0x80000001u;
-
 BuildPlug transition(std::uint32_t target, std::uint32_t index) {
   return BuildPlug{PlugKind::Transition, target, "", index};
 }

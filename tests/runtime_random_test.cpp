@@ -76,8 +76,6 @@ struct RandomFile {
 // whose Element_StateEnd "Done" returns to the caller's transition "Done".
 enum class Role { Root, Logic, Module };
 
-constexpr std::uint32_t kPostCalc = 0x80000001u;
-
 // Node i's children are among nodes i+1 .. n-1: no cycles, and any node may have several
 // parents. The last node is always a user node. Query nodes come after them, each using only
 // later ones; transitions (plain or post calc) may lead anywhere, cycles included. A root AI

@@ -514,6 +514,11 @@ void Instance::tick() {
 void Instance::tick_frame() {
   ++frame_;
   next_epoch();
+  calculate_frame();
+}
+
+// A frame's calculation in the current epoch: a top-level tick's, or a module call's.
+inline void Instance::calculate_frame() {
   if (has(kLogic)) return tick_logic();
   if (state_ == CommandState::Running) tick_command();
 }
@@ -596,7 +601,7 @@ void Instance::calculate_post_transitions() {
   if (!removed && !has(kTransitionRequested)) return;
   // The common removal, a single root that finished (a tree restarted every frame), without the
   // loop.
-  if (slot_count_ == 1 && slots_[0].done && slots_[0].next < 0) {
+  if (slot_count_ == 1 && slots_[0].leaves_array()) {
     slot_count_ = 0;
   } else {
     remove_finished_slots();
@@ -624,7 +629,7 @@ bool Instance::wake_join(std::uint32_t i) {
 void Instance::remove_finished_slots() {
   std::uint32_t kept = 0;
   for (std::uint32_t i = 0; i < slot_count_; ++i) {
-    if (!slots_[i].done || slots_[i].next >= 0) slots_[kept++] = slots_[i];
+    if (!slots_[i].leaves_array()) slots_[kept++] = slots_[i];
   }
   slot_count_ = kept;
 }
@@ -1266,11 +1271,7 @@ Result Instance::update_module(std::uint64_t actor_frame) {
     // Element_SplitTiming's Enter plug) is not updated twice in the frame.
     if (frame_ != actor_frame) next_epoch();
     frame_ = kNotStarting;
-    if (has(kLogic)) {
-      tick_logic();
-    } else {
-      tick_command();
-    }
+    calculate_frame();
   }
   switch (state_) {
     case CommandState::Running:

@@ -86,6 +86,8 @@ struct BuildTransition {
   std::uint32_t word = 1;
   std::string command;  // type 0 only
 };
+// The word of a valid transition (type 1) taken right after the calculation (the top bit).
+constexpr std::uint32_t kPostCalc = 0x80000001u;
 
 // One entry of the multi-param array: an input with node index -100 - k and output index n reads
 // entries k .. k + n - 1.

@@ -152,6 +152,7 @@ class alignas(64) Instance {
     // Its root finished and was left (or, for a Join copy, gave way to another): the slot holds
     // no node any more, and leaves the array unless a transition is pending.
     bool done = false;
+    bool leaves_array() const { return done && next < 0; }
   };
   // In visit order, not node order (GraphNode::state_index).
   std::span<NodeState> node_states() const { return {nodes_, graph_->nodes().size()}; }
@@ -306,6 +307,7 @@ class alignas(64) Instance {
   void reset_after_fault();  // every node inactive, in this instance and its sub-instances
   bool inside_entry() const;
   void tick_frame();
+  void calculate_frame();
   void tick_command();
   void finish_frame();
   void tick_logic();
