@@ -500,7 +500,9 @@ inline void Instance::leave_secondary_root() {
 
 // Inlined: a tree restarted every frame ends its command every frame.
 [[gnu::always_inline]] inline void Instance::end_command(Result result) {
-  leave_secondary_root();
+  // The flag is tested here as well: the compiler keeps leave_secondary_root() out of line, and
+  // most files have no secondary root, so the common end makes no call.
+  if (has(kOtherRoots)) leave_secondary_root();
   // After a frame's last root finished, nothing is left to leave (the common end).
   if (has_roots()) leave_roots();
   state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
