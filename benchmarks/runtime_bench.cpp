@@ -274,6 +274,9 @@ int main(int argc, char** argv) {
   }
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
+  // Cycles per visit are ns per visit times this (docs/benchmarks.md, "The restart floor").
+  benchmark::AddCustomContext("measured_core_clock",
+                              fmt::format("{:.2f} GHz", bench::measured_clock_ghz()));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
