@@ -466,7 +466,7 @@ void Instance::stop() {
 }
 
 void Instance::stop_nodes() {
-  leave_secondary_root();
+  if (has(kOtherRoots)) leave_secondary_root();
   leave_roots();
   if (has(kLogic)) {
     for (const auto root : graph_->logic_roots()) {
@@ -492,16 +492,16 @@ void Instance::sweep_epochs() {
   epoch_ = 2;
 }
 
-inline void Instance::leave_secondary_root() {
-  if (!has(kOtherRoots) || command_ < 0) return;
+// (Called when kOtherRoots is set, as update_secondary_root is: most files have no secondary
+// root, and the test at the call spares them the call.)
+void Instance::leave_secondary_root() {
+  if (command_ < 0) return;
   const auto& c = graph_->model().commands[command_];
   if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
 }
 
 // Inlined: a tree restarted every frame ends its command every frame.
 [[gnu::always_inline]] inline void Instance::end_command(Result result) {
-  // The flag is tested here as well: the compiler keeps leave_secondary_root() out of line, and
-  // most files have no secondary root, so the common end makes no call.
   if (has(kOtherRoots)) leave_secondary_root();
   // After a frame's last root finished, nothing is left to leave (the common end).
   if (has_roots()) leave_roots();
