@@ -241,9 +241,12 @@ std::uint8_t Instance::shape_flags(const Graph& graph) {
   const auto& commands = graph.model().commands;
   const bool secondary =
       std::ranges::any_of(commands, [](const auto& c) { return c.secondary_root.has_value(); });
-  return static_cast<std::uint8_t>(
-      (commands.empty() ? kLogic : 0) |
-      (secondary || !graph.module_outputs().empty() ? kOtherRoots : 0));
+  const bool other_roots = secondary || !graph.module_outputs().empty();
+  // No transitions: no Fork, Join or transition request can put a second slot in the array.
+  const bool single_root = !commands.empty() && !other_roots && !graph.has_transitions();
+  return static_cast<std::uint8_t>((commands.empty() ? kLogic : 0) |
+                                   (other_roots ? kOtherRoots : 0) |
+                                   (single_root ? kSingleRoot : 0));
 }
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
@@ -407,17 +410,25 @@ void Instance::start(std::string_view name) {
 }
 
 void Instance::start(std::size_t index) {
-  const auto count = graph_->model().commands.size();
-  if (index >= count) {
-    throw std::out_of_range(
-        fmt::format("{} has no command {} (it has {})", graph_->model().name, index, count));
-  }
+  if (index >= graph_->model().commands.size()) throw_no_command(index);
   catching([&] {
     // Only a faulted instance has a fault record (and stays Faulted until this start): the test
     // spares a restart the record's cache line.
-    if (state_ == CommandState::Faulted) fault_.reset();
+    if (state_ == CommandState::Faulted) forget_fault();
     start_command(index);
   });
+}
+
+// Out of line, as are the rare paths below: a restart every frame pays for the registers and
+// stack that start() would otherwise set up for them.
+void Instance::throw_no_command(std::size_t index) const {
+  const auto count = graph_->model().commands.size();
+  throw std::out_of_range(
+      fmt::format("{} has no command {} (it has {})", graph_->model().name, index, count));
+}
+
+void Instance::forget_fault() {
+  fault_.reset();
 }
 
 void Instance::start_command(std::size_t index) {
@@ -432,7 +443,10 @@ void Instance::start_command(std::size_t index) {
     guarded(Fault::Source::Observer, -1, "on_command",
             [&] { options_.observer->on_command(*this, c.name); });
   }
-  push_slot(Slot{.node = c.root});
+  // The array is empty here (stopped above, or emptied by the command's end), and has room for
+  // one slot in every file.
+  slots_[0] = Slot{.node = c.root};
+  slot_count_ = 1;
   enter(c.root);
   if (!has(kOtherRoots)) return;
   if (c.secondary_root) enter(*c.secondary_root);
@@ -505,7 +519,7 @@ void Instance::leave_secondary_root() {
   if (has(kOtherRoots)) leave_secondary_root();
   // After a frame's last root finished, nothing is left to leave (the common end).
   if (has_roots()) leave_roots();
-  state_ = result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
+  state_ = ended(result);
 }
 
 void Instance::tick() {
@@ -522,7 +536,9 @@ void Instance::tick_frame() {
 // A frame's calculation in the current epoch: a top-level tick's, or a module call's.
 inline void Instance::calculate_frame() {
   if (has(kLogic)) return tick_logic();
-  if (state_ == CommandState::Running) tick_command();
+  if (state_ != CommandState::Running) return;
+  if (has(kSingleRoot)) return calculate_root();
+  tick_command();
 }
 
 // A frame of a running command (Logic files take tick_logic): a function of its own, so the
@@ -534,6 +550,26 @@ void Instance::tick_command() {
   // The common frame tests the flags once: no transition, StateEnd or other roots.
   if (has(kTransitionRequested | kStateEndRequested | kOtherRoots)) return finish_frame();
   end_if_done();
+}
+
+// The frame of a file with commands and no transitions or other roots (kSingleRoot): the array
+// holds the command's root, and nothing can add a slot, so the root's Update is the frame. (Its
+// own function, as a restarted tree's frame is little more than this: docs/benchmarks.md, "The
+// restart floor".)
+void Instance::calculate_root() {
+  const auto node = slots_[0].node;
+  const auto& g = graph_->nodes()[node];
+  auto& s = nodes_[g.state_index];
+  const bool quiet = !observed();
+  const auto result = update_child(node, g, s, quiet);
+  if (result != Result::Running) {
+    leave_child(node, g, s, quiet);
+    slot_count_ = 0;
+  }
+  if (has(kStateEndRequested)) return finish_state_end();
+  // The command's end, with nothing left to leave. (As in end_if_done(), a node's class may have
+  // stopped the command from inside the frame.)
+  if (result != Result::Running && state_ == CommandState::Running) state_ = ended(result);
 }
 
 // The rest of a frame after the active node array's calculation: the secondary root, post-calc

@@ -240,6 +240,7 @@ class Graph {
   std::span<const std::uint32_t> attachments(std::uint32_t node) const {
     return window(attachments_, nodes_[node].attachments);
   }
+  bool has_transitions() const { return !transitions_.empty(); }
   std::span<const GraphTransition> transitions(std::uint32_t node) const {
     return window(transitions_, nodes_[node].transitions);
   }

@@ -180,6 +180,8 @@ class alignas(64) Instance {
   void link_blackboard();
 
   void start_command(std::size_t index);
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::size_t index) const;
+  [[gnu::cold, gnu::noinline]] void forget_fault();
   // A new epoch: a tick, or a command started (the sweep runs when the byte wraps).
   void next_epoch() {
     if (++epoch_ == 0) sweep_epochs();
@@ -244,6 +246,9 @@ class alignas(64) Instance {
   void enter_own(std::uint32_t node);  // a user class, stub or module call: its own Enter
   void leave_own(std::uint32_t node);
   void end_command(Result result);
+  static CommandState ended(Result result) {
+    return result == Result::Success ? CommandState::Succeeded : CommandState::Failed;
+  }
   // The command ends once no root is left in the active node array and no Fork waits. (A Fork
   // waits only while kTransitionRequested is set, so a frame reads the flags, not fork_, which
   // is outside the object's first cache line.)
@@ -309,6 +314,7 @@ class alignas(64) Instance {
   void tick_frame();
   void calculate_frame();
   void tick_command();
+  void calculate_root();
   void finish_frame();
   void tick_logic();
   void stop_nodes();
@@ -323,6 +329,7 @@ class alignas(64) Instance {
   // Fixed by the graph (shape_flags), so a frame's common path reads no more than the flags:
   static constexpr std::uint8_t kLogic = 16;       // no commands: every root runs every frame
   static constexpr std::uint8_t kOtherRoots = 32;  // module outputs, or a secondary root
+  static constexpr std::uint8_t kSingleRoot = 64;  // commands, no transitions, no other roots
   static std::uint8_t shape_flags(const Graph& graph);
   bool has(std::uint8_t bit) const { return (flags_ & bit) != 0; }
   void set(std::uint8_t bit, bool on) {
