@@ -262,3 +262,42 @@ TEST_CASE("Element_StateEnd at the top level switches to the command it names, o
     CHECK(h.instance->state_end() == "Elsewhere");
   }
 }
+
+TEST_CASE(
+    "a file without transitions runs its root alone, with the active node array's sequences") {
+  // No transition anywhere in the file (Graph::has_transitions()): nothing can add a slot to the
+  // active node array, so a frame is its root's Update (Instance::calculate_root). A transition
+  // elsewhere in the file, never taken, sends the same tree through the array's loop instead.
+  Harness h;
+  h.probe("Act", {R, F});
+  h.probe("Spare", {R});
+  AinbSpec single;
+  single.commands = {{"Root", 0, {}}};
+  single.nodes = {user("Act")};
+  AinbSpec looped = single;
+  BuildNode spare = user("Spare");
+  spare.plugs = {transition(2, 0)};
+  looped.nodes = {user("Act"), spare, user("Spare")};
+  looped.transitions = {{1, ""}};
+  for (const auto* spec : {&single, &looped}) {
+    for (const bool observed : {true, false}) {
+      CAPTURE(spec == &single);
+      CAPTURE(observed);
+      h.load(*spec);
+      CHECK(h.graph->has_transitions() == (spec == &looped));
+      if (!observed) h.unobserved();
+      CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Act"});
+      CHECK(h.tick() == Log{"update Act"});
+      CHECK(h.instance->active_roots() == std::vector<std::uint32_t>{0});
+      CHECK(h.tick() == Log{"update Act", "leave Act"});
+      CHECK(h.instance->state() == CommandState::Failed);
+      CHECK(h.instance->active_roots().empty());
+      CHECK(h.tick().empty());
+      // A restart enters the root afresh; stop() leaves it.
+      CHECK(h.step([&] { h.instance->start(std::size_t{0}); }) == Log{"enter Act"});
+      CHECK(h.tick() == Log{"update Act"});
+      CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Act"});
+      CHECK(h.instance->state() == CommandState::Idle);
+    }
+  }
+}
