@@ -415,6 +415,47 @@ TEST_CASE("observers are attached between ticks: set_observer from a node class 
   CHECK(counting.updates == 2);
 }
 
+TEST_CASE("start, stop and tick from a node class fault it instead of re-entering the scheduler") {
+  // Each would leave nodes twice or (tick) recurse until the stack overflows.
+  struct Reentering : NodeClass {
+    std::string call;
+    Result update(NodeContext& context) override {
+      if (call == "start") context.instance().start("Root");
+      if (call == "stop") context.instance().stop();
+      if (call == "tick") context.instance().tick();
+      return Result::Running;
+    }
+  };
+  for (const std::string call : {"start", "stop", "tick"}) {
+    CAPTURE(call);
+    auto reentering = std::make_shared<Reentering>();
+    reentering->call = call;
+    NodeRegistry registry;
+    registry.add("Bomb", reentering);
+    Instance instance(graph_of(bomb_file(), registry));
+    instance.start("Root");
+    instance.tick();
+    CHECK(instance.state() == CommandState::Faulted);
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          fmt::format("bomb.root.ainb: frame 1: node 1 (Bomb): user node class threw in update: "
+                      "bomb.root.ainb: {} during a tick or command change; a node class cannot "
+                      "start, stop or tick the instance that runs it",
+                      call));
+    CHECK_FALSE(instance.is_active(0));
+    CHECK_FALSE(instance.is_active(1));
+    // From the host, between frames, the same calls work.
+    reentering->call.clear();
+    instance.start("Root");
+    instance.tick();
+    CHECK(instance.state() == CommandState::Running);
+    CHECK(instance.is_active(1));
+    instance.stop();
+    CHECK(instance.state() == CommandState::Idle);
+    CHECK_FALSE(instance.is_active(1));
+  }
+}
+
 TEST_CASE("an observer that throws faults the instance it observes") {
   struct Throwing : Observer {
     std::string in;

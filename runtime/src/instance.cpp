@@ -324,7 +324,13 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
 
 Instance::~Instance() {
   try {
-    stop();  // a top-level instance catches faults; a sub-instance's stop leaves nothing
+    // A top-level instance catches faults; a sub-instance (always inside its top-level
+    // instance's entry points) was left with its module node, and leaves what may remain.
+    if (parent_ == nullptr) {
+      stop();
+    } else {
+      stop_nodes();
+    }
   } catch (...) {
     // nothing can be reported from a destructor: the instance is going anyway
   }
@@ -411,6 +417,7 @@ void Instance::start(std::string_view name) {
 
 void Instance::start(std::size_t index) {
   if (index >= graph_->model().commands.size()) throw_no_command(index);
+  if (has(kEntered)) throw_reentered("start");
   catching([&] {
     // Only a faulted instance has a fault record (and stays Faulted until this start): the test
     // spares a restart the record's cache line.
@@ -429,6 +436,17 @@ void Instance::throw_no_command(std::size_t index) const {
 
 void Instance::forget_fault() {
   fault_.reset();
+}
+
+// start, stop and tick run the scheduler. Called from inside it (a node class calling them on the
+// instance that runs it) they would leave nodes twice, or recurse until the stack overflows, so
+// they are refused, as set_observer is: the class's call throws, a fault of its node. (A
+// sub-instance is always inside its top-level instance's entry points: kEntered.)
+void Instance::throw_reentered(const char* call) const {
+  throw std::logic_error(fmt::format(
+      "{}: {} during a tick or command change; a node class cannot start, stop or tick the "
+      "instance that runs it",
+      graph_->model().name, call));
 }
 
 void Instance::start_command(std::size_t index) {
@@ -476,6 +494,7 @@ void Instance::throw_array_full() const {
 }
 
 void Instance::stop() {
+  if (has(kEntered)) throw_reentered("stop");
   catching([&] { stop_nodes(); });
 }
 
@@ -524,6 +543,7 @@ void Instance::leave_secondary_root() {
 
 void Instance::tick() {
   if (state_ == CommandState::Faulted) return;  // stopped until a command is started again
+  if (has(kEntered)) throw_reentered("tick");
   catching([&] { tick_frame(); });
 }
 
@@ -555,7 +575,7 @@ void Instance::tick_command() {
 // The frame of a file with commands and no transitions or other roots (kSingleRoot): the array
 // holds the command's root, and nothing can add a slot, so the root's Update is the frame. (Its
 // own function, as a restarted tree's frame is little more than this: docs/benchmarks.md, "The
-// restart floor".)
+// single-root frame".)
 void Instance::calculate_root() {
   const auto node = slots_[0].node;
   const auto& g = graph_->nodes()[node];

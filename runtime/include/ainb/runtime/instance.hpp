@@ -74,6 +74,8 @@ class alignas(64) Instance {
   void stop();
   // Advances one frame.
   void tick();
+  // start, stop and tick are the host's, between frames: called from a node class during a tick
+  // or command change, they throw std::logic_error (a fault of that node).
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
   // Between ticks only: called from a node class during a tick it throws std::logic_error.
   void set_observer(Observer* observer);
@@ -182,6 +184,7 @@ class alignas(64) Instance {
   void start_command(std::size_t index);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::size_t index) const;
   [[gnu::cold, gnu::noinline]] void forget_fault();
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_reentered(const char* call) const;
   // A new epoch: a tick, or a command started (the sweep runs when the byte wraps).
   void next_epoch() {
     if (++epoch_ == 0) sweep_epochs();
