@@ -587,9 +587,9 @@ void Instance::calculate_root() {
     slot_count_ = 0;
   }
   if (has(kStateEndRequested)) return finish_state_end();
-  // The command's end, with nothing left to leave. (As in end_if_done(), a node's class may have
-  // stopped the command from inside the frame.)
-  if (result != Result::Running && state_ == CommandState::Running) state_ = ended(result);
+  // The command's end, with nothing left to leave. (It is still running: a class cannot start or
+  // stop it from inside the frame.)
+  if (result != Result::Running) state_ = ended(result);
 }
 
 // The rest of a frame after the active node array's calculation: the secondary root, post-calc
