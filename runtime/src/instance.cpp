@@ -130,6 +130,23 @@ void Instance::catching(F&& f) {
   set(kEntered, false);
 }
 
+// start, stop and tick run the scheduler. Called from inside it (a node class calling them on the
+// instance that runs it) they would leave nodes twice, or recurse until the stack overflows, so
+// they are refused, as set_observer is: the class's call throws, a fault of its node. (A
+// sub-instance is always inside its top-level instance's entry points: kEntered.)
+template <typename F>
+void Instance::scheduling(const char* call, F&& f) {
+  if (has(kEntered)) throw_reentered(call);
+  catching(std::forward<F>(f));
+}
+
+void Instance::throw_reentered(const char* call) const {
+  throw std::logic_error(fmt::format(
+      "{}: {} during a tick or command change; a node class cannot start, stop or tick the "
+      "instance that runs it",
+      graph_->model().name, call));
+}
+
 void Instance::reset_after_fault() {
   std::ranges::fill(node_states(), NodeState{});
   slot_count_ = 0;
@@ -417,8 +434,7 @@ void Instance::start(std::string_view name) {
 
 void Instance::start(std::size_t index) {
   if (index >= graph_->model().commands.size()) throw_no_command(index);
-  if (has(kEntered)) throw_reentered("start");
-  catching([&] {
+  scheduling("start", [&] {
     // Only a faulted instance has a fault record (and stays Faulted until this start): the test
     // spares a restart the record's cache line.
     if (state_ == CommandState::Faulted) forget_fault();
@@ -436,17 +452,6 @@ void Instance::throw_no_command(std::size_t index) const {
 
 void Instance::forget_fault() {
   fault_.reset();
-}
-
-// start, stop and tick run the scheduler. Called from inside it (a node class calling them on the
-// instance that runs it) they would leave nodes twice, or recurse until the stack overflows, so
-// they are refused, as set_observer is: the class's call throws, a fault of its node. (A
-// sub-instance is always inside its top-level instance's entry points: kEntered.)
-void Instance::throw_reentered(const char* call) const {
-  throw std::logic_error(fmt::format(
-      "{}: {} during a tick or command change; a node class cannot start, stop or tick the "
-      "instance that runs it",
-      graph_->model().name, call));
 }
 
 void Instance::start_command(std::size_t index) {
@@ -494,8 +499,7 @@ void Instance::throw_array_full() const {
 }
 
 void Instance::stop() {
-  if (has(kEntered)) throw_reentered("stop");
-  catching([&] { stop_nodes(); });
+  scheduling("stop", [&] { stop_nodes(); });
 }
 
 void Instance::stop_nodes() {
@@ -543,8 +547,7 @@ void Instance::leave_secondary_root() {
 
 void Instance::tick() {
   if (state_ == CommandState::Faulted) return;  // stopped until a command is started again
-  if (has(kEntered)) throw_reentered("tick");
-  catching([&] { tick_frame(); });
+  scheduling("tick", [&] { tick_frame(); });
 }
 
 void Instance::tick_frame() {

@@ -74,8 +74,9 @@ class alignas(64) Instance {
   void stop();
   // Advances one frame.
   void tick();
-  // start, stop and tick are the host's, between frames: called from a node class during a tick
-  // or command change, they throw std::logic_error (a fault of that node).
+  // (start, stop and tick are the host's, between frames: called from a node class during a tick
+  // or command change, they throw std::logic_error, a fault of that node.)
+
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
   // Between ticks only: called from a node class during a tick it throws std::logic_error.
   void set_observer(Observer* observer);
@@ -255,10 +256,9 @@ class alignas(64) Instance {
   // The command ends once no root is left in the active node array and no Fork waits. (A Fork
   // waits only while kTransitionRequested is set, so a frame reads the flags, not fork_, which
   // is outside the object's first cache line.)
+  // (The command is still running: a class cannot start or stop it from inside the frame.)
   void end_if_done() {
-    if (slot_count_ == 0 && !has(kTransitionRequested) && state_ == CommandState::Running) {
-      end_command(last_root_result_);
-    }
+    if (slot_count_ == 0 && !has(kTransitionRequested)) end_command(last_root_result_);
   }
   // Anything for leave_roots() to do: a slot, a Fork waiting, a transition requested.
   bool has_roots() const { return slot_count_ != 0 || has(kTransitionRequested); }
@@ -312,6 +312,9 @@ class alignas(64) Instance {
                                 std::string message) const;
   template <typename F>
   void catching(F&& f);
+  template <typename F>
+  void scheduling(const char* call,
+                  F&& f);    // start, stop, tick: refused from inside, then catching
   void reset_after_fault();  // every node inactive, in this instance and its sub-instances
   bool inside_entry() const;
   void tick_frame();
