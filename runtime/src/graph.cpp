@@ -810,6 +810,18 @@ void Graph::bind_inputs() {
       }
     }
   }
+  for (auto& g : nodes_) {
+    if (g.selector_input < 0) continue;
+    const auto t = selector_input_type(g.type);
+    const auto& b = input_bindings_[t][static_cast<std::uint32_t>(g.selector_input)];
+    if (b.kind == InputBinding::Kind::Output) {
+      g.selector_source = GraphNode::SelectorSource::Output;
+      g.selector_at = output_offset_[t] + b.slot * static_cast<std::uint32_t>(output_size(t));
+    } else if (b.kind == InputBinding::Kind::Blackboard) {
+      g.selector_source = GraphNode::SelectorSource::Blackboard;
+      g.selector_at = b.slot;
+    }
+  }
 }
 
 }  // namespace ainb::runtime

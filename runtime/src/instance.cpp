@@ -1070,7 +1070,8 @@ void Instance::leave_composite(std::uint32_t node, NodeState& s) {
   s.active = 0;
 }
 
-// The general Enter: any node, observed or not.
+// The general Enter: any node, observed or not. What the common nodes with queries need is
+// here; setup blocks and events out of line, so their registers are not saved on every Enter.
 void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (s.active != 0) {  // already entered by another parent: it stays active for both
     ++s.active;
@@ -1083,29 +1084,28 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
       ++state_of(q).query_users;
     calculate_queries(node);
   }
-  if (g.sites.count !=
-      0) {  // the setup blocks of the expressions this node owns run once per Enter
-    for (const auto site : graph_->sites_of(node)) {
-      auto frame = site_frame(site);
-      guarded(Fault::Source::UserFunction, node, "an expression's setup block", [&] {
-        return machine_->run_setup(graph_->expression_sites()[site].function, frame);
-      });
-    }
-  }
-  if (observed()) {
-    guarded(Fault::Source::Observer, node, "on_enter",
-            [&] { options_.observer->on_enter(*this, node); });
-  }
-  if (g.has_xlink && observed()) {
-    for (const auto& action : graph_->model().xlink_actions) {
-      if (action.node_index == node) {
-        guarded(Fault::Source::Observer, node, "on_xlink",
-                [&] { options_.observer->on_xlink(*this, node, action.slot, action.action); });
-      }
-    }
-  }
+  if (g.sites.count != 0 || observed()) enter_setup_and_events(node, g);
   if (g.type == NodeType::UserDefined) return enter_own(node);
   enter_builtin(node);
+}
+
+// The setup blocks of the expressions a node owns (run once per Enter), then its Enter events.
+void Instance::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
+  for (const auto site : graph_->sites_of(node)) {
+    auto frame = site_frame(site);
+    guarded(Fault::Source::UserFunction, node, "an expression's setup block",
+            [&] { return machine_->run_setup(graph_->expression_sites()[site].function, frame); });
+  }
+  if (!observed()) return;
+  guarded(Fault::Source::Observer, node, "on_enter",
+          [&] { options_.observer->on_enter(*this, node); });
+  if (!g.has_xlink) return;
+  for (const auto& action : graph_->model().xlink_actions) {
+    if (action.node_index == node) {
+      guarded(Fault::Source::Observer, node, "on_xlink",
+              [&] { options_.observer->on_xlink(*this, node, action.slot, action.action); });
+    }
+  }
 }
 
 // The Enter of a built-in node: its children, as its kind says.
@@ -1489,25 +1489,29 @@ Result Instance::update_alert(std::uint32_t node) {
 }
 
 // A selector's input, typed: read straight from the output or blackboard entry it is bound to
-// (the common sources), through bound_value otherwise.
+// (the common sources), through its binding otherwise.
 template <typename T>
-T Instance::selector_input(const GraphNode& g, ParamType type) const {
-  if (g.selector_input < 0) return T{};
-  const auto t = static_cast<std::size_t>(type);
-  const auto index = static_cast<std::uint32_t>(g.selector_input);
-  const auto& b = graph_->input_binding(type, index);
-  switch (b.kind) {
-    case InputBinding::Kind::Output: {
+[[gnu::always_inline]] inline T Instance::selector_input(const GraphNode& g, ParamType type) const {
+  switch (g.selector_source) {
+    case GraphNode::SelectorSource::Output: {
       static_assert(std::is_trivially_copyable_v<T>);
       T value;
-      std::memcpy(&value, outputs_ + graph_->output_offset(t) + b.slot * sizeof(T), sizeof(T));
+      std::memcpy(&value, outputs_ + g.selector_at, sizeof(T));
       return value;
     }
-    case InputBinding::Kind::Blackboard:
-      return value_or(*bb_[b.slot], T{});
+    case GraphNode::SelectorSource::Blackboard:
+      return value_or(*bb_[g.selector_at], T{});
     default:
-      return value_or(bound_value(b, type, graph_->model().inputs[t][index].default_value), T{});
+      return bound_selector_input<T>(g, type);
   }
+}
+
+template <typename T>
+T Instance::bound_selector_input(const GraphNode& g, ParamType type) const {
+  if (g.selector_input < 0) return T{};
+  const auto index = static_cast<std::uint32_t>(g.selector_input);
+  const auto& input = graph_->model().inputs[static_cast<std::size_t>(type)][index];
+  return value_or(bound_value(graph_->input_binding(type, index), type, input.default_value), T{});
 }
 
 // An operand of a selector plug's condition: the blackboard entry when the plug names one (its
@@ -1518,7 +1522,9 @@ T Instance::plug_operand(std::int32_t entry, T constant) const {
 }
 
 // The plug a selector chooses: the first whose condition holds, else the last (default) plug.
-// The conditions were read into Graph::selector_cases when the graph was built.
+// The conditions were read into Graph::selector_cases when the graph was built. Bool and S32
+// selectors, most of those in real files, are chosen here; the others out of line, so these
+// do not pay for their registers.
 std::uint8_t Instance::choose(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto cases = graph_->selector_cases(node);
@@ -1535,6 +1541,14 @@ std::uint8_t Instance::choose(std::uint32_t node) {
       }
       return last;
     }
+    default:
+      return choose_other(g, cases);
+  }
+}
+
+std::uint8_t Instance::choose_other(const GraphNode& g, std::span<const SelectorCase> cases) {
+  const auto last = static_cast<std::uint8_t>(cases.size() - 1);
+  switch (g.type) {
     case NodeType::F32Selector: {
       const auto x = selector_input<float>(g, ParamType::Float);
       for (std::uint8_t i = 0; i < last; ++i) {

@@ -144,8 +144,13 @@ struct GraphNode {
   std::int32_t loop_count = 0;       // at most kMaxLoops when `loop`
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
   // Selectors: their input ("Input", the only one of their type), as an index among the model's
-  // inputs of that type; -1 when the file gives none.
+  // inputs of that type; -1 when the file gives none. A choice reads the common sources straight
+  // from the instance, at `selector_at`: another node's output (its bytes' offset in the
+  // instance's outputs) or a blackboard entry (its index); any other source through its binding.
   std::int32_t selector_input = -1;
+  enum class SelectorSource : std::uint8_t { Binding, Output, Blackboard };
+  SelectorSource selector_source = SelectorSource::Binding;
+  std::uint32_t selector_at = 0;
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};

@@ -197,6 +197,7 @@ class alignas(64) Instance {
   Result update(std::uint32_t node);
   void leave(std::uint32_t node);
   void enter_node(std::uint32_t node, const GraphNode& g, NodeState& s);
+  [[gnu::noinline]] void enter_setup_and_events(std::uint32_t node, const GraphNode& g);
   Result update_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void leave_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void enter_builtin(std::uint32_t node);
@@ -289,9 +290,13 @@ class alignas(64) Instance {
   Result update_alert(std::uint32_t node);
   // A plug index: a node has at most 255 child plugs (NodeState::cursor).
   std::uint8_t choose(std::uint32_t node);
+  [[gnu::noinline]] std::uint8_t choose_other(const GraphNode& g,
+                                              std::span<const SelectorCase> cases);
   std::uint8_t choose_random(std::span<const SelectorCase> cases);
   template <typename T>
   T selector_input(const GraphNode& g, ParamType type) const;
+  template <typename T>
+  [[gnu::noinline]] T bound_selector_input(const GraphNode& g, ParamType type) const;
   template <typename T>
   T plug_operand(std::int32_t entry, T constant) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
