@@ -28,6 +28,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 
@@ -58,8 +59,24 @@ struct Counter : Observer {
   void on_update(const Instance&, std::uint32_t, Result) override { ++updates; }
 };
 
-std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
+std::shared_ptr<const Graph> built_graph(const test::AinbSpec& spec) {
+  NodeRegistry registry;
+  registry.add("Succeed", std::make_shared<Succeed>());
+  registry.add("Run", std::make_shared<Run>());
+  return std::make_shared<Graph>(load(test::build(spec), spec.file_name + ".ainb"), registry);
+}
+
+test::BuildPlug transition(std::uint32_t target, std::uint32_t index) {
+  return test::BuildPlug{PlugKind::Transition, target, "", index};
+}
+
+// A composite of 100 user nodes of class `leaf`. With `general_frame` the file also holds a
+// transition that is never taken (from a node nothing reaches), so the same tree runs through
+// the active node array's loop instead of the single-root frame (docs/benchmarks.md, "The
+// general frame").
+std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf, bool general_frame = false) {
   test::AinbSpec spec;
+  spec.file_name = "hundred";
   spec.commands = {{"Root", 0, {}}};
   test::BuildNode parent{.type = type};
   parent.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
@@ -68,10 +85,76 @@ std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf) {
     spec.nodes[0].plugs.push_back({PlugKind::Child, i, ""});
     spec.nodes.push_back(test::BuildNode{.name = leaf});
   }
-  NodeRegistry registry;
-  registry.add("Succeed", std::make_shared<Succeed>());
-  registry.add("Run", std::make_shared<Run>());
-  return std::make_shared<Graph>(load(test::build(spec), "hundred.ainb"), registry);
+  if (general_frame) {
+    test::BuildNode spare{.name = "Run"};
+    spare.plugs = {transition(102, 0)};
+    spec.nodes.push_back(spare);
+    spec.nodes.push_back(test::BuildNode{.name = "Run"});
+    spec.transitions = {{1, ""}};
+  }
+  return built_graph(spec);
+}
+
+// A state machine: 100 user nodes that succeed at once, each leading to the next by a
+// transition (the last to the first), taken before the next calculation: one state a frame.
+std::shared_ptr<const Graph> ring100() {
+  test::AinbSpec spec;
+  spec.file_name = "ring100";
+  spec.commands = {{"Root", 0, {}}};
+  for (std::uint32_t i = 0; i < 100; ++i) {
+    test::BuildNode state{.name = "Succeed"};
+    state.plugs = {transition((i + 1) % 100, i)};
+    spec.nodes.push_back(state);
+    spec.transitions.push_back({1, ""});
+  }
+  return built_graph(spec);
+}
+
+// Fork and Join: an Element_Fork starts four paths, each a Sequential of 25 user nodes that
+// succeed at once; each path then moves to an Element_Join (InFlowNum 4), which leads back to the
+// Fork after the calculation (post calc). A round is two frames: the Fork's, then the paths'.
+std::shared_ptr<const Graph> fork_join4x25() {
+  constexpr std::uint32_t kPaths = 4, kSteps = 25;
+  constexpr std::uint32_t kJoin = 1 + kPaths * (kSteps + 1);
+  test::AinbSpec spec;
+  spec.file_name = "fork_join4x25";
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes.push_back(test::BuildNode{.type = NodeType::Fork});
+  for (std::uint32_t p = 0; p < kPaths; ++p) {
+    const auto path = static_cast<std::uint32_t>(spec.nodes.size());
+    spec.nodes[0].plugs.push_back(transition(path, p));
+    test::BuildNode seq{.type = NodeType::Sequential};
+    seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+    for (std::uint32_t k = 1; k <= kSteps; ++k)
+      seq.plugs.push_back({PlugKind::Child, path + k, ""});
+    seq.plugs.push_back(transition(kJoin, kPaths + p));
+    spec.nodes.push_back(seq);
+    for (std::uint32_t k = 1; k <= kSteps; ++k)
+      spec.nodes.push_back(test::BuildNode{.name = "Succeed"});
+  }
+  test::BuildNode join{.type = NodeType::Join};
+  join.properties = {{ParamType::Int, "InFlowNum", std::int32_t{kPaths}}};
+  join.plugs = {transition(0, 2 * kPaths)};
+  spec.nodes.push_back(join);
+  spec.transitions.assign(2 * kPaths, {1, ""});
+  spec.transitions.push_back({test::kPostCalc, ""});
+  return built_graph(spec);
+}
+
+// The cases built here rather than read from the corpus, by name: each is a benchmark, and
+// --profile takes its name.
+using GraphFactory = std::function<std::shared_ptr<const Graph>()>;
+const std::vector<std::pair<std::string, GraphFactory>>& built_cases() {
+  static const std::vector<std::pair<std::string, GraphFactory>> cases = {
+      {"sequence100", [] { return hundred(NodeType::Sequential, "Succeed"); }},
+      {"simultaneous100", [] { return hundred(NodeType::Simultaneous, "Run"); }},
+      {"general_frame/sequence100", [] { return hundred(NodeType::Sequential, "Succeed", true); }},
+      {"general_frame/simultaneous100",
+       [] { return hundred(NodeType::Simultaneous, "Run", true); }},
+      {"general_frame/ring100", ring100},
+      {"general_frame/fork_join4x25", fork_join4x25},
+  };
+  return cases;
 }
 
 // Runs `frames` frames of `instance`, restarting commands as they end (round robin, by index as
@@ -201,9 +284,11 @@ int profile_actors(const std::string& name, bool count, bool steady) {
 
 // --profile: 1,000 frames of one case, bare (or counted with an observer).
 int profile(const std::string& name, bool count, bool steady) {
-  const auto graph = name == "sequence100"       ? hundred(NodeType::Sequential, "Succeed")
-                     : name == "simultaneous100" ? hundred(NodeType::Simultaneous, "Run")
-                                                 : corpus_graph(name, steady ? kSteadyUpdates : 0);
+  std::shared_ptr<const Graph> graph;
+  for (const auto& [built, make] : built_cases()) {
+    if (built == name) graph = make();
+  }
+  if (!graph) graph = corpus_graph(name, steady ? kSteadyUpdates : 0);
   Counter counter;
   Instance instance(graph, InstanceOptions{1, nullptr, count ? &counter : nullptr});
   std::size_t next = 0;
@@ -229,10 +314,8 @@ int main(int argc, char** argv) {
   }
   std::vector<char*> args;
   const auto corpus = bench::take_corpus_argument(argc, argv, args);
-  benchmark::RegisterBenchmark("sequence100", per_visit, hundred(NodeType::Sequential, "Succeed"))
-      ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("simultaneous100", per_visit, hundred(NodeType::Simultaneous, "Run"))
-      ->Unit(benchmark::kMicrosecond);
+  for (const auto& [name, make] : built_cases())
+    benchmark::RegisterBenchmark(name.c_str(), per_visit, make())->Unit(benchmark::kMicrosecond);
   std::filesystem::path largest;
   std::uint64_t busiest_visits = 0;
   const auto files = bench::corpus_files(corpus);
