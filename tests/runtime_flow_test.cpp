@@ -64,6 +64,70 @@ TEST_CASE("a transition replaces its active root before the next calculation") {
   }
 }
 
+TEST_CASE("transitions of plain nodes take the short path without an observer, alike") {
+  // Without an observer a plain node with transitions is updated on the short path
+  // (Instance::update_plain_transition), and a frame looks for post-calc transitions only when
+  // one was requested (kPostRequested). Each file below runs observed and quiet: the quiet run
+  // logs the same Enter, Update and Leave calls, frame by frame (the observer adds its
+  // transition lines).
+  Harness h;
+  h.probe("Patrol", {R, S});
+  h.probe("Rest", {R});
+  h.probe("Ping", {S});
+  h.probe("Pong", {S});
+  AinbSpec patrol;
+  patrol.commands = {{"Root", 0, {}}};
+  BuildNode walk = user("Patrol");
+  walk.plugs = {transition(1, 0)};
+  patrol.nodes = {walk, user("Rest")};
+  patrol.transitions = {{1, ""}};
+  AinbSpec patrol_post = patrol;
+  patrol_post.transitions = {{kPostCalc, ""}};
+  AinbSpec mixed = patrol;  // Ping -> Pong before the next calculation, Pong -> Ping post calc
+  BuildNode ping = user("Ping"), pong = user("Pong");
+  ping.plugs = {transition(1, 0)};
+  pong.plugs = {transition(0, 1)};
+  mixed.nodes = {ping, pong};
+  mixed.transitions = {{1, ""}, {kPostCalc, ""}};
+
+  auto run = [&](const AinbSpec& spec, bool observed) {
+    h.load(spec);
+    if (!observed) h.unobserved();
+    std::vector<Log> frames{h.step([&] { h.instance->start("Root"); })};
+    for (int frame = 0; frame < 6; ++frame) {
+      Log log = h.tick();
+      std::erase_if(log, [](const std::string& e) { return e.starts_with("transition "); });
+      frames.push_back(log);
+    }
+    return frames;
+  };
+  for (const auto* spec : {&patrol, &patrol_post, &mixed}) {
+    CAPTURE(spec == &patrol ? "patrol" : spec == &patrol_post ? "patrol, post calc" : "mixed");
+    CHECK(run(*spec, false) == run(*spec, true));
+  }
+  CHECK(run(patrol, false) == std::vector<Log>{{"enter Patrol"},
+                                               {"update Patrol"},
+                                               {"update Patrol", "leave Patrol"},
+                                               {"enter Rest", "update Rest"},
+                                               {"update Rest"},
+                                               {"update Rest"},
+                                               {"update Rest"}});
+  CHECK(run(patrol_post, false)[2] ==
+        Log{"update Patrol", "leave Patrol", "enter Rest", "update Rest"});
+  // Ping finishes and waits for the next frame; then Pong runs, finishes, and Ping follows it
+  // in the same frame.
+  CHECK(
+      run(mixed, false) ==
+      std::vector<Log>{
+          {"enter Ping"},
+          {"update Ping", "leave Ping"},
+          {"enter Pong", "update Pong", "leave Pong", "enter Ping", "update Ping", "leave Ping"},
+          {"enter Pong", "update Pong", "leave Pong", "enter Ping", "update Ping", "leave Ping"},
+          {"enter Pong", "update Pong", "leave Pong", "enter Ping", "update Ping", "leave Ping"},
+          {"enter Pong", "update Pong", "leave Pong", "enter Ping", "update Ping", "leave Ping"},
+          {"enter Pong", "update Pong", "leave Pong", "enter Ping", "update Ping", "leave Ping"}});
+}
+
 TEST_CASE("a node class chooses its transition, even while running") {
   struct Chooser : NodeClass {
     int updates = 0;

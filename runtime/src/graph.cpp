@@ -596,6 +596,12 @@ void Graph::build_control_flow() {
       is_target[plug.node_index] = true;
     }
     g.transitions.count = static_cast<std::uint32_t>(transitions_.size()) - g.transitions.base;
+    for (std::uint32_t k = 0; n.type != NodeType::Fork && k < g.transitions.count; ++k) {
+      if (!transitions_[g.transitions.base + k].state_end) {
+        g.first_transition = static_cast<std::int16_t>(k);  // at most 255 plugs of a kind
+        break;
+      }
+    }
     if (n.type == NodeType::Fork)
       max_active_roots_ = std::max(max_active_roots_, g.transitions.count);
     if (is_module_output(n.type)) module_outputs_.push_back(i);

@@ -151,7 +151,7 @@ void Instance::reset_after_fault() {
   std::ranges::fill(node_states(), NodeState{});
   slot_count_ = 0;
   fork_ = {};
-  set(kTransitionRequested | kStateEndRequested, false);
+  set(kTransitionRequested | kPostRequested | kStateEndRequested, false);
   current_slot_ = -1;
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
   for (auto* sub : modules_)
@@ -484,7 +484,7 @@ void Instance::leave_roots() {
   }
   slot_count_ = 0;
   fork_ = {};
-  set(kTransitionRequested, false);
+  set(kTransitionRequested | kPostRequested, false);
 }
 
 inline Instance::Slot& Instance::push_slot(Slot slot) {
@@ -599,7 +599,7 @@ void Instance::calculate_root() {
 // transitions, module outputs, a StateEnd, or the command's end.
 void Instance::finish_frame() {
   if (has(kOtherRoots)) update_secondary_root();
-  if (has(kTransitionRequested)) calculate_post_transitions();
+  if (has(kPostRequested)) calculate_post_transitions();
   if (has(kOtherRoots)) update_module_outputs();
   if (has(kStateEndRequested)) return finish_state_end();
   end_if_done();
@@ -626,8 +626,7 @@ void Instance::update_secondary_root() {
 // is bounded, so a cycle of post-calc transitions cannot hang a frame.
 void Instance::calculate_post_transitions() {
   const auto rounds = graph_->nodes().size();
-  for (std::size_t round = 0; round <= rounds && has(kTransitionRequested) && has_post_requests();
-       ++round) {
+  for (std::size_t round = 0; round <= rounds && has(kPostRequested); ++round) {
     apply_transitions(true);
     calculate_slots(true);
   }
@@ -659,7 +658,8 @@ void Instance::calculate_post_transitions() {
     slot.done = true;
     if (slot.next < 0) removed = true;
   }
-  if (!removed && !has(kTransitionRequested)) return;
+  // Only a slot this loop finished, or a Join copy a woken Join dropped, leaves the array.
+  if (!removed) return;
   // The common removal, a single root that finished (a tree restarted every frame), without the
   // loop.
   if (slot_count_ == 1 && slots_[0].leaves_array()) {
@@ -695,18 +695,14 @@ void Instance::remove_finished_slots() {
   slot_count_ = kept;
 }
 
-bool Instance::has_post_requests() const {
-  if (fork_.node >= 0 && fork_.post) return true;
-  return std::ranges::any_of(slots(), [](const Slot& s) { return s.next >= 0 && s.next_post; });
-}
-
 // After a frame's calculation (post true) the post-calc requests are due; at a frame's start
 // (post false) every pending one is: a post-calc request still pending then was carried over from
 // a chain cut at its limit (calculate_post_transitions), and its slot's root has finished.
 void Instance::apply_transitions(bool post) {
   const auto due = [post](bool post_calc) { return !post || post_calc; };
   const auto& nodes = graph_->nodes();
-  set(kTransitionRequested, false);  // set again below for requests of the other timing
+  // Set again below for requests of the other timing; every post-calc request is due here.
+  set(kTransitionRequested | kPostRequested, false);
   auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
     if (observed()) {
       guarded(Fault::Source::Observer, from, "on_transition",
@@ -745,6 +741,7 @@ bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
   slot.next_from = node;
   slot.next_post = transitions[k].post_calc;
   set(kTransitionRequested, true);
+  if (slot.next_post) set(kPostRequested, true);
   return true;
 }
 
@@ -954,6 +951,7 @@ inline Result Instance::update_stub(NodeState& s) const {
   if (quiet) {
     if (g.plain_update) return update_plain(node, g, s);
     if (g.plain_composite) return update_composite(node, g.type, s);
+    if (g.plain) return update_plain_transition(node, g, s);
   }
   return update_node(node, g, s);
 }
@@ -1174,6 +1172,7 @@ void Instance::enter_builtin(std::uint32_t node) {
       if (fork_.node < 0 && current_slot_ >= 0) {
         fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
         set(kTransitionRequested, true);
+        if (fork_.post) set(kPostRequested, true);
       }
       result = Result::Running;
       break;
@@ -1195,6 +1194,16 @@ void Instance::enter_builtin(std::uint32_t node) {
   return result;
 }
 
+// A node that finishes takes its first ordinary transition, unless one was requested already
+// (request_transition: the first request of a frame wins).
+[[gnu::always_inline]] inline void Instance::take_first_transition(std::uint32_t node,
+                                                                   const GraphNode& g,
+                                                                   Result result) {
+  if (result != Result::Running && g.first_transition >= 0) {
+    request_transition(node, static_cast<std::uint32_t>(g.first_transition));
+  }
+}
+
 // The general Update.
 Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& state) {
   if (state.epoch == epoch_) return state.last;  // a second parent in the same frame
@@ -1214,16 +1223,16 @@ Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& 
   }
   state.epoch = epoch_;
   state.last = result;
-  // A node that finishes takes its first (ordinary) transition, unless one was requested.
-  if (result != Result::Running && g.transitions.count != 0 && g.type != NodeType::Fork) {
-    const auto transitions = graph_->transitions(node);
-    for (std::uint32_t k = 0; k < transitions.size(); ++k) {
-      if (!transitions[k].state_end) {
-        request_transition(node, k);
-        break;
-      }
-    }
-  }
+  take_first_transition(node, g, result);
+  return result;
+}
+
+// What update() does for a plain node with transitions and no observer: the short Update, and
+// the transition when it finishes. Out of line: most plain nodes have no transitions.
+Result Instance::update_plain_transition(std::uint32_t node, const GraphNode& g, NodeState& s) {
+  if (s.epoch == epoch_) return s.last;  // updated this frame: its transition was requested then
+  const auto result = update_plain(node, g, s);
+  take_first_transition(node, g, result);
   return result;
 }
 

@@ -116,7 +116,9 @@ struct GraphNode {
   // expression sites, XLink actions): the instance takes a short path for it when no observer
   // is attached.
   bool plain = false;
-  bool plain_update = false;  // plain, and no transitions: Update is the class's call alone
+  // Plain, and no transitions: Update is the class's call alone. (A plain node with transitions
+  // also requests its first_transition when it finishes: Instance::update_plain_transition.)
+  bool plain_update = false;
   // Sequential, Simultaneous or a selector without queries, transitions or expression sites:
   // with no observer attached, its Enter, Update and Leave are its own work on its children.
   bool plain_composite = false;
@@ -154,6 +156,10 @@ struct GraphNode {
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
   // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
+  // The transition a node takes when it finishes: its first that is not a StateEnd one (an index
+  // in transitions()); -1 when it has none, and for Element_Fork, whose transitions are its
+  // paths.
+  std::int16_t first_transition = -1;
   // Element_Simultaneous: which children it holds (from its Enter until each finishes) is a bit
   // per child in its own state (kHeldInState) when it has at most kInlineHeld; with more, a byte
   // per child in the instance's held flags, from this offset.

@@ -209,6 +209,8 @@ class alignas(64) Instance {
   void enter_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
   void leave_plain(std::uint32_t node, const GraphNode& g, NodeState& s);
+  Result update_plain_transition(std::uint32_t node, const GraphNode& g, NodeState& s);
+  void take_first_transition(std::uint32_t node, const GraphNode& g, Result result);
   void enter_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   void leave_child(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
@@ -272,7 +274,6 @@ class alignas(64) Instance {
   bool wake_join(std::uint32_t slot);
   void remove_finished_slots();
   void apply_transitions(bool post);
-  bool has_post_requests() const;
   void finish_state_end();
 
   // Module calls: the caller's side and the called file's side.
@@ -341,6 +342,9 @@ class alignas(64) Instance {
   static constexpr std::uint8_t kLogic = 16;       // no commands: every root runs every frame
   static constexpr std::uint8_t kOtherRoots = 32;  // module outputs, or a secondary root
   static constexpr std::uint8_t kSingleRoot = 64;  // commands, no transitions, no other roots
+  // A post-calc transition or Fork is among the requests (kTransitionRequested): the frame
+  // calculates post-calc transitions only then, as most transitions wait for the next frame.
+  static constexpr std::uint8_t kPostRequested = 128;
   static std::uint8_t shape_flags(const Graph& graph);
   bool has(std::uint8_t bit) const { return (flags_ & bit) != 0; }
   void set(std::uint8_t bit, bool on) {
