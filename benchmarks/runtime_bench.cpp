@@ -2,6 +2,9 @@
 //   sequence100/{run}        a Sequential of 100 trivial user nodes that succeed at once: each tick
 //                            enters, updates and leaves all 100 (the command restarts every tick)
 //   simultaneous100          a Simultaneous of 100 user nodes that keep running: 100 updates/tick
+//   general_frame/<case>     the active node array's loop, which no corpus file takes: the two
+//                            above with a transition never taken, a state machine of 100 states
+//                            (ring100), Fork and Join of four paths of 25 nodes (fork_join4x25)
 //   corpus/<file>            each corpus tree with stub nodes that succeed at once, commands
 //                            restarted as they end: every frame enters and leaves the whole tree
 //   corpus_steady/<file>     the same with stubs that run 60 updates before they succeed
@@ -13,7 +16,7 @@
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
 //
 // For instruction counts (docs/benchmarks.md): `--profile CASE [--count] [--steady]` runs 1,000
-// frames of one case (sequence100, simultaneous100, or a corpus file's path) without an observer,
+// frames of one case (a built case's name, or a corpus file's path) without an observer,
 // for
 //   valgrind --tool=callgrind --toggle-collect='ainb::runtime::Instance::tick()' runtime_bench ...
 // (add --toggle-collect='ainb::runtime::Instance::start(*)' to count command restarts too: a tree
