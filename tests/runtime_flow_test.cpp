@@ -16,18 +16,24 @@ BuildPlug transition(std::uint32_t target, std::uint32_t index) {
   return BuildPlug{PlugKind::Transition, target, "", index};
 }
 
+// Patrol (node 0, the command's root) leads to Rest (node 1) by one transition of this word.
+AinbSpec patrol_then_rest(std::uint32_t word = 1) {
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode patrol = user("Patrol");
+  patrol.plugs = {transition(1, 0)};
+  spec.nodes = {patrol, user("Rest")};
+  spec.transitions = {{word, ""}};
+  return spec;
+}
+
 }  // namespace
 
 TEST_CASE("a transition replaces its active root before the next calculation") {
   Harness h;
   h.probe("Patrol", {R, S});
   h.probe("Rest", {R});
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  BuildNode patrol = user("Patrol");
-  patrol.plugs = {transition(1, 0)};
-  spec.nodes = {patrol, user("Rest")};
-  spec.transitions = {{1, ""}};
+  AinbSpec spec = patrol_then_rest();
   h.load(spec);
   CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Patrol"});
   CHECK(h.tick() == Log{"update Patrol"});
@@ -75,14 +81,7 @@ TEST_CASE("transitions of plain nodes take the short path without an observer, a
   h.probe("Rest", {R});
   h.probe("Ping", {S});
   h.probe("Pong", {S});
-  AinbSpec patrol;
-  patrol.commands = {{"Root", 0, {}}};
-  BuildNode walk = user("Patrol");
-  walk.plugs = {transition(1, 0)};
-  patrol.nodes = {walk, user("Rest")};
-  patrol.transitions = {{1, ""}};
-  AinbSpec patrol_post = patrol;
-  patrol_post.transitions = {{kPostCalc, ""}};
+  AinbSpec patrol = patrol_then_rest(), patrol_post = patrol_then_rest(kPostCalc);
   AinbSpec mixed = patrol;  // Ping -> Pong before the next calculation, Pong -> Ping post calc
   BuildNode ping = user("Ping"), pong = user("Pong");
   ping.plugs = {transition(1, 0)};
