@@ -153,6 +153,17 @@ TEST_CASE("selectors choose by their input and re-evaluate every frame") {
     CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Yes"});
   }
 
+  SUBCASE(
+      "a write between start and the first tick moves the choice: the entered child is "
+      "left without an update") {
+    // The first Update reads the input again, as every Update does (docs/semantics.md,
+    // "selector re-evaluation"): the child the Enter chose is left having run no Update.
+    h.load(spec);
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No"});
+    h.instance->set_bool("Flag", true);
+    CHECK(h.tick() == Log{"leave No", "enter Yes", "update Yes"});
+  }
+
   SUBCASE("IsNoSelectWhenChildBusy keeps a running child until it finishes") {
     h.probe("No", {R, S});
     spec.nodes[0].properties = {{ParamType::Bool, "IsNoSelectWhenChildBusy", true}};
