@@ -2,6 +2,9 @@
 //   sequence100/{run}        a Sequential of 100 trivial user nodes that succeed at once: each tick
 //                            enters, updates and leaves all 100 (the command restarts every tick)
 //   simultaneous100          a Simultaneous of 100 user nodes that keep running: 100 updates/tick
+//   parameters/{by_name,by_handle}  100 running user nodes that read two inputs and a property
+//                            and write an output each update: by name, or through declared
+//                            handles (NodeClass::declare_input and the others)
 //   general_frame/<case>     the active node array's loop, which no corpus file takes: the two
 //                            above with a transition never taken, a state machine of 100 states
 //                            (ring100), Fork and Join of four paths of 25 nodes (fork_join4x25)
@@ -57,6 +60,28 @@ struct Run : NodeClass {
   Result update(NodeContext&) override { return Result::Running; }
 };
 
+// A class that reads two inputs and a property and writes an output on each update, as a
+// game's action does: by name, or through handles declared once (NodeContext::read and write).
+struct ReadByName : NodeClass {
+  ReadByName() : NodeClass(kUpdateOnly) {}
+  Result update(NodeContext& c) override {
+    const Vec3f dir = c.input_vec3f("Dir");
+    c.write_float("Out", c.input_float("Speed") * dir.x + c.property_float("Range"));
+    return Result::Running;
+  }
+};
+struct ReadByHandle : NodeClass {
+  const InputParam<float> speed = declare_input<float>("Speed");
+  const InputParam<Vec3f> dir = declare_input<Vec3f>("Dir");
+  const PropertyParam<float> range = declare_property<float>("Range");
+  const OutputParam<float> out = declare_output<float>("Out");
+  ReadByHandle() : NodeClass(kUpdateOnly) {}
+  Result update(NodeContext& c) override {
+    c.write(out, c.read(speed) * c.read(dir).x + c.read(range));
+    return Result::Running;
+  }
+};
+
 struct Counter : Observer {
   std::uint64_t updates = 0;
   void on_update(const Instance&, std::uint32_t, Result) override { ++updates; }
@@ -66,6 +91,8 @@ std::shared_ptr<const Graph> built_graph(const test::AinbSpec& spec) {
   NodeRegistry registry;
   registry.add("Succeed", std::make_shared<Succeed>());
   registry.add("Run", std::make_shared<Run>());
+  registry.add("ReadByName", std::make_shared<ReadByName>());
+  registry.add("ReadByHandle", std::make_shared<ReadByHandle>());
   return std::make_shared<Graph>(load(test::build(spec), spec.file_name + ".ainb"), registry);
 }
 
@@ -94,6 +121,28 @@ std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf, bool gener
     spec.nodes.push_back(spare);
     spec.nodes.push_back(test::BuildNode{.name = "Run"});
     spec.transitions = {{1, ""}};
+  }
+  return built_graph(spec);
+}
+
+// A Simultaneous of 100 running user nodes of class `reader`, each with a Speed input from the
+// blackboard, a stored Dir, a Range property and an Out output, read and written every frame.
+std::shared_ptr<const Graph> parameters100(const char* reader) {
+  test::AinbSpec spec;
+  spec.file_name = "parameters100";
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::F32, "Pace", 1.5f}};
+  spec.nodes.push_back(test::BuildNode{.type = NodeType::Simultaneous});
+  for (std::uint32_t i = 1; i <= 100; ++i) {
+    spec.nodes[0].plugs.push_back({PlugKind::Child, i, ""});
+    test::BuildNode node{.name = reader};
+    // Other parameters first, as real nodes have them: a search by name passes them.
+    node.properties = {{ParamType::Float, "Radius", 1.0f}, {ParamType::Float, "Range", 2.0f}};
+    node.inputs = {{ParamType::Float, "Height", -1, 0, 0, 0.0f},
+                   {ParamType::Float, "Speed", -1, 0, 0x80000000u, 0.0f},
+                   {ParamType::Vec3f, "Dir", -1, 0, 0, Vec3f{1, 0, 0}}};
+    node.outputs = {{ParamType::Float, "Distance"}, {ParamType::Float, "Out"}};
+    spec.nodes.push_back(node);
   }
   return built_graph(spec);
 }
@@ -155,6 +204,8 @@ const std::vector<std::pair<std::string, GraphFactory>>& built_cases() {
       {"general_frame/simultaneous100",
        [] { return hundred(NodeType::Simultaneous, "Run", true); }},
       {"general_frame/ring100", ring100},
+      {"parameters/by_name", [] { return parameters100("ReadByName"); }},
+      {"parameters/by_handle", [] { return parameters100("ReadByHandle"); }},
       {"general_frame/fork_join4x25", fork_join4x25},
   };
   return cases;

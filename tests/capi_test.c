@@ -30,12 +30,24 @@ typedef struct guard {
   int attacks;
 } guard;
 
+/* Handles of MoveTo's declared parameters (ainb_runtime_declare_parameter). */
+typedef struct move_slots {
+  uint32_t destination, speed, distance_left, missing;
+} move_slots;
+
 static ainb_result move_update(ainb_node* node, void* class_data) {
-  (void)class_data;
+  const move_slots* slots = (const move_slots*)class_data;
   guard* g = (guard*)ainb_node_host(node);
   const ainb_vec3f destination = ainb_node_input_vec3f(node, "Destination");
-  g->x += ainb_node_input_float(node, "Speed");
-  CHECK(ainb_node_write_float(node, "DistanceLeft", destination.x - g->x));
+  const ainb_vec3f declared = ainb_node_get_vec3f(node, slots->destination);
+  CHECK(declared.x == destination.x && declared.y == destination.y && declared.z == destination.z);
+  CHECK(ainb_node_get_float(node, slots->speed) == ainb_node_input_float(node, "Speed"));
+  CHECK(ainb_node_get_float(node, slots->missing) == 0.0f); /* the node has no such input */
+  CHECK(ainb_node_get_int(node, slots->speed) == 0);        /* declared a float */
+  CHECK(ainb_node_get_float(node, 99) == 0.0f);             /* no such handle */
+  g->x += ainb_node_get_float(node, slots->speed);
+  CHECK(ainb_node_set_float(node, slots->distance_left, destination.x - g->x));
+  CHECK(!ainb_node_set_float(node, slots->speed, 0.0f)); /* an input, not an output */
   CHECK(!ainb_node_write_float(node, "NoSuchOutput", 0.0f));
   return g->x >= destination.x ? AINB_SUCCESS : AINB_RUNNING;
 }
@@ -59,9 +71,11 @@ static ainb_result wait_update(ainb_node* node, void* class_data) {
 }
 
 static ainb_result attack_update(ainb_node* node, void* class_data) {
-  (void)class_data;
+  const uint32_t* weapon_and_range = (const uint32_t*)class_data; /* declared properties */
   CHECK(equals(ainb_node_property_string(node, "Weapon"), "Spear"));
   CHECK(ainb_node_property_float(node, "Range") == 2.5f);
+  CHECK(equals(ainb_node_get_string(node, weapon_and_range[0]), "Spear"));
+  CHECK(ainb_node_get_float(node, weapon_and_range[1]) == 2.5f);
   ++((guard*)ainb_node_host(node))->attacks;
   return AINB_RUNNING;
 }
@@ -69,10 +83,12 @@ static ainb_result attack_update(ainb_node* node, void* class_data) {
 static void test_patrol(const char* patrol_path) {
   ainb_runtime* rt = ainb_runtime_create();
   int waits_seen_by_class = 0;
-  const ainb_node_class move = {NULL, move_update, NULL, NULL, 0};
+  move_slots slots;
+  const ainb_node_class move = {NULL, move_update, NULL, &slots, 0};
   const ainb_node_class wait = {wait_enter, wait_update, NULL, &waits_seen_by_class,
                                 sizeof(wait_state)};
-  const ainb_node_class attack = {NULL, attack_update, NULL, NULL, 0};
+  uint32_t weapon_and_range[2];
+  const ainb_node_class attack = {NULL, attack_update, NULL, weapon_and_range, 0};
   const ainb_node_class no_update = {NULL, NULL, NULL, NULL, 0};
   CHECK(ainb_runtime_register_node(rt, "MoveTo", &move) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Wait", &wait) == AINB_OK);
@@ -80,6 +96,32 @@ static void test_patrol(const char* patrol_path) {
   CHECK(ainb_runtime_register_node(rt, "Broken", &no_update) == AINB_ERROR_ARGUMENT);
   CHECK(strcmp(ainb_runtime_last_error(rt),
                "register_node: a class needs a name and an update callback") == 0);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_VEC3F,
+                                       "Destination", &slots.destination) == AINB_OK);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_FLOAT,
+                                       "Speed", &slots.speed) == AINB_OK);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_OUTPUT, AINB_VALUE_FLOAT,
+                                       "DistanceLeft", &slots.distance_left) == AINB_OK);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_FLOAT,
+                                       "Missing", &slots.missing) == AINB_OK);
+  CHECK(slots.destination == 0 && slots.speed == 1 && slots.distance_left == 2 &&
+        slots.missing == 3);
+  CHECK(ainb_runtime_declare_parameter(rt, "Attack", AINB_PARAMETER_PROPERTY, AINB_VALUE_STRING,
+                                       "Weapon", &weapon_and_range[0]) == AINB_OK);
+  CHECK(ainb_runtime_declare_parameter(rt, "Attack", AINB_PARAMETER_PROPERTY, AINB_VALUE_FLOAT,
+                                       "Range", &weapon_and_range[1]) == AINB_OK);
+  uint32_t unused = 0;
+  CHECK(ainb_runtime_declare_parameter(rt, "Nobody", AINB_PARAMETER_INPUT, AINB_VALUE_FLOAT, "X",
+                                       &unused) == AINB_ERROR_NOT_FOUND);
+  CHECK(strcmp(ainb_runtime_last_error(rt),
+               "declare_parameter: no class \"Nobody\" is registered") == 0);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_OUTPUT, AINB_VALUE_STRING,
+                                       "Label", &unused) == AINB_ERROR_ARGUMENT);
+  CHECK(strcmp(ainb_runtime_last_error(rt),
+               "declare_parameter: \"Label\" of class \"MoveTo\" has a kind (2) or type (5) "
+               "that C cannot declare") == 0);
+  CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_UINT, "U",
+                                       &unused) == AINB_ERROR_ARGUMENT);
 
   ainb_graph* graph = ainb_graph_load(rt, patrol_path);
   CHECK(graph != NULL);

@@ -203,3 +203,104 @@ TEST_CASE("the README's embedding snippet runs a corpus actor with its modules")
   CHECK(actor.frame() == 600);
   CHECK(graph->module_calls().size() == 2);  // the two calls of _LocalModule_d0e7ebe89ded
 }
+
+namespace {
+
+// Declares its parameters once and reads them both ways: through the handles the graph resolved
+// for each of its nodes, and by name.
+struct Mover : NodeClass {
+  const InputParam<float> speed = declare_input<float>("Speed");
+  const InputParam<Vec3f> dir = declare_input<Vec3f>("Dir");
+  const InputParam<float> height = declare_input<float>("Height");
+  const PropertyParam<std::int32_t> count = declare_property<std::int32_t>("Count");
+  const PropertyParam<std::string_view> label = declare_property<std::string_view>("Label");
+  const InputParam<bool> missing = declare_input<bool>("Missing");
+  const OutputParam<std::int32_t> out = declare_output<std::int32_t>("Out");
+  std::vector<std::string> by_handle, by_name, misuse;
+
+  Mover() : NodeClass(kUpdateOnly) {}
+  Result update(NodeContext& c) override {
+    const Vec3f d = c.read(dir);
+    const bool wrote = c.write(out, c.read(count) * 10);
+    by_handle.push_back(fmt::format("{} {},{},{} {} {} {} {} {}", c.read(speed), d.x, d.y, d.z,
+                                    c.read(height), c.read(count), c.read(label), c.read(missing),
+                                    wrote));
+    const Vec3f n = c.input_vec3f("Dir");
+    const bool wrote_by_name = c.write_int("Out", c.property_int("Count") * 10);
+    by_name.push_back(fmt::format("{} {},{},{} {} {} {} {} {}", c.input_float("Speed"), n.x, n.y,
+                                  n.z, c.input_float("Height"), c.property_int("Count"),
+                                  c.property_string("Label"), c.input_bool("Missing"),
+                                  wrote_by_name));
+    // Handles that do not fit the declaration read zero and write nothing: slot 3 is the
+    // property Count (not a float input), 99 is no slot, and Out is an int.
+    misuse.push_back(fmt::format("{} {} {}", c.read(InputParam<float>{count.slot}),
+                                 c.read(InputParam<float>{99}),
+                                 c.write(OutputParam<float>{out.slot}, 1.0f)));
+    return Result::Running;
+  }
+};
+
+struct InReader : NodeClass {
+  const InputParam<std::int32_t> in = declare_input<std::int32_t>("In");
+  std::vector<std::string> seen;
+  InReader() : NodeClass(kUpdateOnly) {}
+  Result update(NodeContext& c) override {
+    seen.push_back(fmt::format("{}/{}", c.read(in), c.input_int("In")));
+    return Result::Running;
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "declared parameters are found in each node when the graph is built, and read as by "
+    "name") {
+  auto mover = std::make_shared<Mover>();
+  auto reader = std::make_shared<InReader>();
+  CHECK(mover->declared().size() == 7);
+  CHECK(mover->declared()[3].name == "Count");
+  CHECK(mover->declared()[3].kind == ParamKind::Property);
+  CHECK(mover->count.slot == 3);
+  NodeRegistry registry;
+  registry.add("Mover", mover);
+  registry.add("InReader", reader);
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::F32, "Pace", 0.75f},
+                     {BlackboardType::Vec3f, "Where", Vec3f{4, 5, 6}}};
+  BuildNode all{.type = NodeType::Simultaneous};
+  all.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  // Two nodes of one class whose parameters differ in order, source and presence.
+  BuildNode a = user("Mover");
+  a.properties = {{ParamType::Int, "Count", std::int32_t{3}},
+                  {ParamType::String, "Label", std::string("alpha")}};
+  a.inputs = {{ParamType::Float, "Speed", -1, 0, 0, 2.5f},              // stored value
+              {ParamType::Vec3f, "Dir", -1, 0, 0x80000000u, Vec3f{}}};  // Where
+  a.outputs = {{ParamType::Int, "Out"}};
+  BuildNode b = user("Mover");
+  b.properties = {{ParamType::String, "Label", std::string("beta")},
+                  {ParamType::Float, "Count", 9.0f}};  // Count of another type: not the int
+  b.inputs = {{ParamType::Int, "Extra", -1, 0, 0, std::int32_t{1}},
+              {ParamType::Float, "Height", -1, 0, 0x88000000u, 0.0f},  // Where.y
+              {ParamType::Vec3f, "Dir", -1, 0, 0, Vec3f{1, 2, 3}},
+              {ParamType::Float, "Speed", -1, 0, 0x80000000u, 0.0f}};  // Pace
+  BuildNode read = user("InReader");
+  read.inputs = {{ParamType::Int, "In", 1, 0, 0, std::int32_t{-1}}};  // a's Out
+  spec.nodes = {all, a, b, read};
+  auto graph = std::make_shared<Graph>(ainb::load(build(spec), "declared.ainb"), registry);
+  CHECK(graph->declared_slots(1).size() == 7);
+  CHECK(graph->declared_slots(2)[2].index != Graph::kNoParameter);  // b's Height
+  CHECK(graph->declared_slots(1)[2].index == Graph::kNoParameter);  // a has none
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  instance.set_float("Pace", 1.25f);
+  instance.tick();
+  CHECK(mover->by_handle == std::vector<std::string>{"2.5 4,5,6 0 3 alpha false true",
+                                                     "0.75 1,2,3 5 0 beta false false",
+                                                     "2.5 4,5,6 0 3 alpha false true",
+                                                     "1.25 1,2,3 5 0 beta false false"});
+  CHECK(mover->by_name == mover->by_handle);
+  CHECK(mover->misuse == std::vector<std::string>(4, "0 0 false"));
+  CHECK(reader->seen == std::vector<std::string>{"30/30", "30/30"});
+}

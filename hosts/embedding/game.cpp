@@ -35,7 +35,8 @@ Actor& actor_of(NodeContext& c) {
 
 // Walks towards the patrol point (Destination, relative to the actor's home) at Speed metres per
 // second, and back home on the next visit: Running while walking, Success on arrival.
-// Writes DistanceLeft every update.
+// Writes DistanceLeft every update. Its parameters are declared once (found in each node when
+// the graph is built), so an update reads and writes them without a search by name.
 class MoveTo : public runtime::StatefulNodeClass<bool> {
  public:
   void on_enter(NodeContext& c, bool& outbound) override {
@@ -44,35 +45,43 @@ class MoveTo : public runtime::StatefulNodeClass<bool> {
   }
   Result on_update(NodeContext& c, bool& outbound) override {
     Actor& a = actor_of(c);
-    const Vec3f target = outbound ? a.home + c.input_vec3f("Destination") : a.home;
+    const Vec3f target = outbound ? a.home + c.read(destination_) : a.home;
     const Vec3f delta = target - a.position;
     const float distance = length(delta);
-    const float step = c.input_float("Speed") * kFrameSeconds;
+    const float step = c.read(speed_) * kFrameSeconds;
     if (distance <= step) {
       a.position = target;
       a.walked += distance;
       ++a.arrivals;
-      c.write_float("DistanceLeft", 0.0f);
+      c.write(distance_left_, 0.0f);
       return Result::Success;
     }
     a.position = a.position + delta * (step / distance);
     a.walked += step;
-    c.write_float("DistanceLeft", distance - step);
+    c.write(distance_left_, distance - step);
     return Result::Running;
   }
+
+ private:
+  const runtime::InputParam<Vec3f> destination_ = declare_input<Vec3f>("Destination");
+  const runtime::InputParam<float> speed_ = declare_input<float>("Speed");
+  const runtime::OutputParam<float> distance_left_ = declare_output<float>("DistanceLeft");
 };
 
 // Waits Time seconds (a property), counted in frames in the node's state block.
 class Wait : public runtime::StatefulNodeClass<std::uint32_t> {
  public:
   void on_enter(NodeContext& c, std::uint32_t& frames_left) override {
-    frames_left = static_cast<std::uint32_t>(std::lround(c.property_float("Time") / kFrameSeconds));
+    frames_left = static_cast<std::uint32_t>(std::lround(c.read(time_) / kFrameSeconds));
   }
   Result on_update(NodeContext& c, std::uint32_t& frames_left) override {
     if (frames_left > 0 && --frames_left > 0) return Result::Running;
     ++actor_of(c).waits;
     return Result::Success;
   }
+
+ private:
+  const runtime::PropertyParam<float> time_ = declare_property<float>("Time");
 };
 
 // One swing at the player, half a second long; a hit when the player is within Range.
@@ -81,12 +90,15 @@ class Attack : public runtime::StatefulNodeClass<std::uint32_t> {
   void on_enter(NodeContext& c, std::uint32_t& frames_left) override {
     Actor& a = actor_of(c);
     ++a.attacks;
-    if (length(a.world->player - a.position) <= c.property_float("Range")) ++a.hits;
+    if (length(a.world->player - a.position) <= c.read(range_)) ++a.hits;
     frames_left = 30;
   }
   Result on_update(NodeContext&, std::uint32_t& frames_left) override {
     return --frames_left > 0 ? Result::Running : Result::Success;
   }
+
+ private:
+  const runtime::PropertyParam<float> range_ = declare_property<float>("Range");
 };
 
 class PlayVoice : public runtime::NodeClass {

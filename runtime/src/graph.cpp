@@ -21,6 +21,11 @@ std::shared_ptr<NodeClass> NodeRegistry::find(std::string_view name) const {
   return it == classes_.end() ? nullptr : it->second;
 }
 
+std::uint32_t NodeClass::declare(ParamKind kind, ParamType type, std::string name) {
+  declared_.push_back({kind, type, std::move(name)});
+  return static_cast<std::uint32_t>(declared_.size() - 1);
+}
+
 std::string_view result_name(Result result) {
   switch (result) {
     case Result::Running:
@@ -419,6 +424,36 @@ void Graph::build_blackboard(const GraphOptions& options) {
   }
 }
 
+// Finds each parameter the node's class declared among the node's own, by kind, type and name.
+void Graph::resolve_declared(std::uint32_t node, const NodeClass& node_class) {
+  const auto& m = *model_;
+  const auto& n = m.nodes[node];
+  auto find = [](const auto& params, std::uint32_t base, std::string_view name) {
+    for (std::uint32_t k = 0; k < params.size(); ++k) {
+      if (params[k].name == name) return base + k;
+    }
+    return kNoParameter;
+  };
+  auto& g = nodes_[node];
+  g.declared.base = static_cast<std::uint32_t>(declared_slots_.size());
+  for (const auto& d : node_class.declared()) {
+    const auto t = static_cast<std::size_t>(d.type);
+    auto& slot = declared_slots_.emplace_back(DeclaredSlot{kNoParameter, d.kind, d.type});
+    switch (d.kind) {
+      case ParamKind::Input:
+        slot.index = find(m.inputs_of(n, d.type), n.inputs[t].base, d.name);
+        break;
+      case ParamKind::Property:
+        slot.index = find(m.properties_of(n, d.type), n.properties[t].base, d.name);
+        break;
+      case ParamKind::Output:
+        slot.index = find(m.outputs_of(n, d.type), n.outputs[t].base, d.name);
+        break;
+    }
+  }
+  g.declared.count = static_cast<std::uint32_t>(declared_slots_.size()) - g.declared.base;
+}
+
 void Graph::build_nodes(const NodeRegistry& registry) {
   const auto& m = *model_;
   nodes_.resize(m.nodes.size());
@@ -434,6 +469,7 @@ void Graph::build_nodes(const NodeRegistry& registry) {
           g.state_size = static_cast<std::uint32_t>(size);
           node_memory_ += (g.state_size + 15u) & ~15u;
         }
+        resolve_declared(i, *found);
         if (std::find(classes_.begin(), classes_.end(), found) == classes_.end()) {
           classes_.push_back(std::move(found));
         }

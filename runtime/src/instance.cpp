@@ -1838,6 +1838,78 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
   return false;
 }
 
+// The common sources of an input (another node's output, a blackboard entry, the stored value)
+// and a constant property are read where they are, in the parameter's own type; others through
+// the binding. (Inlined into NodeContext's calls below: a class's read is one call.)
+template <ParamKind Kind, typename T>
+[[gnu::always_inline]] inline T Instance::read_declared(std::uint32_t node,
+                                                        std::uint32_t slot) const {
+  constexpr auto type = param_type_for<T>();
+  constexpr auto t = static_cast<std::size_t>(type);
+  const auto slots = graph_->declared_slots(node);
+  if (slot >= slots.size()) return T{};
+  const auto& d = slots[slot];
+  if (d.kind != Kind || d.type != type || d.index == Graph::kNoParameter) return T{};
+  const auto& m = graph_->model();
+  if constexpr (Kind == ParamKind::Property) {
+    const auto& p = m.properties[t][d.index];
+    if (p.flags.source() == ParamFlags::Source::Constant) return value_or(p.value, T{});
+    return value_or(property_value(p), T{});
+  } else {
+    const auto& b = graph_->input_binding(type, d.index);
+    switch (b.kind) {
+      case InputBinding::Kind::Output: {
+        T value;
+        std::memcpy(&value, outputs_ + graph_->output_offset(t) + b.slot * Graph::output_size(t),
+                    sizeof value);
+        return value;
+      }
+      case InputBinding::Kind::Blackboard:
+        return value_or(*bb_[b.slot], T{});
+      case InputBinding::Kind::Default:
+        return value_or(m.inputs[t][d.index].default_value, T{});
+      default:
+        return value_or(bound_value(b, type, m.inputs[t][d.index].default_value), T{});
+    }
+  }
+}
+
+template <typename T>
+[[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node, std::uint32_t slot,
+                                                            T value) {
+  constexpr auto t = static_cast<std::size_t>(param_type_for<T>());
+  const auto slots = graph_->declared_slots(node);
+  if (slot >= slots.size()) return false;
+  const auto& d = slots[slot];
+  if (d.index == Graph::kNoParameter || d.kind != ParamKind::Output || d.type != ParamType{t}) {
+    return false;
+  }
+  std::memcpy(outputs_ + graph_->output_offset(t) + d.index * Graph::output_size(t), &value,
+              sizeof value);
+  return true;
+}
+
+template <ParamKind Kind, typename T>
+T NodeContext::read_declared(std::uint32_t slot) const {
+  return instance_.read_declared<Kind, T>(node_, slot);
+}
+template <typename T>
+bool NodeContext::write_declared(std::uint32_t slot, T value) {
+  return instance_.write_declared<T>(node_, slot, value);
+}
+
+// The five parameter types, instantiated here (the headers declare the templates only).
+#define AINB_DECLARED_PARAMETER(T)                                                    \
+  template T NodeContext::read_declared<ParamKind::Input, T>(std::uint32_t) const;    \
+  template T NodeContext::read_declared<ParamKind::Property, T>(std::uint32_t) const; \
+  template bool NodeContext::write_declared<T>(std::uint32_t, T);
+AINB_DECLARED_PARAMETER(std::int32_t)
+AINB_DECLARED_PARAMETER(bool)
+AINB_DECLARED_PARAMETER(float)
+AINB_DECLARED_PARAMETER(std::string_view)
+AINB_DECLARED_PARAMETER(Vec3f)
+#undef AINB_DECLARED_PARAMETER
+
 bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value value) {
   bool found = false;
   catching([&] { write_blackboard(name, type, value, found); });
@@ -1941,6 +2013,9 @@ bool NodeContext::attachment_bool(std::uint32_t index, std::string_view name) co
     if (p.name == name) return value_or(instance_.property_value(p), false);
   }
   return false;
+}
+const NodeClass& NodeContext::node_class() const {
+  return *instance_.graph().nodes()[node_].user_class;
 }
 const Model& NodeContext::model() const {
   return instance_.graph().model();

@@ -6,8 +6,11 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "ainb/loader.hpp"
 #include "ainb/runtime/instance.hpp"
@@ -70,9 +73,54 @@ class CNodeClass : public runtime::NodeClass {
   }
   std::size_t state_size() const override { return c_.state_size; }
 
+  // ainb_runtime_declare_parameter: the slot, or nothing for a kind or type C cannot declare.
+  std::optional<std::uint32_t> declare(ainb_parameter_kind kind, ainb_value_type type,
+                                       std::string name) {
+    switch (type) {
+      case AINB_VALUE_BOOL:
+        return declare_as<bool>(kind, std::move(name));
+      case AINB_VALUE_INT:
+        return declare_as<std::int32_t>(kind, std::move(name));
+      case AINB_VALUE_FLOAT:
+        return declare_as<float>(kind, std::move(name));
+      case AINB_VALUE_STRING:  // C writes no strings: they would have to outlive the call
+        if (kind == AINB_PARAMETER_OUTPUT) return std::nullopt;
+        return declare_as<std::string_view>(kind, std::move(name));
+      case AINB_VALUE_VEC3F:
+        return declare_as<Vec3f>(kind, std::move(name));
+      default:
+        return std::nullopt;
+    }
+  }
+
  private:
+  template <typename T>
+  std::optional<std::uint32_t> declare_as(ainb_parameter_kind kind, std::string name) {
+    switch (kind) {
+      case AINB_PARAMETER_INPUT:
+        return declare_input<T>(std::move(name)).slot;
+      case AINB_PARAMETER_PROPERTY:
+        return declare_property<T>(std::move(name)).slot;
+      case AINB_PARAMETER_OUTPUT:
+        return declare_output<T>(std::move(name)).slot;
+    }
+    return std::nullopt;
+  }
+
   ainb_node_class c_;
 };
+
+// A declared input or property by handle, as its declaration says (ainb_node_get_*).
+template <typename T>
+T get_declared(const ainb_node* n, std::uint32_t slot) {
+  const auto& c = context(n);
+  const auto& declared = c.node_class().declared();
+  if (slot >= declared.size()) return T{};
+  if (declared[slot].kind == runtime::ParamKind::Property) {
+    return c.read(runtime::PropertyParam<T>{slot});
+  }
+  return c.read(runtime::InputParam<T>{slot});
+}
 
 // The trace: events copied into a buffer reserved up front, so a tick never allocates. Every
 // string is a view into the graph's model (or the instance's graph), which outlives the event.
@@ -294,6 +342,37 @@ void ainb_runtime_destroy(ainb_runtime* runtime) {
 }
 const char* ainb_runtime_last_error(const ainb_runtime* runtime) {
   return runtime == nullptr ? "no runtime" : runtime->last_error.c_str();
+}
+
+ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_name,
+                                           ainb_parameter_kind kind, ainb_value_type type,
+                                           const char* name, uint32_t* slot) {
+  if (rt == nullptr) return AINB_ERROR_ARGUMENT;
+  if (class_name == nullptr || name == nullptr || slot == nullptr) {
+    rt->last_error = "declare_parameter: a class name, a parameter name and a slot are needed";
+    return AINB_ERROR_ARGUMENT;
+  }
+  // Every class of the C API is a CNodeClass.
+  auto* node_class = static_cast<CNodeClass*>(rt->registry.find(class_name).get());
+  if (node_class == nullptr) {
+    rt->last_error = fmt::format("declare_parameter: no class \"{}\" is registered", class_name);
+    return AINB_ERROR_NOT_FOUND;
+  }
+  try {
+    const auto declared = node_class->declare(kind, type, name);
+    if (!declared) {
+      rt->last_error = fmt::format(
+          "declare_parameter: \"{}\" of class \"{}\" has a kind ({}) or type ({}) that C "
+          "cannot declare",
+          name, class_name, static_cast<int>(kind), static_cast<int>(type));
+      return AINB_ERROR_ARGUMENT;
+    }
+    *slot = *declared;
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
 }
 
 ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
@@ -572,6 +651,33 @@ bool ainb_node_write_float(ainb_node* n, const char* name, float v) {
 }
 bool ainb_node_write_vec3f(ainb_node* n, const char* name, ainb_vec3f v) {
   return context(n).write_vec3f(name, Vec3f{v.x, v.y, v.z});
+}
+int32_t ainb_node_get_int(const ainb_node* n, uint32_t slot) {
+  return get_declared<std::int32_t>(n, slot);
+}
+bool ainb_node_get_bool(const ainb_node* n, uint32_t slot) {
+  return get_declared<bool>(n, slot);
+}
+float ainb_node_get_float(const ainb_node* n, uint32_t slot) {
+  return get_declared<float>(n, slot);
+}
+ainb_string ainb_node_get_string(const ainb_node* n, uint32_t slot) {
+  return to_c(get_declared<std::string_view>(n, slot));
+}
+ainb_vec3f ainb_node_get_vec3f(const ainb_node* n, uint32_t slot) {
+  return to_c(get_declared<Vec3f>(n, slot));
+}
+bool ainb_node_set_int(ainb_node* n, uint32_t slot, int32_t v) {
+  return context(n).write(runtime::OutputParam<std::int32_t>{slot}, v);
+}
+bool ainb_node_set_bool(ainb_node* n, uint32_t slot, bool v) {
+  return context(n).write(runtime::OutputParam<bool>{slot}, v);
+}
+bool ainb_node_set_float(ainb_node* n, uint32_t slot, float v) {
+  return context(n).write(runtime::OutputParam<float>{slot}, v);
+}
+bool ainb_node_set_vec3f(ainb_node* n, uint32_t slot, ainb_vec3f v) {
+  return context(n).write(runtime::OutputParam<Vec3f>{slot}, Vec3f{v.x, v.y, v.z});
 }
 bool ainb_node_transition(ainb_node* n, uint32_t k) {
   return context(n).transition(k);

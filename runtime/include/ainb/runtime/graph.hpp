@@ -140,6 +140,7 @@ struct GraphNode {
   Range transitions;   // window of Graph::transitions
   Range sites;         // window of the graph's site order: expression sites this node owns
   Range stub_outputs;  // window of Graph::stub_outputs (stub nodes only)
+  Range declared;      // window of Graph::declared_slots (nodes with a class)
   // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
   bool update_next_in_frame = false;
   bool loop = false;
@@ -258,6 +259,18 @@ class Graph {
   // The value an instance's blackboard entry starts with (GraphOptions::blackboard_defaults, or
   // the file's stored default).
   const Value& blackboard_default(std::uint32_t entry) const { return blackboard_defaults_[entry]; }
+  // The parameters a node's class declared (NodeClass::declared), found in the node: each one's
+  // kind and type, and its index among the model's inputs, properties or outputs of that type
+  // (kNoParameter when the node has none of that name).
+  static constexpr std::uint32_t kNoParameter = ~0u;
+  struct DeclaredSlot {
+    std::uint32_t index = kNoParameter;
+    ParamKind kind = ParamKind::Input;
+    ParamType type = ParamType::Int;
+  };
+  std::span<const DeclaredSlot> declared_slots(std::uint32_t node) const {
+    return window(declared_slots_, nodes_[node].declared);
+  }
   std::span<const StubOutput> stub_outputs(std::uint32_t node) const {
     return window(stub_outputs_, nodes_[node].stub_outputs);
   }
@@ -337,6 +350,7 @@ class Graph {
   }
   void build_blackboard(const GraphOptions& options);
   void build_nodes(const NodeRegistry& registry);
+  void resolve_declared(std::uint32_t node, const NodeClass& node_class);
   void build_control_flow();
   void build_query_plans();
   void order_node_states();
@@ -355,6 +369,7 @@ class Graph {
   std::vector<std::uint32_t> attachments_;
   std::vector<GraphTransition> transitions_;
   std::vector<StubOutput> stub_outputs_;
+  std::vector<DeclaredSlot> declared_slots_;
   std::deque<std::string> stub_strings_;  // strings of stub outputs and blackboard defaults
   std::vector<Value> blackboard_defaults_;
   std::vector<std::uint32_t> logic_roots_;

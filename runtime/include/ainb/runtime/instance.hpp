@@ -121,6 +121,13 @@ class alignas(64) Instance {
   Value input_source(const Input& input, std::size_t source) const;
   Value property_value(const Property& property) const;
   bool write_output(std::uint32_t node, ParamType type, std::string_view name, const Value& value);
+  // A parameter the node's class declared (slot: its position in NodeClass::declared): a
+  // read gives the type's zero, and a write false, when the node has none or kind or type differ.
+  // Defined for the five parameter types (std::int32_t, bool, float, std::string_view, Vec3f).
+  template <ParamKind Kind, typename T>
+  T read_declared(std::uint32_t node, std::uint32_t slot) const;
+  template <typename T>
+  bool write_declared(std::uint32_t node, std::uint32_t slot, T value);
   bool request_transition(std::uint32_t node, std::uint32_t k);
   void* node_state(std::uint32_t node, std::size_t size, std::size_t alignment);
 

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
+#include <variant>
+#include <vector>
 
 #include "ainb/model.hpp"
 
@@ -22,6 +24,46 @@ enum class Result : std::uint8_t { Running, Success, Failure };
 std::string_view result_name(Result result);
 
 class Instance;
+class NodeClass;
+
+// A parameter a class declares once by name (NodeClass::declare_input, declare_property,
+// declare_output) and the graph finds in each node of the class when it is built, so that a read
+// or write during a tick is an index, not a search by name. The handle is the declaration's
+// position in its class's list: it belongs to the class that declared it.
+enum class ParamKind : std::uint8_t { Input, Property, Output };
+struct ParamDeclaration {
+  ParamKind kind;
+  ParamType type;
+  std::string name;
+};
+template <ParamKind Kind, typename T>
+struct Param {
+  std::uint32_t slot;
+};
+template <typename T>
+using InputParam = Param<ParamKind::Input, T>;
+template <typename T>
+using PropertyParam = Param<ParamKind::Property, T>;
+template <typename T>
+using OutputParam = Param<ParamKind::Output, T>;
+
+// The parameter type a C++ value type stands for.
+template <typename T>
+constexpr ParamType param_type_for() {
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    return ParamType::Int;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return ParamType::Bool;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return ParamType::Float;
+  } else if constexpr (std::is_same_v<T, std::string_view>) {
+    return ParamType::String;
+  } else {
+    static_assert(std::is_same_v<T, Vec3f>,
+                  "a parameter is std::int32_t, bool, float, std::string_view or Vec3f");
+    return ParamType::Vec3f;
+  }
+}
 
 // Handed to a class on each call; valid for that call only.
 class NodeContext {
@@ -29,6 +71,7 @@ class NodeContext {
   NodeContext(Instance& instance, std::uint32_t node) : instance_(instance), node_(node) {}
 
   std::uint32_t node_index() const { return node_; }
+  const NodeClass& node_class() const;  // the class this call runs for
   const Node& node() const;
   const Model& model() const;
   void* host() const;
@@ -53,6 +96,20 @@ class NodeContext {
   std::int32_t input_int(std::string_view name, std::size_t source) const;
   bool input_bool(std::string_view name, std::size_t source) const;
   float input_float(std::string_view name, std::size_t source) const;
+
+  // Declared parameters (see ParamKind): the value of this node's input or property, the
+  // type's zero when the node has none of that name and type; a write returns false then.
+  template <ParamKind Kind, typename T>
+  requires(Kind != ParamKind::Output) T read(Param<Kind, T> param)
+  const {
+    static_assert(param_type_for<T>() != ParamType::Pointer);
+    return read_declared<Kind, T>(param.slot);
+  }
+  template <typename T>
+  bool write(OutputParam<T> param, T value) {
+    static_assert(param_type_for<T>() != ParamType::Pointer);
+    return write_declared<T>(param.slot, value);
+  }
 
   // Typed writes of the node's outputs by name; false when it has no such output.
   bool write_int(std::string_view name, std::int32_t value);
@@ -87,6 +144,11 @@ class NodeContext {
 
  private:
   void* state_block(std::size_t size, std::size_t alignment);
+  // Defined for the five parameter types only (instance.cpp).
+  template <ParamKind Kind, typename T>
+  T read_declared(std::uint32_t slot) const;
+  template <typename T>
+  bool write_declared(std::uint32_t slot, T value);
 
   Instance& instance_;
   std::uint32_t node_;
@@ -108,9 +170,31 @@ class NodeClass {
   virtual void leave(NodeContext&) {}
   // Bytes of per-node, per-instance state (aligned to 16); 0 for a stateless class.
   virtual std::size_t state_size() const { return 0; }
+  // The parameters the class declared, in declaration order (a handle's slot is its position).
+  const std::vector<ParamDeclaration>& declared() const { return declared_; }
+
+ protected:
+  // Declares a parameter the class reads or writes (in its constructor: a graph resolves the
+  // declarations of its classes when it is built). Read with NodeContext::read, write with
+  // NodeContext::write.
+  template <typename T>
+  InputParam<T> declare_input(std::string name) {
+    return {declare(ParamKind::Input, param_type_for<T>(), std::move(name))};
+  }
+  template <typename T>
+  PropertyParam<T> declare_property(std::string name) {
+    return {declare(ParamKind::Property, param_type_for<T>(), std::move(name))};
+  }
+  template <typename T>
+  OutputParam<T> declare_output(std::string name) {
+    return {declare(ParamKind::Output, param_type_for<T>(), std::move(name))};
+  }
 
  private:
+  std::uint32_t declare(ParamKind kind, ParamType type, std::string name);
+
   Hooks hooks_;
+  std::vector<ParamDeclaration> declared_;
 };
 
 // A NodeClass with a typed state block: implement the three calls on `State&` (named apart
