@@ -781,7 +781,7 @@ void Instance::enter_own(std::uint32_t node) {
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module(frame());
   if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
   if (g.calls_enter) {
-    NodeContext context(*this, node);
+    NodeContext context(*this, node, class_state(g), g.state_size);
     guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
   }
 }
@@ -789,7 +789,7 @@ void Instance::enter_own(std::uint32_t node) {
 // A registered class's update: inlined into the short path (update_plain), out of line for the
 // other callers, whose own code stays lean without its exception handling.
 [[gnu::always_inline]] inline Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
-  NodeContext context(*this, node);
+  NodeContext context(*this, node, class_state(g), g.state_size);
   return guarded(Fault::Source::NodeClass, node, "update",
                  [&] { return g.user_class->update(context); });
 }
@@ -802,7 +802,7 @@ void Instance::leave_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
   if (g.calls_leave) {
-    NodeContext context(*this, node);
+    NodeContext context(*this, node, class_state(g), g.state_size);
     guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
   }
 }
@@ -1479,7 +1479,7 @@ Result Instance::update_split_timing(std::uint32_t node) {
 // Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's
 // result enum: 0 None, 1 Busy, 2 Success, 3 Failure) says what the node returns.
 Result Instance::update_alert(std::uint32_t node) {
-  NodeContext context(*this, node);
+  NodeContext context(*this, node, nullptr, 0);
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
   spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
@@ -1667,16 +1667,6 @@ Value Instance::input_source(const Input& in, std::size_t source) const {
   const auto sources = graph_->source_bindings(b);
   return source < sources.size() ? bound_value(sources[source], in.type, in.default_value)
                                  : in.default_value;
-}
-
-void* Instance::node_state(std::uint32_t node, std::size_t size, std::size_t alignment) {
-  const auto& g = graph_->nodes()[node];
-  if (size > g.state_size || alignment > 16) {
-    throw std::logic_error(
-        fmt::format("{}: node {} asks for {} bytes of state, but its class's state_size() is {}",
-                    graph_->model().name, node, size, g.state_size));
-  }
-  return node_memory_ + g.state;
 }
 
 // ---- expressions ----------------------------------------------------------------------------
@@ -1990,8 +1980,11 @@ std::span<const std::uint32_t> NodeContext::attachments() const {
 bool NodeContext::transition(std::uint32_t k) {
   return instance_.request_transition(node_, k);
 }
-void* NodeContext::state_block(std::size_t size, std::size_t alignment) {
-  return instance_.node_state(node_, size, alignment);
+void NodeContext::throw_state_too_large(std::size_t size) const {
+  throw std::logic_error(
+      fmt::format("{}: node {} asks for {} bytes of state, but its class's "
+                  "state_size() is {}",
+                  model().name, node_, size, state_size_));
 }
 const Attachment& NodeContext::attachment(std::uint32_t index) const {
   return model().attachments[attachments()[index]];

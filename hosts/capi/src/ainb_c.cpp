@@ -602,9 +602,8 @@ void* ainb_node_host(const ainb_node* n) {
   return context(n).host();
 }
 void* ainb_node_state(ainb_node* n) {
-  auto& c = context(n);
-  const auto& g = c.instance().graph().nodes()[c.node_index()];
-  return g.state_size == 0 ? nullptr : c.instance().node_state(c.node_index(), g.state_size, 16);
+  const auto block = context(n).state_bytes();
+  return block.empty() ? nullptr : block.data();
 }
 ainb_string ainb_node_name(const ainb_node* n) {
   return to_c(context(n).node().name);

@@ -129,7 +129,6 @@ class alignas(64) Instance {
   template <typename T>
   bool write_declared(std::uint32_t node, std::uint32_t slot, T value);
   bool request_transition(std::uint32_t node, std::uint32_t k);
-  void* node_state(std::uint32_t node, std::size_t size, std::size_t alignment);
 
  private:
   // 8 bytes per node: the state a tick touches is what an actor costs in cache when thousands
@@ -210,6 +209,10 @@ class alignas(64) Instance {
   void enter_builtin(std::uint32_t node);
   Result update_builtin(std::uint32_t node, NodeState& s);
   void leave_builtin(std::uint32_t node);
+  // A node's class state block (null for a class without state: there may be no node memory).
+  std::byte* class_state(const GraphNode& g) const {
+    return g.state_size != 0 ? node_memory_ + g.state : nullptr;
+  }
   Result call_update(std::uint32_t node, const GraphNode& g);
   Result call_update_outlined(std::uint32_t node, const GraphNode& g);
   // The short paths of a plain node (GraphNode::plain, plain_update) when no observer watches.

@@ -3,11 +3,13 @@
 // Pluggable user-defined node classes: what a host implements for the `UserDefined` nodes of a
 // file, and the context through which a class sees its node and instance.
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -68,7 +70,10 @@ constexpr ParamType param_type_for() {
 // Handed to a class on each call; valid for that call only.
 class NodeContext {
  public:
-  NodeContext(Instance& instance, std::uint32_t node) : instance_(instance), node_(node) {}
+  // Made by the instance for each call: `state` is the node's state block in this instance
+  // (`state_size` bytes, the class's state_size(); null when 0).
+  NodeContext(Instance& instance, std::uint32_t node, std::byte* state, std::uint32_t state_size)
+      : instance_(instance), node_(node), state_(state), state_size_(state_size) {}
 
   std::uint32_t node_index() const { return node_; }
   const NodeClass& node_class() const;  // the class this call runs for
@@ -136,14 +141,16 @@ class NodeContext {
   template <typename State>
   State& state() {
     static_assert(std::is_trivially_copyable_v<State>, "node state must be trivially copyable");
-    void* block = state_block(sizeof(State), alignof(State));
-    return *std::launder(static_cast<State*>(block));
+    if (sizeof(State) > state_size_ || alignof(State) > 16) throw_state_too_large(sizeof(State));
+    return *std::launder(reinterpret_cast<State*>(state_));
   }
+  // The same block as bytes (empty for a class with no state).
+  std::span<std::byte> state_bytes() const { return {state_, state_size_}; }
 
   Instance& instance() { return instance_; }
 
  private:
-  void* state_block(std::size_t size, std::size_t alignment);
+  [[noreturn]] void throw_state_too_large(std::size_t size) const;
   // Defined for the five parameter types only (instance.cpp).
   template <ParamKind Kind, typename T>
   T read_declared(std::uint32_t slot) const;
@@ -152,6 +159,8 @@ class NodeContext {
 
   Instance& instance_;
   std::uint32_t node_;
+  std::byte* state_;
+  std::uint32_t state_size_;
 };
 
 // One object serves every node of its class in every instance that shares a graph: state that
