@@ -209,10 +209,9 @@ class alignas(64) Instance {
   void enter_builtin(std::uint32_t node);
   Result update_builtin(std::uint32_t node, NodeState& s);
   void leave_builtin(std::uint32_t node);
-  // A node's class state block (null for a class without state: there may be no node memory).
-  std::byte* class_state(const GraphNode& g) const {
-    return g.state_size != 0 ? node_memory_ + g.state : nullptr;
-  }
+  // A node's class state block. (With no state in the graph there is no node memory: null plus
+  // an offset of 0, which C++ defines as null.)
+  std::byte* class_state(const GraphNode& g) const { return node_memory_ + g.state; }
   Result call_update(std::uint32_t node, const GraphNode& g);
   Result call_update_outlined(std::uint32_t node, const GraphNode& g);
   // The short paths of a plain node (GraphNode::plain, plain_update) when no observer watches.
