@@ -1831,7 +1831,7 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
 // The common sources of an input (another node's output, a blackboard entry, the stored value)
 // and a constant property are read where they are, in the parameter's own type; others through
 // the binding. (Inlined into NodeContext's calls below: a class's read is one call.)
-template <ParamKind Kind, typename T>
+template <ParamKind Kind, ParamValue T>
 [[gnu::always_inline]] inline T Instance::read_declared(std::uint32_t node,
                                                         std::uint32_t slot) const {
   constexpr auto type = param_type_for<T>();
@@ -1864,7 +1864,7 @@ template <ParamKind Kind, typename T>
   }
 }
 
-template <typename T>
+template <ParamValue T>
 [[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node, std::uint32_t slot,
                                                             T value) {
   constexpr auto t = static_cast<std::size_t>(param_type_for<T>());
@@ -1879,11 +1879,11 @@ template <typename T>
   return true;
 }
 
-template <ParamKind Kind, typename T>
+template <ParamKind Kind, ParamValue T>
 T NodeContext::read_declared(std::uint32_t slot) const {
   return instance_.read_declared<Kind, T>(node_, slot);
 }
-template <typename T>
+template <ParamValue T>
 bool NodeContext::write_declared(std::uint32_t slot, T value) {
   return instance_.write_declared<T>(node_, slot, value);
 }

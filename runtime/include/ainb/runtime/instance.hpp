@@ -123,10 +123,9 @@ class alignas(64) Instance {
   bool write_output(std::uint32_t node, ParamType type, std::string_view name, const Value& value);
   // A parameter the node's class declared (slot: its position in NodeClass::declared): a
   // read gives the type's zero, and a write false, when the node has none or kind or type differ.
-  // Defined for the five parameter types (std::int32_t, bool, float, std::string_view, Vec3f).
-  template <ParamKind Kind, typename T>
+  template <ParamKind Kind, ParamValue T>
   T read_declared(std::uint32_t node, std::uint32_t slot) const;
-  template <typename T>
+  template <ParamValue T>
   bool write_declared(std::uint32_t node, std::uint32_t slot, T value);
   bool request_transition(std::uint32_t node, std::uint32_t k);
 

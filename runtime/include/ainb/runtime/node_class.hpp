@@ -38,19 +38,24 @@ struct ParamDeclaration {
   ParamType type;
   std::string name;
 };
-template <ParamKind Kind, typename T>
+// The C++ types of parameter values.
+template <typename T>
+concept ParamValue = std::is_same_v<T, std::int32_t> || std::is_same_v<T, bool> ||
+    std::is_same_v<T, float> || std::is_same_v<T, std::string_view> || std::is_same_v<T, Vec3f>;
+
+template <ParamKind Kind, ParamValue T>
 struct Param {
   std::uint32_t slot;
 };
-template <typename T>
+template <ParamValue T>
 using InputParam = Param<ParamKind::Input, T>;
-template <typename T>
+template <ParamValue T>
 using PropertyParam = Param<ParamKind::Property, T>;
-template <typename T>
+template <ParamValue T>
 using OutputParam = Param<ParamKind::Output, T>;
 
 // The parameter type a C++ value type stands for.
-template <typename T>
+template <ParamValue T>
 constexpr ParamType param_type_for() {
   if constexpr (std::is_same_v<T, std::int32_t>) {
     return ParamType::Int;
@@ -61,8 +66,6 @@ constexpr ParamType param_type_for() {
   } else if constexpr (std::is_same_v<T, std::string_view>) {
     return ParamType::String;
   } else {
-    static_assert(std::is_same_v<T, Vec3f>,
-                  "a parameter is std::int32_t, bool, float, std::string_view or Vec3f");
     return ParamType::Vec3f;
   }
 }
@@ -104,15 +107,16 @@ class NodeContext {
 
   // Declared parameters (see ParamKind): the value of this node's input or property, the
   // type's zero when the node has none of that name and type; a write returns false then.
-  template <ParamKind Kind, typename T>
-  requires(Kind != ParamKind::Output) T read(Param<Kind, T> param)
-  const {
-    static_assert(param_type_for<T>() != ParamType::Pointer);
-    return read_declared<Kind, T>(param.slot);
+  template <ParamValue T>
+  T read(InputParam<T> param) const {
+    return read_declared<ParamKind::Input, T>(param.slot);
   }
-  template <typename T>
-  bool write(OutputParam<T> param, T value) {
-    static_assert(param_type_for<T>() != ParamType::Pointer);
+  template <ParamValue T>
+  T read(PropertyParam<T> param) const {
+    return read_declared<ParamKind::Property, T>(param.slot);
+  }
+  template <ParamValue T>
+  bool write(OutputParam<T> param, std::type_identity_t<T> value) {
     return write_declared<T>(param.slot, value);
   }
 
@@ -152,9 +156,9 @@ class NodeContext {
  private:
   [[noreturn]] void throw_state_too_large(std::size_t size) const;
   // Defined for the five parameter types only (instance.cpp).
-  template <ParamKind Kind, typename T>
+  template <ParamKind Kind, ParamValue T>
   T read_declared(std::uint32_t slot) const;
-  template <typename T>
+  template <ParamValue T>
   bool write_declared(std::uint32_t slot, T value);
 
   Instance& instance_;
@@ -186,15 +190,15 @@ class NodeClass {
   // Declares a parameter the class reads or writes (in its constructor: a graph resolves the
   // declarations of its classes when it is built). Read with NodeContext::read, write with
   // NodeContext::write.
-  template <typename T>
+  template <ParamValue T>
   InputParam<T> declare_input(std::string name) {
     return {declare(ParamKind::Input, param_type_for<T>(), std::move(name))};
   }
-  template <typename T>
+  template <ParamValue T>
   PropertyParam<T> declare_property(std::string name) {
     return {declare(ParamKind::Property, param_type_for<T>(), std::move(name))};
   }
-  template <typename T>
+  template <ParamValue T>
   OutputParam<T> declare_output(std::string name) {
     return {declare(ParamKind::Output, param_type_for<T>(), std::move(name))};
   }
