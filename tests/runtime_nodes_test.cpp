@@ -291,6 +291,12 @@ TEST_CASE(
   CHECK(graph->declared_slots(1).size() == 7);
   CHECK(graph->declared_slots(2)[2].index != Graph::kNoParameter);  // b's Height
   CHECK(graph->declared_slots(1)[2].index == Graph::kNoParameter);  // a has none
+  // What each Mover lacks: a its Height and Missing; b its Count (a float there), Missing, Out.
+  std::vector<std::string> unresolved;
+  for (const auto& [node, slot] : graph->unresolved_parameters())
+    unresolved.push_back(fmt::format("{}:{}", node, mover->declared()[slot].name));
+  CHECK(unresolved ==
+        std::vector<std::string>{"1:Height", "1:Missing", "2:Count", "2:Missing", "2:Out"});
   Instance instance(graph);
   instance.start("Root");
   instance.tick();

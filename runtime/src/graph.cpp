@@ -454,6 +454,17 @@ void Graph::resolve_declared(std::uint32_t node, const NodeClass& node_class) {
   g.declared.count = static_cast<std::uint32_t>(declared_slots_.size()) - g.declared.base;
 }
 
+std::vector<Graph::UnresolvedParameter> Graph::unresolved_parameters() const {
+  std::vector<UnresolvedParameter> unresolved;
+  for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
+    const auto slots = declared_slots(node);
+    for (std::uint32_t k = 0; k < slots.size(); ++k) {
+      if (slots[k].index == kNoParameter) unresolved.push_back({node, k});
+    }
+  }
+  return unresolved;
+}
+
 void Graph::build_nodes(const NodeRegistry& registry) {
   const auto& m = *model_;
   nodes_.resize(m.nodes.size());

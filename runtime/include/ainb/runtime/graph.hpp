@@ -271,6 +271,13 @@ class Graph {
   std::span<const DeclaredSlot> declared_slots(std::uint32_t node) const {
     return window(declared_slots_, nodes_[node].declared);
   }
+  // The declarations a node of the class does not have (a misspelt name reads zero): for hosts
+  // that want to check their classes against a file.
+  struct UnresolvedParameter {
+    std::uint32_t node;
+    std::uint32_t slot;  // in the node's class's declared()
+  };
+  std::vector<UnresolvedParameter> unresolved_parameters() const;
   std::span<const StubOutput> stub_outputs(std::uint32_t node) const {
     return window(stub_outputs_, nodes_[node].stub_outputs);
   }
