@@ -342,7 +342,7 @@ TEST_CASE("ainb run from a romfs: an actor pack of the corpus with the game's di
   CHECK(run.code == 0);
   CHECK(run.err.empty());
   CHECK(run.out ==
-        "summary: Accessory_Battery.root.ainb, command Root: succeeded after 3 frames, 1 node "
+        "summary: Accessory_Battery.root.ainb, command Root: succeeded in frame 1 of 3, 1 node "
         "updates\n"
         "updates by class:\n"
         "  ExecuteBatteryUpdateAS                   1\n"

@@ -129,8 +129,9 @@ TEST_CASE("ainb run: text, chrome and the summary") {
   CHECK(text.code == 0);
   CHECK(text.out.find("    6  blackboard IsEnemyNear=true\n") != std::string::npos);
   CHECK(text.out.find("    7      update     #2 Attack -> Failure\n") != std::string::npos);
-  CHECK(text.out.find("summary: patrol.root.ainb, command Alert: succeeded after 12 frames, 30 "
-                      "node updates\n") != std::string::npos);
+  // The Alert command, started in frame 10, ended in it: the summary says when, of 12 frames.
+  CHECK(text.out.find("summary: patrol.root.ainb, command Alert: succeeded in frame 10 of 12, "
+                      "30 node updates\n") != std::string::npos);
   CHECK(text.out.find("  IsEnemyNear                              true\n") != std::string::npos);
 
   const auto chrome = ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(),
@@ -171,7 +172,8 @@ TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenar
   CHECK(no_modules.err.find("hint: --modules DIR") != std::string::npos);
   const auto stubbed = ainb_cli({"run", toby, "--frames", "10", "--stub-missing-modules"});
   CHECK(stubbed.code == 0);
-  CHECK(stubbed.out.find("after 10 frames") != std::string::npos);
+  CHECK(stubbed.out.find("command Root: succeeded in frame 1 of 10, 65 node updates") !=
+        std::string::npos);
   // A real module call: basicattack finds _LocalModule_d0e7ebe89ded beside it.
   const auto attack =
       ainb_cli({"run", (dir / "ainb" / "Toby.action.basicattack.module.ainb").string(), "--frames",

@@ -429,9 +429,12 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
       tracer.frame = frame;
       apply(frame);
       if (actor.state() == CommandState::Faulted) break;
+      const bool running = actor.state() == CommandState::Running;
       actor.tick();
       if (actor.state() == CommandState::Faulted) break;
+      if (running && actor.state() != CommandState::Running) summary.ended_frame = frame;
     }
+    if (actor.state() == CommandState::Running) summary.ended_frame = 0;  // a later command runs
     summary.frames = actor.frame();
     summary.command = std::string(actor.command());
     static constexpr const char* kStates[] = {"idle", "running", "succeeded", "failed", "faulted"};
@@ -447,8 +450,11 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
 }
 
 void print_summary(const Summary& s, std::ostream& out) {
-  out << fmt::format("summary: {}, command {}: {} after {} frames, {} node updates\n", s.file,
-                     s.command.empty() ? "(none)" : s.command, s.state, s.frames, s.visits);
+  // "succeeded in frame 3 of 600": when the command ended, not only how long the run was.
+  const auto when = s.ended_frame != 0 ? fmt::format("in frame {} of {}", s.ended_frame, s.frames)
+                                       : fmt::format("after {} frames", s.frames);
+  out << fmt::format("summary: {}, command {}: {} {}, {} node updates\n", s.file,
+                     s.command.empty() ? "(none)" : s.command, s.state, when, s.visits);
   out << "updates by class:\n";
   for (const auto& [cls, count] : s.updates_by_class)
     out << fmt::format("  {:<40} {}\n", cls, count);

@@ -83,7 +83,9 @@ struct Summary {
   std::uint64_t visits = 0;                               // update calls, every file of the actor
   std::map<std::string, std::uint64_t> updates_by_class;  // by class or built-in type name
   std::string state;                                      // the command's state at the end
-  std::map<std::string, std::string> last_results;        // "file #node Type" -> last result
+  // The frame in which the command ended (state succeeded or failed), 0 while it runs.
+  std::uint64_t ended_frame = 0;
+  std::map<std::string, std::string> last_results;              // "file #node Type" -> last result
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
   std::vector<std::string> warnings;
