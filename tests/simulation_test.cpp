@@ -244,7 +244,20 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
     const auto r = ainb_cli({"regress", original, write_spec("guard-time.ainb", spec)});
     CHECK(r.code == 0);
     CHECK(r.out.find("note: node #4 (Wait): property Time is 2 in the original and 5 in the "
-                     "edited file") != std::string::npos);
+                     "edited file; the traces agree, so nothing that ran read it (a stub or "
+                     "scripted class ignores it)\n") != std::string::npos);
+  }
+  SUBCASE("a property of a node no run entered: the note says the edit went untested") {
+    auto before = guard(), after = guard();  // Attack: the Alarm is never raised here
+    before.nodes[2].properties = {{ParamType::Float, "Range", 2.0f}};
+    after.nodes[2].properties = {{ParamType::Float, "Range", 9.0f}};
+    const auto r = ainb_cli({"regress", write_spec("guard-range2.ainb", before),
+                             write_spec("guard-range9.ainb", after)});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("note: node #2 (Attack): property Range is 2 in the original and 9 in the "
+                     "edited file; ") != std::string::npos);
+    CHECK(r.out.find("no run entered this node, so nothing tested the edit (a scenario that "
+                     "reaches it would)\n") != std::string::npos);
   }
   SUBCASE("a node removed") {
     auto spec = guard();

@@ -78,31 +78,37 @@ std::string property_text(const Property& p) {
       p.value);
 }
 
-// Properties of nodes visited in both runs whose stored values differ.
-void property_notes(const Model& a, const Model& b, const std::vector<TraceEvent>& events,
-                    const std::string& top, std::vector<std::string>& notes) {
-  std::vector<bool> seen(a.nodes.size(), false);
+// Marks the top-level file's nodes a run entered.
+void mark_entered(const std::vector<TraceEvent>& events, const std::string& top,
+                  std::vector<bool>& entered) {
   for (const auto& e : events) {
     if (e.file == top && e.event == "enter" && e.node >= 0 &&
-        static_cast<std::size_t>(e.node) < seen.size()) {
-      seen[static_cast<std::size_t>(e.node)] = true;
+        static_cast<std::size_t>(e.node) < entered.size()) {
+      entered[static_cast<std::size_t>(e.node)] = true;
     }
   }
+}
+
+// Properties whose stored values differ, when the traces agree: on a node some run entered (the
+// stub or scripted class ignored the value), or on one no run reached (the edit went untested).
+void property_notes(const Model& a, const Model& b, const std::vector<bool>& entered,
+                    std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < a.nodes.size() && i < b.nodes.size(); ++i) {
-    if (!seen[i] || a.nodes[i].name != b.nodes[i].name) continue;
+    if (a.nodes[i].name != b.nodes[i].name) continue;
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto pa = a.properties_of(a.nodes[i], static_cast<ParamType>(t));
       const auto pb = b.properties_of(b.nodes[i], static_cast<ParamType>(t));
       for (const auto& p : pa) {
         for (const auto& q : pb) {
           if (p.name != q.name || property_text(p) == property_text(q)) continue;
-          auto note = fmt::format(
-              "node #{} ({}): property {} is {} in the original and {} in the "
-              "edited file; the traces agree, so nothing that ran read it "
-              "(a stub or scripted class ignores it)",
-              i, a.nodes[i].name.empty() ? node_type_name(a.nodes[i].type) : a.nodes[i].name,
-              p.name, property_text(p), property_text(q));
-          if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+          notes.push_back(fmt::format(
+              "node #{} ({}): property {} is {} in the original and {} in the edited file; {}", i,
+              a.nodes[i].name.empty() ? node_type_name(a.nodes[i].type) : a.nodes[i].name, p.name,
+              property_text(p), property_text(q),
+              entered[i] ? "the traces agree, so nothing that ran read it (a stub or scripted "
+                           "class ignores it)"
+                         : "no run entered this node, so nothing tested the edit (a scenario "
+                           "that reaches it would)"));
         }
       }
     }
@@ -120,6 +126,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     runs.emplace_back();
     runs.back().name = "(no scenario)";
   }
+  std::vector<bool> entered(original_model->nodes.size(), false);
   for (const auto& scenario : runs) {
     TraceCollector a, b;
     const auto sa = simulate(original, scenario, options, &a);
@@ -132,8 +139,9 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
       return result;
     }
     result.events += a.events.size();
-    property_notes(*original_model, *edited_model, a.events, sa.file, result.notes);
+    mark_entered(a.events, sa.file, entered);
   }
+  property_notes(*original_model, *edited_model, entered, result.notes);
   return result;
 }
 
