@@ -247,6 +247,17 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
                      "edited file; the traces agree, so nothing that ran read it (a stub or "
                      "scripted class ignores it)\n") != std::string::npos);
   }
+  SUBCASE("an input's stored value changed on a node that ran: a note") {
+    auto before = guard(), after = guard();  // Patrol runs: the Alarm stays false
+    before.nodes[3].inputs = {{ParamType::Float, "Speed", -1, 0, 0, 1.5f}};
+    after.nodes[3].inputs = {{ParamType::Float, "Speed", -1, 0, 0, 3.0f}};
+    const auto r = ainb_cli({"regress", write_spec("guard-speed1.ainb", before),
+                             write_spec("guard-speed3.ainb", after)});
+    CHECK(r.code == 0);
+    CHECK(r.out.find("note: node #3 (Patrol): input Speed is 1.5 in the original and 3 in the "
+                     "edited file; the traces agree, so nothing that ran read it") !=
+          std::string::npos);
+  }
   SUBCASE("a property of a node no run entered: the note says the edit went untested") {
     auto before = guard(), after = guard();  // Attack: the Alarm is never raised here
     before.nodes[2].properties = {{ParamType::Float, "Range", 2.0f}};

@@ -61,7 +61,7 @@ std::string explain(const std::optional<TraceEvent>& a, const std::optional<Trac
                      describe(*b));
 }
 
-std::string property_text(const Property& p) {
+std::string value_text(const Value& value) {
   return std::visit(
       [](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
@@ -75,7 +75,7 @@ std::string property_text(const Property& p) {
           return fmt::format("{}", x);
         }
       },
-      p.value);
+      value);
 }
 
 // Marks the top-level file's nodes a run entered.
@@ -89,26 +89,38 @@ void mark_entered(const std::vector<TraceEvent>& events, const std::string& top,
   }
 }
 
-// Properties whose stored values differ, when the traces agree: on a node some run entered (the
-// stub or scripted class ignored the value), or on one no run reached (the edit went untested).
-void property_notes(const Model& a, const Model& b, const std::vector<bool>& entered,
-                    std::vector<std::string>& notes) {
+// Stored values of properties and inputs that differ, when the traces agree: on a node some run
+// entered (the stub or scripted class ignored the value), or on one no run reached (the edit
+// went untested).
+void value_notes(const Model& a, const Model& b, const std::vector<bool>& entered,
+                 std::vector<std::string>& notes) {
+  auto note = [&](std::size_t i, std::string_view what, std::string_view name, const Value& x,
+                  const Value& y) {
+    const auto& n = a.nodes[i];
+    notes.push_back(fmt::format(
+        "node #{} ({}): {} {} is {} in the original and {} in the edited file; {}", i,
+        n.name.empty() ? node_type_name(n.type) : n.name, what, name, value_text(x), value_text(y),
+        entered[i] ? "the traces agree, so nothing that ran read it (a stub or scripted class "
+                     "ignores it)"
+                   : "no run entered this node, so nothing tested the edit (a scenario that "
+                     "reaches it would)"));
+  };
   for (std::size_t i = 0; i < a.nodes.size() && i < b.nodes.size(); ++i) {
     if (a.nodes[i].name != b.nodes[i].name) continue;
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-      const auto pa = a.properties_of(a.nodes[i], static_cast<ParamType>(t));
-      const auto pb = b.properties_of(b.nodes[i], static_cast<ParamType>(t));
-      for (const auto& p : pa) {
-        for (const auto& q : pb) {
-          if (p.name != q.name || property_text(p) == property_text(q)) continue;
-          notes.push_back(fmt::format(
-              "node #{} ({}): property {} is {} in the original and {} in the edited file; {}", i,
-              a.nodes[i].name.empty() ? node_type_name(a.nodes[i].type) : a.nodes[i].name, p.name,
-              property_text(p), property_text(q),
-              entered[i] ? "the traces agree, so nothing that ran read it (a stub or scripted "
-                           "class ignores it)"
-                         : "no run entered this node, so nothing tested the edit (a scenario "
-                           "that reaches it would)"));
+      const auto type = static_cast<ParamType>(t);
+      for (const auto& p : a.properties_of(a.nodes[i], type)) {
+        for (const auto& q : b.properties_of(b.nodes[i], type)) {
+          if (p.name == q.name && value_text(p.value) != value_text(q.value)) {
+            note(i, "property", p.name, p.value, q.value);
+          }
+        }
+      }
+      for (const auto& p : a.inputs_of(a.nodes[i], type)) {
+        for (const auto& q : b.inputs_of(b.nodes[i], type)) {
+          if (p.name == q.name && value_text(p.default_value) != value_text(q.default_value)) {
+            note(i, "input", p.name, p.default_value, q.default_value);
+          }
         }
       }
     }
@@ -141,7 +153,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     result.events += a.events.size();
     mark_entered(a.events, sa.file, entered);
   }
-  property_notes(*original_model, *edited_model, entered, result.notes);
+  value_notes(*original_model, *edited_model, entered, result.notes);
   return result;
 }
 

@@ -25,9 +25,9 @@ struct RegressResult {
   std::size_t scenarios = 0;
   std::size_t events = 0;  // compared, over every scenario
   std::optional<Difference> difference;
-  // Property values that differ although the traces agree: on nodes the runs entered (a stub
-  // or scripted class ignores them; register the real class to see their effect), or on nodes no
-  // run entered (no scenario tested the edit).
+  // Stored property and input values that differ although the traces agree: on nodes the runs
+  // entered (a stub or scripted class ignores them; register the real class to see their effect),
+  // or on nodes no run entered (no scenario tested the edit).
   std::vector<std::string> notes;
 };
 
