@@ -22,6 +22,9 @@ game::GameOptions patrol(std::size_t actors, std::uint32_t threads = 1) {
 
 TEST_CASE("embedding example: a guard walks to its patrol point, waits there and walks back") {
   game::Game world(patrol(100));  // a 10 x 10 grid; the player starts at (20,0,20), walks away
+  // Every parameter the example's classes declare is in the file's nodes (a misspelt name would
+  // read zero and stop the guards).
+  CHECK(world.graph().unresolved_parameters().empty());
   const auto& guard = world.actors()[0];  // home (0,0,0): never within 8 m of the player
   // PatrolPoint (10,0,-4) is 10.77 m away; PatrolSpeed 1.5 m/s walks 0.025 m a frame, so the
   // 431st update arrives.
