@@ -297,6 +297,8 @@ TEST_CASE(
     unresolved.push_back(fmt::format("{}:{}", node, mover->declared()[slot].name));
   CHECK(unresolved ==
         std::vector<std::string>{"1:Height", "1:Missing", "2:Count", "2:Missing", "2:Out"});
+  CHECK(graph->describe(graph->unresolved_parameters()[2]) ==
+        "node 2 (Mover) has no int property \"Count\", which its class declares");
   Instance instance(graph);
   instance.start("Root");
   instance.tick();

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   try {
     spdlog::set_level(spdlog::level::err);  // a real file's missing user functions: silence
     ainb::game::Game game(options);
+    // A parameter the example's classes use that a node lacks reads zero: say so up front.
+    for (const auto& missing : game.graph().unresolved_parameters())
+      std::cerr << "warning: " << game.graph().describe(missing) << '\n';
     ainb::game::FrameStats stats;
     if (realtime) {
       auto next = std::chrono::steady_clock::now();

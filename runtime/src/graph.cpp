@@ -465,6 +465,14 @@ std::vector<Graph::UnresolvedParameter> Graph::unresolved_parameters() const {
   return unresolved;
 }
 
+std::string Graph::describe(const UnresolvedParameter& parameter) const {
+  static constexpr const char* kKinds[] = {"input", "property", "output"};
+  const auto& d = nodes_[parameter.node].user_class->declared()[parameter.slot];
+  return fmt::format("node {} ({}) has no {} {} \"{}\", which its class declares", parameter.node,
+                     model_->nodes[parameter.node].name, param_type_name(d.type),
+                     kKinds[static_cast<std::size_t>(d.kind)], d.name);
+}
+
 void Graph::build_nodes(const NodeRegistry& registry) {
   const auto& m = *model_;
   nodes_.resize(m.nodes.size());

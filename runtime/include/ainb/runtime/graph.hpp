@@ -278,6 +278,8 @@ class Graph {
     std::uint32_t slot;  // in the node's class's declared()
   };
   std::vector<UnresolvedParameter> unresolved_parameters() const;
+  // "node 3 (MoveTo) has no float input "Sped", which its class declares".
+  std::string describe(const UnresolvedParameter& parameter) const;
   std::span<const StubOutput> stub_outputs(std::uint32_t node) const {
     return window(stub_outputs_, nodes_[node].stub_outputs);
   }
