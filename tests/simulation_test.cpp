@@ -269,6 +269,12 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
                      "edited file; ") != std::string::npos);
     CHECK(r.out.find("no run entered this node, so nothing tested the edit (a scenario that "
                      "reaches it would)\n") != std::string::npos);
+    // --strict: for a mod's CI, an edit the runs could not see fails like a difference.
+    const auto strict = ainb_cli({"regress", write_spec("guard-range2.ainb", before),
+                                  write_spec("guard-range9.ainb", after), "--strict"});
+    CHECK(strict.code == 1);
+    CHECK(strict.out.ends_with("strict: 1 edited value(s) the runs could not see\n"));
+    CHECK(ainb_cli({"regress", original, original, "--strict"}).code == 0);
   }
   SUBCASE("a node removed") {
     auto spec = guard();

@@ -58,6 +58,7 @@ struct RegressRequest {
   std::vector<std::string> scenarios;
   std::string record, check;  // golden trace folders
   RunRequest run;             // command, frames, modules, seed, stub policy
+  bool strict = false;        // an edit the runs could not see counts as a difference
 };
 
 // Exit codes of `ainb regress`: 0 equal, 1 different, 2 an error.

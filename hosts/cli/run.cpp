@@ -99,7 +99,13 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
                                             run_options(request.run));
     simulation::print_regress(result, out);
-    return result.difference ? kExitDifferent : kExitOk;
+    if (result.difference) return kExitDifferent;
+    if (request.strict && !result.notes.empty()) {
+      out << fmt::format("strict: {} edited value(s) the runs could not see\n",
+                         result.notes.size());
+      return kExitDifferent;
+    }
+    return kExitOk;
   } catch (const std::exception& e) {  // a file, module or scenario that does not load or fit
     err << "error: " << e.what() << '\n';
     return kExitRegressError;
