@@ -119,13 +119,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "--record", regress_request.record,
       "Record golden traces of every *.ainb under FILES (with the X*.scenario.json beside each) "
       "into this folder");
+  auto* check =
+      regress
+          ->add_option("--check", regress_request.check,
+                       "Check the files against the golden traces recorded in this folder")
+          ->excludes(record);
   regress
-      ->add_option("--check", regress_request.check,
-                   "Check the files against the golden traces recorded in this folder")
-      ->excludes(record);
-  regress->add_flag("--strict", regress_request.strict,
-                    "Exit 1 also when the traces agree but an edited value went unseen (a note: "
-                    "its node's stub ignored it, or no run entered the node)");
+      ->add_flag("--strict", regress_request.strict,
+                 "ORIGINAL EDITED: exit 1 also when the traces agree but an edited value went "
+                 "unseen (a note: its node's stub ignored it, or no run entered the node)")
+      ->excludes(record)
+      ->excludes(check);
   add_run_options(*regress, regress_request.run);
 
   CatRequest cat_request;
