@@ -63,6 +63,10 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
         "s.json: /nodes/Wait/frames/0: missing key \"frame\"");
   CHECK(parse_error(R"({"nodes": {"Wait": {"outputs": {"X": {"a": 1}}}}})") ==
         "s.json: /nodes/Wait/outputs/X: expected a value");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"running": {"scale": 2}}}})") ==
+        "s.json: /nodes/Wait/running: missing key \"property\"");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"running": {"property": "Time", "scale": -1}}}})") ==
+        "s.json: /nodes/Wait/running/scale: expected a non-negative number");
 
   // Checked against the file before the run.
   auto fails_with = [](const char* json) {
@@ -77,6 +81,9 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
         "s.json: /blackboard/0/value: patrol.root.ainb has no blackboard entry \"Enemy\"");
   CHECK(fails_with(R"({"blackboard": [{"name": "IsEnemyNear", "value": 1}]})") ==
         "s.json: /blackboard/0/value: \"IsEnemyNear\" is a bool entry: expected true or false");
+  CHECK(fails_with(R"({"nodes": {"Wait": {"running": {"property": "Tme"}}}})") ==
+        "s.json: /nodes/Wait/running/property: no node of class \"Wait\" has an int or float "
+        "property \"Tme\"");
   CHECK(fails_with(R"({"nodes": {"MoveTo": {"outputs": {"Distance": 1}}}})") ==
         "s.json: /nodes/MoveTo/outputs/Distance: no node of class \"MoveTo\" has an output "
         "\"Distance\"");
@@ -257,6 +264,20 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
     CHECK(r.out.find("note: node #3 (Patrol): input Speed is 1.5 in the original and 3 in the "
                      "edited file; the traces agree, so nothing that ran read it") !=
           std::string::npos);
+  }
+  SUBCASE("a scenario that runs Wait for its Time property sees the edit") {
+    // Wait (Time 2, then 5) stays Running for Time x 2 updates: the edit moves the frame it ends.
+    const auto scenario = ainb::test::write_scratch(
+        "wait-time.scenario.json", R"({"nodes": {"Wait": {"running": {"property": "Time",
+                                       "scale": 2}}}})");
+    auto spec = guard();
+    spec.nodes[4].properties = {{ParamType::Float, "Time", 5.0f}};
+    const auto r = ainb_cli({"regress", original, write_spec("guard-time5.ainb", spec),
+                             "--scenario", scenario.string()});
+    CHECK(r.code == 1);
+    // Patrol succeeds in frame 1 and Wait is entered; 4 Running updates, then Success in frame 6.
+    CHECK(r.out.find("  > original: frame 6 update #4 Wait -> Success") != std::string::npos);
+    CHECK(r.out.find("  > edited:   frame 6 update #4 Wait -> Running") != std::string::npos);
   }
   SUBCASE("a property of a node no run entered: the note says the edit went untested") {
     auto before = guard(), after = guard();  // Attack: the Alarm is never raised here

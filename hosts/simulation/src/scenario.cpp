@@ -114,7 +114,20 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       r.expect_object(spec, path);
       r.only(spec, path, {"running", "result", "outputs", "frames"});
       NodeBehaviour b;
-      if (spec.contains("running")) {
+      if (spec.contains("running") && spec["running"].is_object()) {
+        // {"property": NAME, "scale": K}: each node's property, times K, rounded.
+        const auto& running = spec["running"];
+        const auto at = path + "/running";
+        r.only(running, at, {"property", "scale"});
+        if (!running.contains("property")) r.fail(at, "missing key \"property\"");
+        b.running_property = r.text(running["property"], at + "/property");
+        if (running.contains("scale")) {
+          if (!running["scale"].is_number() || running["scale"].get<double>() < 0) {
+            r.fail(at + "/scale", "expected a non-negative number");
+          }
+          b.running_scale = running["scale"].get<double>();
+        }
+      } else if (spec.contains("running")) {
         b.running = static_cast<std::uint32_t>(r.count(spec["running"], path + "/running"));
       }
       if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");

@@ -1,5 +1,6 @@
 #include "ainb/simulation/simulation.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <ostream>
@@ -106,13 +107,35 @@ ParamType param_type(BlackboardType type) {
   return ParamType::Int;
 }
 
+// What a scripted node keeps between its updates.
+struct ScriptedState {
+  std::uint32_t updates;
+  std::uint32_t running;  // Running updates after this Enter
+};
+
 // A user node class as the scenario scripts it (see NodeBehaviour).
-class ScriptedNode : public runtime::StatefulNodeClass<std::uint32_t> {
+class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
  public:
   explicit ScriptedNode(const NodeBehaviour& behaviour) : behaviour_(behaviour) {}
-  Result on_update(NodeContext& c, std::uint32_t& updates) override {
-    ++updates;
-    auto result = updates <= behaviour_.running ? Result::Running : behaviour_.result;
+  void on_enter(NodeContext& c, ScriptedState& state) override {
+    state.running = behaviour_.running;
+    if (!behaviour_.running_property) return;
+    const auto& name = *behaviour_.running_property;
+    double value = 0;  // a node without the property runs no Running updates
+    for (const auto& p : c.model().properties_of(c.node(), ParamType::Int)) {
+      if (p.name == name) value = c.property_int(name);
+    }
+    for (const auto& p : c.model().properties_of(c.node(), ParamType::Float)) {
+      if (p.name == name) value = c.property_float(name);
+    }
+    const auto scaled = std::round(value * behaviour_.running_scale);
+    state.running = scaled <= 0              ? 0u
+                    : scaled >= 4294967295.0 ? ~0u
+                                             : static_cast<std::uint32_t>(scaled);
+  }
+  Result on_update(NodeContext& c, ScriptedState& state) override {
+    const auto updates = ++state.updates;
+    auto result = updates <= state.running ? Result::Running : behaviour_.result;
     write(c, behaviour_.outputs);
     for (const auto& o : behaviour_.overrides) {
       if (o.frame != c.instance().frame()) continue;
@@ -194,6 +217,25 @@ void validate(const Scenario& s, const runtime::Graph& graph) {
         }
       }
     };
+    if (behaviour.running_property) {
+      const auto& name = *behaviour.running_property;
+      bool found = false;
+      for (const auto* g : graphs) {
+        for (const auto& n : g->model().nodes) {
+          if (n.name != cls) continue;
+          for (const auto type : {ParamType::Int, ParamType::Float}) {
+            for (const auto& p : g->model().properties_of(n, type))
+              found = found || p.name == name;
+          }
+        }
+      }
+      if (!found) {
+        throw ScenarioError(fmt::format(
+            "{}: /nodes/{}/running/property: no node of class \"{}\" has an int or float "
+            "property \"{}\"",
+            s.name, cls, cls, name));
+      }
+    }
     check(behaviour.outputs, "/nodes/" + cls + "/outputs");
     for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
       check(behaviour.overrides[i].outputs, fmt::format("/nodes/{}/frames/{}/outputs", cls, i));

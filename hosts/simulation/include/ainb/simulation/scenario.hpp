@@ -27,9 +27,13 @@ class ScenarioError : public std::runtime_error {
 
 // One user node class's scripted behaviour. Each update: Running for `running` updates after
 // its Enter, then `result`; the outputs are written at every update. An override replaces the
-// result and adds outputs in the frames it names.
+// result and adds outputs in the frames it names. With `running_property`, the Running updates
+// are each node's int or float property of that name times `running_scale`, rounded, read at its
+// Enter (so an edit of the property shows in the trace).
 struct NodeBehaviour {
   std::uint32_t running = 0;
+  std::optional<std::string> running_property;
+  double running_scale = 1.0;
   runtime::Result result = runtime::Result::Success;
   std::map<std::string, nlohmann::json> outputs;
   struct Override {
