@@ -278,6 +278,19 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
     // Patrol succeeds in frame 1 and Wait is entered; 4 Running updates, then Success in frame 6.
     CHECK(r.out.find("  > original: frame 6 update #4 Wait -> Success") != std::string::npos);
     CHECK(r.out.find("  > edited:   frame 6 update #4 Wait -> Running") != std::string::npos);
+
+    // An int property, unscaled: Wait's Frames 1 then 3 ends it in frame 3, then frame 5.
+    const auto by_frames = ainb::test::write_scratch(
+        "wait-frames.scenario.json", R"({"nodes": {"Wait": {"running": {"property": "Frames"}}}})");
+    auto one = guard(), three = guard();
+    one.nodes[4].properties = {{ParamType::Int, "Frames", std::int32_t{1}}};
+    three.nodes[4].properties = {{ParamType::Int, "Frames", std::int32_t{3}}};
+    const auto f =
+        ainb_cli({"regress", write_spec("guard-frames1.ainb", one),
+                  write_spec("guard-frames3.ainb", three), "--scenario", by_frames.string()});
+    CHECK(f.code == 1);
+    CHECK(f.out.find("  > original: frame 3 update #4 Wait -> Success") != std::string::npos);
+    CHECK(f.out.find("  > edited:   frame 3 update #4 Wait -> Running") != std::string::npos);
   }
   SUBCASE("a property of a node no run entered: the note says the edit went untested") {
     auto before = guard(), after = guard();  // Attack: the Alarm is never raised here

@@ -1,5 +1,6 @@
 #include "ainb/simulation/simulation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -120,14 +121,14 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
   void on_enter(NodeContext& c, ScriptedState& state) override {
     state.running = behaviour_.running;
     if (!behaviour_.running_property) return;
+    // The property by name, int or float (the types validate() accepts); a node without it
+    // reads 0 and runs no Running updates.
     const auto& name = *behaviour_.running_property;
-    double value = 0;  // a node without the property runs no Running updates
-    for (const auto& p : c.model().properties_of(c.node(), ParamType::Int)) {
-      if (p.name == name) value = c.property_int(name);
-    }
-    for (const auto& p : c.model().properties_of(c.node(), ParamType::Float)) {
-      if (p.name == name) value = c.property_float(name);
-    }
+    const auto ints = c.model().properties_of(c.node(), ParamType::Int);
+    const bool is_int =
+        std::any_of(ints.begin(), ints.end(), [&](const Property& p) { return p.name == name; });
+    const double value = is_int ? static_cast<double>(c.property_int(name))
+                                : static_cast<double>(c.property_float(name));
     const auto scaled = std::round(value * behaviour_.running_scale);
     state.running = scaled <= 0              ? 0u
                     : scaled >= 4294967295.0 ? ~0u

@@ -120,7 +120,9 @@ class NodeContext {
     return write_declared<T>(param.slot, value);
   }
 
-  // Typed writes of the node's outputs by name; false when it has no such output.
+  // Typed writes of the node's outputs by name; false when it has no such output. A string
+  // output keeps the view, not a copy: its characters must outlive the readers (a literal, the
+  // model's strings, or storage the class keeps), here and through write() alike.
   bool write_int(std::string_view name, std::int32_t value);
   bool write_bool(std::string_view name, bool value);
   bool write_float(std::string_view name, float value);
