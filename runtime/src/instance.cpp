@@ -225,7 +225,7 @@ void Instance::BlockDeleter::operator()(std::byte* block) const {
 
 // An output slot holds its type's value in its natural size (Graph::output_offset).
 Value Instance::output(std::size_t t, std::uint32_t index) const {
-  const auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  const auto* at = output_at(t, index);
   auto load = [at](auto value) -> Value {
     std::memcpy(&value, at, sizeof(value));
     return value;
@@ -250,7 +250,7 @@ Value Instance::output(std::size_t t, std::uint32_t index) const {
 // A value of another type than the slot's is not stored (every writer converts first).
 void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value) {
   if (value.index() != t) return;
-  auto* at = outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  auto* at = output_at(t, index);
   std::visit([at](const auto& v) { std::memcpy(at, &v, sizeof(v)); }, value);
 }
 
@@ -1836,30 +1836,27 @@ template <ParamKind Kind, ParamValue T>
                                                         std::uint32_t slot) const {
   constexpr auto type = param_type_for<T>();
   constexpr auto t = static_cast<std::size_t>(type);
-  const auto slots = graph_->declared_slots(node);
-  if (slot >= slots.size()) return T{};
-  const auto& d = slots[slot];
-  if (d.kind != Kind || d.type != type || d.index == Graph::kNoParameter) return T{};
+  const auto* d = graph_->declared_slot(node, slot, Kind, type);
+  if (d == nullptr) return T{};
   const auto& m = graph_->model();
   if constexpr (Kind == ParamKind::Property) {
-    const auto& p = m.properties[t][d.index];
+    const auto& p = m.properties[t][d->index];
     if (p.flags.source() == ParamFlags::Source::Constant) return value_or(p.value, T{});
     return value_or(property_value(p), T{});
   } else {
-    const auto& b = graph_->input_binding(type, d.index);
+    const auto& b = graph_->input_binding(type, d->index);
     switch (b.kind) {
       case InputBinding::Kind::Output: {
         T value;
-        std::memcpy(&value, outputs_ + graph_->output_offset(t) + b.slot * Graph::output_size(t),
-                    sizeof value);
+        std::memcpy(&value, output_at(t, b.slot), sizeof value);
         return value;
       }
       case InputBinding::Kind::Blackboard:
         return value_or(*bb_[b.slot], T{});
       case InputBinding::Kind::Default:
-        return value_or(m.inputs[t][d.index].default_value, T{});
+        return value_or(m.inputs[t][d->index].default_value, T{});
       default:
-        return value_or(bound_value(b, type, m.inputs[t][d.index].default_value), T{});
+        return value_or(bound_value(b, type, m.inputs[t][d->index].default_value), T{});
     }
   }
 }
@@ -1867,15 +1864,10 @@ template <ParamKind Kind, ParamValue T>
 template <ParamValue T>
 [[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node, std::uint32_t slot,
                                                             T value) {
-  constexpr auto t = static_cast<std::size_t>(param_type_for<T>());
-  const auto slots = graph_->declared_slots(node);
-  if (slot >= slots.size()) return false;
-  const auto& d = slots[slot];
-  if (d.index == Graph::kNoParameter || d.kind != ParamKind::Output || d.type != ParamType{t}) {
-    return false;
-  }
-  std::memcpy(outputs_ + graph_->output_offset(t) + d.index * Graph::output_size(t), &value,
-              sizeof value);
+  constexpr auto type = param_type_for<T>();
+  const auto* d = graph_->declared_slot(node, slot, ParamKind::Output, type);
+  if (d == nullptr) return false;
+  std::memcpy(output_at(static_cast<std::size_t>(type), d->index), &value, sizeof value);
   return true;
 }
 

@@ -271,6 +271,15 @@ class Graph {
   std::span<const DeclaredSlot> declared_slots(std::uint32_t node) const {
     return window(declared_slots_, nodes_[node].declared);
   }
+  // Declaration `slot` of the node's class when the node has it and it is of this kind and
+  // type (what a handle of that kind and type may reach), else null.
+  const DeclaredSlot* declared_slot(std::uint32_t node, std::uint32_t slot, ParamKind kind,
+                                    ParamType type) const {
+    const auto slots = declared_slots(node);
+    if (slot >= slots.size()) return nullptr;
+    const auto& d = slots[slot];
+    return d.kind == kind && d.type == type && d.index != kNoParameter ? &d : nullptr;
+  }
   // The declarations a node of the class does not have (a misspelt name reads zero): for hosts
   // that want to check their classes against a file.
   struct UnresolvedParameter {

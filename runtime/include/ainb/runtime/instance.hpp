@@ -208,6 +208,10 @@ class alignas(64) Instance {
   void enter_builtin(std::uint32_t node);
   Result update_builtin(std::uint32_t node, NodeState& s);
   void leave_builtin(std::uint32_t node);
+  // Output `index` of type `t`: its value's bytes, in the type's natural size (Graph::output_size).
+  std::byte* output_at(std::size_t t, std::uint32_t index) const {
+    return outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
+  }
   // A node's class state block. (With no state in the graph there is no node memory: null plus
   // an offset of 0, which C++ defines as null.)
   std::byte* class_state(const GraphNode& g) const { return node_memory_ + g.state; }
