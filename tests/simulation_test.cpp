@@ -8,6 +8,7 @@
 
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
+#include "runtime_probe.hpp"
 #include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
@@ -392,6 +393,51 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
   CHECK(ainb_cli({"regress", "one.ainb"}).err ==
         "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n");
   fs::remove_all(root);
+}
+
+TEST_CASE("ainb run --format text nests each node under the node that entered it") {
+  // A Simultaneous whose children are all open at once, one (Look) with a query that has a
+  // query of its own: siblings share a depth, and a query goes one deeper than its user. It is
+  // calculated before its user's Enter and Update, so its lines come before the user's, as a
+  // child's update comes before its parent's. The command starts in frame 0, its first tick is
+  // frame 1.
+  using namespace ainb::test;
+  AinbSpec spec;
+  spec.file_name = "Nest.root";
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}, {PlugKind::Child, 3, ""}};
+  BuildNode look = user("Look");
+  look.queries = {0};
+  BuildNode near = user("IsNear"), home = user("GetHome");
+  near.queries = {1};
+  near.flags = home.flags = node_flags::kIsQuery;
+  spec.nodes = {both, user("Move"), look, user("Turn"), near, home};
+  const auto file = write_spec("nest.root.ainb", spec);
+  const auto run = ainb_cli({"run", file, "--frames", "1", "--trace", "-", "--format", "text"});
+  CHECK(run.code == 0);
+  CHECK(run.out.substr(0, run.out.find("\nsummary")) ==
+        "    0  command    Root   [Nest.root.ainb]\n"
+        "    0  enter      #0 Element_Simultaneous\n"
+        "    0    enter      #1 Move\n"
+        "    0      enter      #4 IsNear\n"
+        "    0        enter      #5 GetHome\n"
+        "    0        update     #5 GetHome -> Success\n"
+        "    0      update     #4 IsNear -> Success\n"
+        "    0    enter      #2 Look\n"
+        "    0    enter      #3 Turn\n"
+        "    1    update     #1 Move -> Success\n"
+        "    1    leave      #1 Move\n"
+        "    1        update     #5 GetHome -> Success\n"
+        "    1      update     #4 IsNear -> Success\n"
+        "    1    update     #2 Look -> Success\n"
+        "    1    leave      #2 Look\n"
+        "    1      leave      #4 IsNear\n"
+        "    1        leave      #5 GetHome\n"
+        "    1    update     #3 Turn -> Success\n"
+        "    1    leave      #3 Turn\n"
+        "    1  update     #0 Element_Simultaneous -> Success\n"
+        "    1  leave      #0 Element_Simultaneous\n");
 }
 
 TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot when installed") {

@@ -302,7 +302,7 @@ class Tracer : public runtime::Observer {
     send(e);
   }
   void on_enter(const Instance& i, std::uint32_t node) override {
-    depth_[{&i, node}] = depth(i) + open_[&i]++;
+    placed_[{&i, node}] = Placed{.depth = expected_depth(i, node, 0), .order = ++entered_};
     send(event(i, "enter", node));
   }
   void on_update(const Instance& i, std::uint32_t node, Result result) override {
@@ -316,7 +316,7 @@ class Tracer : public runtime::Observer {
   }
   void on_leave(const Instance& i, std::uint32_t node) override {
     send(event(i, "leave", node));
-    --open_[&i];
+    if (const auto it = placed_.find({&i, node}); it != placed_.end()) it->second.open = false;
   }
   void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
     auto e = event(i, "transition", from);
@@ -343,6 +343,13 @@ class Tracer : public runtime::Observer {
   }
 
  private:
+  // Where each node that was entered is printed, and whether it is still open.
+  struct Placed {
+    std::uint32_t depth = 0;
+    std::uint64_t order = 0;  // when it was last entered
+    bool open = true;
+  };
+
   static std::string type_of(const Instance& i, std::uint32_t node) {
     const auto& n = i.graph().model().nodes[node];
     return n.type == NodeType::UserDefined ? std::string(n.name)
@@ -351,8 +358,61 @@ class Tracer : public runtime::Observer {
   // Nesting of an instance: its module node's depth in the caller, plus one.
   std::uint32_t depth(const Instance& i) {
     if (i.parent() == nullptr) return 0;
-    const auto it = depth_.find({i.parent(), i.caller_node()});
-    return it == depth_.end() ? 0 : it->second + 1;
+    const auto it = placed_.find({i.parent(), i.caller_node()});
+    return it == placed_.end() ? 0 : it->second.depth + 1;
+  }
+
+  // The text trace nests a node under the node that entered it, not under whatever was entered
+  // last: a Simultaneous's children are siblings although all are open at once. The observer is
+  // not told who entered a node, so the graph says:
+  // - a node goes one deeper than its parent (a node with a child plug to it) that is open and
+  //   was entered last;
+  // - a query one deeper than its user: the open one entered last, else (a query is entered
+  //   just before the node that needs it) where its first user would go;
+  // - anything else (a command's root, a transition's target, a Logic root) at its instance's
+  //   depth.
+  // `hops` bounds the walk through users (graphs refuse cycles of plugs and of queries, not
+  // of both mixed).
+  std::uint32_t expected_depth(const Instance& i, std::uint32_t node, int hops) {
+    if (const auto it = placed_.find({&i, node}); it != placed_.end() && it->second.open)
+      return it->second.depth;
+    const auto& links = links_of(i.graph());
+    if (const auto* parent = latest_open(i, links.parents[node])) return parent->depth + 1;
+    if (const auto* user = latest_open(i, links.users[node])) return user->depth + 1;
+    if (hops < kMaxHops && !links.users[node].empty())
+      return expected_depth(i, links.users[node].front(), hops + 1) + 1;
+    return depth(i);
+  }
+  const Placed* latest_open(const Instance& i, std::span<const std::uint32_t> nodes) const {
+    const Placed* latest = nullptr;
+    for (const auto n : nodes) {
+      const auto it = placed_.find({&i, n});
+      if (it != placed_.end() && it->second.open &&
+          (latest == nullptr || it->second.order > latest->order))
+        latest = &it->second;
+    }
+    return latest;
+  }
+  static constexpr int kMaxHops = 64;
+
+  // Each node's parents (nodes with a child plug to it) and users (nodes it is a query of).
+  struct Links {
+    std::vector<std::vector<std::uint32_t>> parents, users;
+  };
+  const Links& links_of(const runtime::Graph& graph) {
+    auto [it, added] = links_.try_emplace(&graph);
+    if (added) {
+      const auto count = graph.nodes().size();
+      it->second.parents.resize(count);
+      it->second.users.resize(count);
+      for (std::uint32_t n = 0; n < count; ++n) {
+        for (const auto child : graph.children(n))
+          it->second.parents[child].push_back(n);
+        for (const auto query : graph.queries(n))
+          it->second.users[query].push_back(n);
+      }
+    }
+    return it->second;
   }
   // The fields every event has; the callers add their own.
   TraceEvent event(const Instance& i, const char* kind, std::int64_t node = -1) {
@@ -367,7 +427,7 @@ class Tracer : public runtime::Observer {
       const auto& mn = i.graph().model().nodes[n];
       e.type = type_of(i, n);
       if (mn.type == NodeType::UserDefined) e.name = mn.name;
-      if (const auto it = depth_.find({&i, n}); it != depth_.end()) e.depth = it->second;
+      if (const auto it = placed_.find({&i, n}); it != placed_.end()) e.depth = it->second.depth;
     }
     return e;
   }
@@ -377,8 +437,9 @@ class Tracer : public runtime::Observer {
 
   TraceSink* sink_;
   Summary& summary_;
-  std::map<std::pair<const Instance*, std::uint32_t>, std::uint32_t> depth_;
-  std::map<const Instance*, std::uint32_t> open_;
+  std::map<std::pair<const Instance*, std::uint32_t>, Placed> placed_;
+  std::uint64_t entered_ = 0;
+  std::map<const runtime::Graph*, Links> links_;
 };
 
 }  // namespace
