@@ -8,10 +8,10 @@
 
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
-#include "runtime_probe.hpp"
 #include "cli_run.hpp"
 #include "commands.hpp"
 #include "corpus.hpp"
+#include "runtime_probe.hpp"
 #include "scratch.hpp"
 
 using namespace ainb;
