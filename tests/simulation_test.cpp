@@ -1,6 +1,8 @@
 // Offline simulation (`ainb run`): scenario parsing and its errors, trace content for the bundled
 // example, the trace formats, and the messages and exit codes of bad input.
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -32,6 +34,25 @@ std::string parse_error(const char* json) {
     return e.what();
   }
   return "(parsed)";
+}
+
+// Whether the complete spans ("X") of a Chrome trace nest on each row: two spans of a row are
+// disjoint or one contains the other.
+bool spans_nest(const nlohmann::json& events) {
+  std::map<int, std::vector<std::pair<std::uint64_t, std::uint64_t>>> rows;
+  for (const auto& e : events) {
+    if (e["ph"] != "X") continue;
+    const auto begin = e["ts"].get<std::uint64_t>();
+    rows[e["tid"].get<int>()].emplace_back(begin, begin + e["dur"].get<std::uint64_t>());
+  }
+  for (const auto& [tid, spans] : rows) {
+    for (const auto& [b1, e1] : spans) {
+      for (const auto& [b2, e2] : spans) {
+        if (b1 < b2 && b2 < e1 && e1 < e2) return false;
+      }
+    }
+  }
+  return true;
 }
 
 // Runs the bundled example under `scenario` and returns the JSON-lines trace.
@@ -147,14 +168,13 @@ TEST_CASE("ainb run: text, chrome and the summary") {
   CHECK(chrome.code == 0);
   const auto json = nlohmann::json::parse(chrome.out);  // stdout holds only the trace
   const auto& events = json["traceEvents"];
-  int open = 0;
-  for (const auto& e : events) {
-    if (e["ph"] == "B") ++open;
-    if (e["ph"] == "E") --open;
-    CHECK(open >= 0);
-  }
-  CHECK(open == 0);
-  CHECK(events.size() > 50);
+  CHECK(spans_nest(events));
+  // One span per Enter (each node was left: the last command ended) and every other event but
+  // the Leaves, which end the spans.
+  const auto trace_lines = text.out.substr(0, text.out.find("\nsummary"));
+  CHECK(std::ranges::count(trace_lines, '\n') ==
+        static_cast<std::ptrdiff_t>(events.size()) +
+            std::ranges::count_if(events, [](const auto& e) { return e["ph"] == "X"; }));
   CHECK(chrome.err.find("summary: patrol.root.ainb") != std::string::npos);
 }
 
@@ -438,6 +458,27 @@ TEST_CASE("ainb run --format text nests each node under the node that entered it
         "    1    leave      #3 Turn\n"
         "    1  update     #0 Element_Simultaneous -> Success\n"
         "    1  leave      #0 Element_Simultaneous\n");
+
+  // In the Chrome trace each Enter to Leave is a span, on a row where it nests: the root holds
+  // Move (left first); IsNear holds Look (it was calculated before Look's Enter and left after
+  // its Leave); GetHome and Turn overlap those partly, so each has a row of its own.
+  const auto chrome =
+      ainb_cli({"run", file, "--frames", "1", "--trace", "-", "--format", "chrome"});
+  const auto events = nlohmann::json::parse(chrome.out)["traceEvents"];
+  CHECK(spans_nest(events));
+  std::map<std::int64_t, std::tuple<int, std::uint64_t, std::uint64_t>> spans;
+  for (const auto& e : events) {
+    if (e["ph"] == "X")
+      spans[e["args"]["node"]] = {e["tid"], e["ts"],
+                                  e["ts"].get<std::uint64_t>() + e["dur"].get<std::uint64_t>()};
+  }
+  using Span = std::tuple<int, std::uint64_t, std::uint64_t>;
+  CHECK(spans == std::map<std::int64_t, Span>{{0, {1, 1, 1011}},
+                                              {1, {1, 2, 1001}},
+                                              {2, {2, 7, 1005}},
+                                              {3, {4, 8, 1009}},
+                                              {4, {2, 3, 1006}},
+                                              {5, {3, 4, 1007}}});
 }
 
 TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot when installed") {

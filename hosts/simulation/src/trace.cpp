@@ -1,6 +1,7 @@
 // The trace formats of `ainb run`: JSON lines (one object per event), an indented readable text,
-// and the Chrome trace event format (open it in a trace viewer: Enter/Leave become spans).
+// and the Chrome trace event format (open it in a trace viewer: Enter to Leave become spans).
 
+#include <algorithm>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -57,7 +58,15 @@ class Text : public TraceSink {
 };
 
 // Chrome's trace event format: a frame is 1000 µs; events within a frame are spread 1 µs apart
-// so their order survives. Enter/Leave are B/E spans, the rest instant events.
+// so their order survives. A node's Enter to its Leave is a complete span ("X"); its updates
+// and the rest are instant events.
+//
+// Spans on one row (`tid`) must nest, and nodes do not leave in the reverse order of their
+// entering: a Simultaneous's children are open at once and finish in any order. So a span is
+// written when its node leaves (or at the end), on the first row where it overlaps nothing
+// partly: every span written before it ended before it, so it either contains a row's earlier
+// span or follows it. A parent, written after its children, lands on the row of its first
+// child and contains it. A node's instant events wait for its span and go on its row.
 class Chrome : public TraceSink {
  public:
   explicit Chrome(std::ostream& out) : out_(out) { out_ << "{\"traceEvents\":[\n"; }
@@ -66,23 +75,87 @@ class Chrome : public TraceSink {
       frame_ = e.frame;
       tick_ = 0;
     }
+    const auto ts = e.frame * 1000 + tick_++;
+    last_ts_ = ts;
     nlohmann::ordered_json j;
     j["name"] = e.node >= 0 ? fmt::format("#{} {}", e.node, e.type) : e.event + " " + e.detail;
-    j["cat"] = e.event;
-    j["ph"] = e.event == "enter" ? "B" : e.event == "leave" ? "E" : "i";
+    j["cat"] = e.event == "enter" ? "node" : e.event;
+    j["ph"] = e.event == "enter" ? "X" : "i";
     if (j["ph"] == "i") j["s"] = "t";
-    j["ts"] = e.frame * 1000 + tick_++;
+    j["ts"] = ts;
     j["pid"] = 1;
-    j["tid"] = 1;
     j["args"] = to_json(e);
+    if (e.event == "enter") {
+      open_.push_back(Span{e.file, e.node, e.depth, std::move(j), {}});
+      return;
+    }
+    auto* span = open_span(e);
+    if (span == nullptr) {
+      j["tid"] = 1;
+      return write(j);
+    }
+    if (e.event == "leave") return close(static_cast<std::size_t>(span - open_.data()), ts);
+    span->instants.push_back(std::move(j));
+  }
+  void finish() override {
+    while (!open_.empty())
+      close(open_.size() - 1, last_ts_ + 1);
+    out_ << "\n]}\n";
+  }
+
+ private:
+  struct Span {
+    std::string file;
+    std::int64_t node;
+    std::uint32_t depth;  // with the file, tells two module calls of one file apart
+    nlohmann::ordered_json event;
+    std::vector<nlohmann::ordered_json> instants;
+  };
+  struct Written {
+    std::uint64_t begin, end;
+  };
+
+  Span* open_span(const TraceEvent& e) {
+    for (auto k = open_.size(); k-- > 0;) {
+      auto& span = open_[k];
+      if (span.node == e.node && span.depth == e.depth && span.file == e.file) return &span;
+    }
+    return nullptr;
+  }
+  void close(std::size_t k, std::uint64_t end) {
+    auto span = std::move(open_[k]);
+    open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
+    const auto begin = span.event["ts"].get<std::uint64_t>();
+    // Each row keeps its outermost spans, in time order; one that begins before this span and
+    // ends inside it is the only kind that does not nest.
+    std::size_t row = 0;
+    for (; row < rows_.size(); ++row) {
+      const auto& outer = rows_[row];
+      const auto before = std::find_if(outer.rbegin(), outer.rend(),
+                                       [&](const Written& w) { return w.begin < begin; });
+      if (before == outer.rend() || before->end < begin) break;
+    }
+    if (row == rows_.size()) rows_.emplace_back();
+    auto& outer = rows_[row];
+    std::erase_if(outer, [&](const Written& w) { return w.begin >= begin; });
+    outer.push_back(Written{begin, end});
+    span.event["dur"] = end - begin;
+    span.event["tid"] = row + 1;
+    write(span.event);
+    for (auto& instant : span.instants) {
+      instant["tid"] = row + 1;
+      write(instant);
+    }
+  }
+  void write(const nlohmann::ordered_json& j) {
     out_ << (first_ ? "" : ",\n") << j.dump();
     first_ = false;
   }
-  void finish() override { out_ << "\n]}\n"; }
 
- private:
   std::ostream& out_;
-  std::uint64_t frame_ = 0, tick_ = 0;
+  std::uint64_t frame_ = 0, tick_ = 0, last_ts_ = 0;
+  std::vector<Span> open_;                  // in the order they were entered
+  std::vector<std::vector<Written>> rows_;  // each row's outermost spans written so far
   bool first_ = true;
 };
 
