@@ -137,7 +137,8 @@ class Chrome : public TraceSink {
     }
     if (row == rows_.size()) rows_.emplace_back();
     auto& outer = rows_[row];
-    std::erase_if(outer, [&](const Written& w) { return w.begin >= begin; });
+    while (!outer.empty() && outer.back().begin >= begin)
+      outer.pop_back();  // now inside it
     outer.push_back(Written{begin, end});
     span.event["dur"] = end - begin;
     span.event["tid"] = row + 1;
