@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ainb/exb/disassembler.hpp"
+#include "ainb/gamedata/romfs.hpp"
 #include "ainb/json_dump.hpp"
 #include "ainb/loader.hpp"
 
@@ -13,15 +14,23 @@ namespace ainb::cli {
 
 namespace {
 
-int load_or_report(const std::string& path, std::ostream& err,
+int load_or_report(const std::string& path, const FileLookup& source, std::ostream& err,
                    std::shared_ptr<const Model>& model) {
   try {
-    model = load_file(path);
+    model = open_model(path, source);
     return kExitOk;
   } catch (const LoadError& e) {
     err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
+}
+
+void add_file_lookup(CLI::App& command, FileLookup& source) {
+  command.add_option("--romfs", source.romfs,
+                     "A romfs-like folder where FILE (or PACK:MEMBER) is also looked up");
+  command.add_option("--zsdic", source.zsdic,
+                     "zstd dictionaries for packs: a folder of *.zsdic or ZsDic.pack.zs "
+                     "(default ROMFS/Pack/ZsDic.pack.zs)");
 }
 
 // The options `ainb run` and `ainb regress` share: how a file is run.
@@ -49,6 +58,12 @@ void add_run_options(CLI::App& command, RunRequest& request) {
 
 }  // namespace
 
+std::shared_ptr<const Model> open_model(const std::string& spec, const FileLookup& source) {
+  const auto dictionaries = gamedata::load_dictionaries(source.romfs, source.zsdic);
+  gamedata::FileSource files(source.romfs, &dictionaries);
+  return gamedata::open_ai_file(spec, files);
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"ainb: inspect and run AINB behavior-tree files"};
   app.name("ainb");
@@ -56,14 +71,18 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.set_version_flag("--version", "ainb 0.1.0");
 
   std::string file;
+  FileLookup source;
+  constexpr auto kFileHelp = "AINB file, or PACK:MEMBER (an AI file inside a pack)";
   auto* info = app.add_subcommand("info", "Print a readable summary of a file");
-  info->add_option("FILE", file, "AINB file")->required();
+  info->add_option("FILE", file, kFileHelp)->required();
+  add_file_lookup(*info, source);
 
   std::string format = "model";
   std::string output;
   int indent = 2;
   auto* dump = app.add_subcommand("dump", "Print the complete model as JSON");
-  dump->add_option("FILE", file, "AINB file")->required();
+  dump->add_option("FILE", file, kFileHelp)->required();
+  add_file_lookup(*dump, source);
   dump->add_option("--format", format,
                    "model: the project's schema (docs/dump-json.md); "
                    "peer: the layout of the reference Python tool")
@@ -74,13 +93,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   std::optional<std::uint32_t> function;
   auto* disasm = app.add_subcommand("disasm", "Print the EXB expressions as assembly text");
-  disasm->add_option("FILE", file, "AINB file")->required();
+  disasm->add_option("FILE", file, kFileHelp)->required();
+  add_file_lookup(*disasm, source);
   disasm->add_option("--function", function, "Only this function");
 
   EvalRequest eval_request;
   auto* eval =
       app.add_subcommand("eval", "Run one EXB function (setup, then main) and print its output");
-  eval->add_option("FILE", file, "AINB file")->required();
+  eval->add_option("FILE", file, kFileHelp)->required();
+  add_file_lookup(*eval, source);
   eval->add_option("--function", eval_request.function, "Function index")->required();
   eval->add_option("--input", eval_request.input,
                    "The input value: an integer, a float, true/false, text, or x,y,z");
@@ -136,7 +157,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   auto* cat = app.add_subcommand(
       "cat", "Print a BYML, AAMP, SARC (file list) or zstd-compressed file as readable text");
   cat->add_option("FILE", cat_request.file, "The file")->required();
-  cat->add_option("--dict", cat_request.dictionaries,
+  cat->add_option("--zsdic,--dict", cat_request.dictionaries,
                   "zstd dictionaries: a folder of *.zsdic files or TotK's ZsDic.pack.zs");
   cat->add_option("--names", cat_request.names,
                   "AAMP names (one a line) to print instead of their CRC32 hashes");
@@ -153,13 +174,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   lint->add_option("--format", lint_request.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  lint->add_option("--romfs", lint_request.romfs, "A romfs-like folder where FILE is looked up");
-  lint->add_option("--zsdic", lint_request.zsdic, "zstd dictionaries for packs");
+  add_file_lookup(*lint, lint_request.source);
 
   GraphRequest graph_request;
   auto* graph = app.add_subcommand(
       "graph", "Print the file as Graphviz DOT: commands, nodes, plugs by kind, queries, modules");
-  graph->add_option("FILE", file, "AINB file")->required();
+  graph->add_option("FILE", file, kFileHelp)->required();
+  add_file_lookup(*graph, source);
   graph->add_option("--trace", graph_request.trace,
                     "A JSON-lines trace of `ainb run`: colour the nodes that ran by their last "
                     "result");
@@ -171,13 +192,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "convert",
       "Convert between AINB and the JSON text form (by extension: .json is text), or --check "
       "that a file comes back byte for byte");
-  convert->add_option("IN", convert_request.input, "AINB or .json file")->required();
+  convert->add_option("IN", convert_request.input, "AINB file, PACK:MEMBER or .json file")
+      ->required();
   convert->add_option("OUT", convert_request.output, "AINB or .json file to write");
   convert->add_flag("--check", convert_request.check,
                     "Write IN back through the writer and the text form and report whether the "
                     "bytes are identical, else the first differing offset and its section");
   convert->add_option("--indent", convert_request.indent, "JSON spaces per indentation level")
       ->capture_default_str();
+  add_file_lookup(*convert, convert_request.source);
 
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -201,7 +224,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (convert->parsed()) return run_convert(convert_request, out, err);
 
   std::shared_ptr<const Model> model;
-  if (const int rc = load_or_report(file, err, model); rc != kExitOk) return rc;
+  if (const int rc = load_or_report(file, source, err, model); rc != kExitOk) return rc;
 
   if (info->parsed()) {
     out << format_info(*model);

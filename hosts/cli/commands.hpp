@@ -2,6 +2,7 @@
 
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,15 @@ namespace ainb::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitLoadError = 1;  // a file failed to load (the error is on stderr)
 inline constexpr int kExitUsage = 2;      // bad command line
+
+// Where a command finds its FILE: a path, or PACK:MEMBER (a file inside a SARC pack), also looked
+// up in a romfs-like folder; zstd dictionaries for compressed packs.
+struct FileLookup {
+  std::string romfs;
+  std::string zsdic;  // a folder of *.zsdic or ZsDic.pack.zs; default ROMFS/Pack/ZsDic.pack.zs
+};
+// The AI file `spec` names (gamedata::open_ai_file). Throws LoadError.
+std::shared_ptr<const Model> open_model(const std::string& spec, const FileLookup& source);
 
 // Runs the `ainb` command line; `out` and `err` stand for stdout and stderr.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -81,7 +91,7 @@ struct LintRequest {
   std::string file;  // a path or PACK:MEMBER
   std::vector<std::string> defs;
   std::string format = "text";  // text or json
-  std::string romfs, zsdic;
+  FileLookup source;
 };
 
 // Exit codes of `ainb lint`: 0 no findings, 1 findings, 2 an error (load or usage).
@@ -102,10 +112,11 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
               std::ostream& err);
 
 struct ConvertRequest {
-  std::string input;
+  std::string input;   // a path or PACK:MEMBER (AINB), or a .json file
   std::string output;  // empty with --check
   bool check = false;
   int indent = 2;
+  FileLookup source;
 };
 
 // `ainb convert`: AINB <-> JSON text form by the files' extensions (`.json` is the text form),

@@ -42,7 +42,7 @@ nlohmann::ordered_json read_json(const std::string& path) {
 }
 
 // The AINB bytes of IN, whichever form it is in.
-std::vector<std::uint8_t> ainb_bytes(const std::string& path) {
+std::vector<std::uint8_t> ainb_bytes(const std::string& path, const FileLookup& source) {
   if (is_json(path)) {
     try {
       return writer::from_text(read_json(path), path);
@@ -50,7 +50,7 @@ std::vector<std::uint8_t> ainb_bytes(const std::string& path) {
       throw std::runtime_error(path + ": " + e.what());
     }
   }
-  return writer::write(*load_file(path));
+  return writer::write(*open_model(path, source));
 }
 
 std::string describe(const writer::Difference& d, std::span<const std::uint8_t> original,
@@ -66,8 +66,8 @@ std::string describe(const writer::Difference& d, std::span<const std::uint8_t> 
   return out;
 }
 
-int check(const std::string& path, std::ostream& out, std::ostream& err) {
-  const auto model = load_file(path);
+int check(const std::string& path, const FileLookup& source, std::ostream& out, std::ostream& err) {
+  const auto model = open_model(path, source);
   std::vector<std::uint8_t> direct;
   try {
     direct = writer::write(*model);
@@ -103,19 +103,19 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
         err << "error: --check takes an AINB file\n";
         return kExitUsage;
       }
-      return check(request.input, out, err);
+      return check(request.input, request.source, out, err);
     }
     if (request.output.empty()) {
       err << "error: convert needs IN and OUT (or --check IN)\n";
       return kExitUsage;
     }
     if (is_json(request.output)) {
-      const auto bytes = ainb_bytes(request.input);
+      const auto bytes = ainb_bytes(request.input, request.source);
       const auto model = load(bytes, request.input);
       const auto text = writer::to_text(*model).dump(request.indent) + '\n';
       write_bytes(request.output, text);
     } else {
-      const auto bytes = ainb_bytes(request.input);
+      const auto bytes = ainb_bytes(request.input, request.source);
       write_bytes(request.output,
                   std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     }

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "ainb/gamedata/catalogue.hpp"
-#include "ainb/gamedata/romfs.hpp"
 #include "commands.hpp"
 
 namespace ainb::cli {
@@ -17,9 +16,7 @@ int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
   try {
     for (const auto& path : request.defs)
       catalogue.merge(formats::NodeCatalogue::from_json_file(path));
-    const auto dictionaries = gamedata::load_dictionaries(request.romfs, request.zsdic);
-    gamedata::FileSource source(request.romfs, &dictionaries);
-    model = gamedata::open_ai_file(request.file, source);
+    model = open_model(request.file, request.source);
   } catch (const LoadError& e) {
     err << "error: " << e.what() << '\n';
     return kExitLintError;

@@ -129,6 +129,11 @@ std::string FileSource::where() const {
 
 std::shared_ptr<const Model> open_ai_file(std::string_view spec, FileSource& source) {
   const auto parsed = parse_file_spec(spec);
+  if (parsed.member.empty() && is_pack_name(parsed.file.filename().string())) {
+    throw LoadError(std::string(spec), "SARC", 0,
+                    "a pack, not an AI file: name one of its files, as PACK:AI/NAME.ainb (`ainb "
+                    "cat PACK` lists them)");
+  }
   if (parsed.member.empty()) {
     if (is_file(parsed.file) || source.root().empty() || !parsed.file.is_relative()) {
       return load_file(parsed.file);
