@@ -169,12 +169,32 @@ TEST_CASE("ainb run: text, chrome and the summary") {
   const auto json = nlohmann::json::parse(chrome.out);  // stdout holds only the trace
   const auto& events = json["traceEvents"];
   CHECK(spans_nest(events));
-  // One span per Enter (each node was left: the last command ended) and every other event but
-  // the Leaves, which end the spans.
-  const auto trace_lines = text.out.substr(0, text.out.find("\nsummary"));
-  CHECK(std::ranges::count(trace_lines, '\n') ==
-        static_cast<std::ptrdiff_t>(events.size()) +
-            std::ranges::count_if(events, [](const auto& e) { return e["ph"] == "X"; }));
+  // One span per Enter, which counts the node's updates; the other events (not Leaves, which end
+  // the spans) as instants.
+  std::map<std::string, std::int64_t> kinds;
+  std::istringstream lines(text.out.substr(0, text.out.find("\nsummary")));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::uint64_t frame = 0;
+    std::string kind;
+    words >> frame >> kind;
+    ++kinds[kind];
+  }
+  std::int64_t spans = 0, updates = 0;
+  for (const auto& e : events) {
+    if (e["ph"] != "X") continue;
+    ++spans;
+    updates += e["args"]["updates"].get<std::int64_t>();
+  }
+  CHECK(spans == kinds["enter"]);
+  CHECK(updates == kinds["update"]);
+  CHECK(static_cast<std::int64_t>(events.size()) - spans ==
+        kinds["command"] + kinds["blackboard"] + kinds["transition"] + kinds["alert"]);
+  const auto move_to = std::ranges::find_if(events, [](const auto& e) {
+    return e["ph"] == "X" && e["args"]["node"] == 4 && e["args"]["frame"] == 0;
+  });
+  REQUIRE(move_to != events.end());
+  CHECK((*move_to)["args"]["results"] == "Running \u00d72, Success");
   CHECK(chrome.err.find("summary: patrol.root.ainb") != std::string::npos);
 }
 

@@ -58,15 +58,17 @@ class Text : public TraceSink {
 };
 
 // Chrome's trace event format: a frame is 1000 µs; events within a frame are spread 1 µs apart
-// so their order survives. A node's Enter to its Leave is a complete span ("X"); its updates
-// and the rest are instant events.
+// so their order survives. A node's Enter to its Leave is a complete span ("X") whose args say
+// its updates and their results ("Running ×2, Success"); commands, transitions, alerts, XLink
+// actions and blackboard writes are instant events on the first row.
 //
 // Spans on one row (`tid`) must nest, and nodes do not leave in the reverse order of their
 // entering: a Simultaneous's children are open at once and finish in any order. So a span is
 // written when its node leaves (or at the end), on the first row where it overlaps nothing
 // partly: every span written before it ended before it, so it either contains a row's earlier
 // span or follows it. A parent, written after its children, lands on the row of its first
-// child and contains it. A node's instant events wait for its span and go on its row.
+// child and contains it. Only the open spans are held, each with its results run-length coded,
+// so a long run's trace streams as the JSON-lines one does.
 class Chrome : public TraceSink {
  public:
   explicit Chrome(std::ostream& out) : out_(out) { out_ << "{\"traceEvents\":[\n"; }
@@ -77,25 +79,25 @@ class Chrome : public TraceSink {
     }
     const auto ts = e.frame * 1000 + tick_++;
     last_ts_ = ts;
-    nlohmann::ordered_json j;
-    j["name"] = e.node >= 0 ? fmt::format("#{} {}", e.node, e.type) : e.event + " " + e.detail;
-    j["cat"] = e.event == "enter" ? "node" : e.event;
-    j["ph"] = e.event == "enter" ? "X" : "i";
-    if (j["ph"] == "i") j["s"] = "t";
-    j["ts"] = ts;
-    j["pid"] = 1;
-    j["args"] = to_json(e);
     if (e.event == "enter") {
-      open_.push_back(Span{e.file, e.node, e.depth, std::move(j), {}});
+      open_.push_back(Span{e.file, e.node, e.depth, ts, to_json(e), {}, 0});
       return;
     }
-    auto* span = open_span(e);
-    if (span == nullptr) {
-      j["tid"] = 1;
-      return write(j);
+    if (auto* span = (e.event == "update" || e.event == "leave") ? open_span(e) : nullptr) {
+      if (e.event == "leave") return close(static_cast<std::size_t>(span - open_.data()), ts);
+      span->add_result(e.result);
+      return;
     }
-    if (e.event == "leave") return close(static_cast<std::size_t>(span - open_.data()), ts);
-    span->instants.push_back(std::move(j));
+    nlohmann::ordered_json j;
+    j["name"] = e.node >= 0 ? fmt::format("#{} {}", e.node, e.type) : e.event + " " + e.detail;
+    j["cat"] = e.event;
+    j["ph"] = "i";
+    j["s"] = "t";
+    j["ts"] = ts;
+    j["pid"] = 1;
+    j["tid"] = 1;
+    j["args"] = to_json(e);
+    write(j);
   }
   void finish() override {
     while (!open_.empty())
@@ -108,8 +110,33 @@ class Chrome : public TraceSink {
     std::string file;
     std::int64_t node;
     std::uint32_t depth;  // with the file, tells two module calls of one file apart
-    nlohmann::ordered_json event;
-    std::vector<nlohmann::ordered_json> instants;
+    std::uint64_t begin;
+    nlohmann::ordered_json enter;                                // the enter event's fields
+    std::vector<std::pair<std::string, std::uint64_t>> results;  // run-length coded
+    std::uint64_t updates;
+
+    // At most kMaxRuns runs are kept (a node whose result changes every frame would otherwise
+    // grow with the run); the span's args say when results were left out.
+    static constexpr std::size_t kMaxRuns = 32;
+    void add_result(const std::string& result) {
+      ++updates;
+      if (!results.empty() && results.back().first == result) {
+        ++results.back().second;
+      } else if (results.size() < kMaxRuns) {
+        results.emplace_back(result, 1);
+      }
+    }
+    std::string describe_results() const {
+      std::string text;
+      std::uint64_t told = 0;
+      for (const auto& [result, count] : results) {
+        text += fmt::format("{}{}{}", text.empty() ? "" : ", ", result,
+                            count > 1 ? fmt::format(" \u00d7{}", count) : "");
+        told += count;
+      }
+      if (told < updates) text += fmt::format(", \u2026 ({} more)", updates - told);
+      return text;
+    }
   };
   struct Written {
     std::uint64_t begin, end;
@@ -125,28 +152,35 @@ class Chrome : public TraceSink {
   void close(std::size_t k, std::uint64_t end) {
     auto span = std::move(open_[k]);
     open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(k));
-    const auto begin = span.event["ts"].get<std::uint64_t>();
     // Each row keeps its outermost spans, in time order; one that begins before this span and
     // ends inside it is the only kind that does not nest.
     std::size_t row = 0;
     for (; row < rows_.size(); ++row) {
       const auto& outer = rows_[row];
       const auto before = std::find_if(outer.rbegin(), outer.rend(),
-                                       [&](const Written& w) { return w.begin < begin; });
-      if (before == outer.rend() || before->end < begin) break;
+                                       [&](const Written& w) { return w.begin < span.begin; });
+      if (before == outer.rend() || before->end < span.begin) break;
     }
     if (row == rows_.size()) rows_.emplace_back();
     auto& outer = rows_[row];
-    while (!outer.empty() && outer.back().begin >= begin)
+    while (!outer.empty() && outer.back().begin >= span.begin)
       outer.pop_back();  // now inside it
-    outer.push_back(Written{begin, end});
-    span.event["dur"] = end - begin;
-    span.event["tid"] = row + 1;
-    write(span.event);
-    for (auto& instant : span.instants) {
-      instant["tid"] = row + 1;
-      write(instant);
-    }
+    outer.push_back(Written{span.begin, end});
+
+    nlohmann::ordered_json j;
+    j["name"] = fmt::format("#{} {}", span.node, span.enter.value("type", ""));
+    j["cat"] = "node";
+    j["ph"] = "X";
+    j["ts"] = span.begin;
+    j["dur"] = end - span.begin;
+    j["pid"] = 1;
+    j["tid"] = row + 1;
+    auto args = std::move(span.enter);
+    args.erase("event");
+    args["updates"] = span.updates;
+    args["results"] = span.describe_results();
+    j["args"] = std::move(args);
+    write(j);
   }
   void write(const nlohmann::ordered_json& j) {
     out_ << (first_ ? "" : ",\n") << j.dump();
