@@ -72,8 +72,8 @@ std::vector<nlohmann::json> trace_of(const Scenario& scenario, RunOptions option
 TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
   CHECK(parse_error("[]") == "s.json: /: expected an object");
   CHECK(parse_error(R"({"frame": 3})") ==
-        "s.json: /frame: unknown key (expected one of: seed, frames, command, blackboard, "
-        "commands, nodes, functions)");
+        "s.json: /frame: unknown key (expected one of: seed, frames, command, restart, "
+        "blackboard, commands, nodes, functions)");
   CHECK(parse_error(R"({"frames": -1})") == "s.json: /frames: expected a non-negative integer");
   CHECK(parse_error(R"({"blackboard": [{"name": "A"}]})") ==
         "s.json: /blackboard/0: missing key \"value\"");
@@ -432,6 +432,60 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
   CHECK(ainb_cli({"regress", "--check", golden, "--scenario", "x.json"}).code == 2);
   CHECK(ainb_cli({"regress", "one.ainb"}).err ==
         "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n");
+  fs::remove_all(root);
+}
+
+TEST_CASE("ainb run and regress --restart: an ended command starts again before the next frame") {
+  namespace fs = std::filesystem;
+  const auto original = write_spec("guard-restart.ainb", guard());
+  // The alarm is raised in frame 3, after the command's first run ended (stubs succeed at once).
+  const auto alarm = ainb::test::write_scratch(
+      "alarm3.scenario.json", R"({"blackboard": [{"frame": 3, "name": "Alarm", "value": true}]})");
+  const auto once = ainb_cli({"run", original, "--frames", "4", "--scenario", alarm.string()});
+  CHECK(once.out.starts_with(
+      "summary: Guard.root.ainb, command Root: succeeded in frame 2 of 4, 5 node updates\n"));
+  const auto again = ainb_cli({"run", original, "--frames", "4", "--scenario", alarm.string(),
+                               "--restart", "--trace", "-", "--format", "text"});
+  CHECK(again.code == 0);
+  CHECK(again.out.find("    3  command    Root\n    3  enter      #0 Element_Sequential\n"
+                       "    3    enter      #1 Element_BoolSelector\n"
+                       "    3      enter      #2 Attack\n") != std::string::npos);
+  CHECK(again.out.find("summary: Guard.root.ainb, command Root: succeeded in frame 4 of 4 (started "
+                       "again 1 time), 10 node updates\n") != std::string::npos);
+
+  // The scenario's "restart" wins over the flag; it must be true or false.
+  const auto off = ainb::test::write_scratch(
+      "alarm3-once.scenario.json",
+      R"({"restart": false, "blackboard": [{"frame": 3, "name": "Alarm", "value": true}]})");
+  CHECK(ainb_cli({"run", original, "--frames", "4", "--scenario", off.string(), "--restart"}).out ==
+        once.out);
+  CHECK(parse_error(R"({"restart": 1})") == "s.json: /restart: expected true or false");
+
+  // An edit of the branch the alarm takes: unseen by one run, found when the command starts
+  // again (the alarm then reaches the selector).
+  auto edited = guard();
+  edited.nodes[1].plugs[0].node = 3;  // True now leads to Patrol
+  const auto changed = write_spec("guard-restart-edited.ainb", edited);
+  CHECK(ainb_cli({"regress", original, changed, "--frames", "4", "--scenario", alarm.string()})
+            .code == 0);
+  const auto found = ainb_cli(
+      {"regress", original, changed, "--frames", "4", "--scenario", alarm.string(), "--restart"});
+  CHECK(found.code == 1);
+  CHECK(found.out.find("  > original: frame 3 enter #2 Attack [Guard.root.ainb]\n"
+                       "  > edited:   frame 3 enter #3 Patrol [Guard.root.ainb]\n") !=
+        std::string::npos);
+
+  // Golden recordings keep the flag: a check runs as the recording did.
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-restart";
+  ainb::test::write_file(root / "mod" / "guard.ainb", ainb::test::build(guard()));
+  const auto golden = (root / "golden").string();
+  CHECK(ainb_cli(
+            {"regress", "--record", golden, (root / "mod").string(), "--frames", "4", "--restart"})
+            .out ==
+        "file        scenario   events  result\n"
+        "guard.ainb  -              28  recorded\n"
+        "1 case(s): 1 recorded\n");
+  CHECK(ainb_cli({"regress", "--check", golden, (root / "mod").string()}).code == 0);
   fs::remove_all(root);
 }
 

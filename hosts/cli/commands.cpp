@@ -43,6 +43,9 @@ void add_run_options(CLI::App& command, RunRequest& request) {
                      "A folder where module files are found (repeatable; default: the file's own)");
   command.add_option("--seed", request.seed, "Random seed (a scenario's wins)")
       ->capture_default_str();
+  command.add_flag("--restart", request.restart,
+                   "Start the command again whenever it ends, before the next frame (a "
+                   "scenario's \"restart\" wins)");
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
                    "Run module nodes whose file is not found as stub nodes (one warning each)");
   command.add_option("--romfs", request.romfs,

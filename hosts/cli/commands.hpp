@@ -50,6 +50,7 @@ struct RunRequest {
   std::string trace;  // a file, "-" for standard output, empty for none
   std::string format = "jsonl";
   bool stub_missing_modules = false;
+  bool restart = false;
   std::string romfs;              // a romfs-like folder (modules, packs, parameter files)
   std::string zsdic;              // zstd dictionaries (default ROMFS/Pack/ZsDic.pack.zs)
   std::vector<std::string> defs;  // node definition files: stub outputs

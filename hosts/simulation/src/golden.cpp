@@ -91,6 +91,7 @@ nlohmann::json options_json(const RunOptions& o) {
   return {{"command", o.command},
           {"frames", o.frames},
           {"seed", o.seed},
+          {"restart", o.restart},
           {"modules", strings(o.module_dirs)},
           {"stub_missing_modules", o.stub_missing_modules},
           {"romfs", o.romfs.generic_string()},
@@ -103,6 +104,7 @@ RunOptions options_from(const nlohmann::json& j) {
   o.command = j.at("command").get<std::string>();
   o.frames = j.at("frames").get<std::uint64_t>();
   o.seed = j.at("seed").get<std::uint64_t>();
+  o.restart = j.value("restart", false);  // absent from folders recorded before it existed
   o.module_dirs = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
   o.romfs = j.at("romfs").get<std::string>();

@@ -28,6 +28,10 @@ class Reader {
     }
     return j.get<std::uint64_t>();
   }
+  bool flag(const nlohmann::json& j, const std::string& path) const {
+    if (!j.is_boolean()) fail(path, "expected true or false");
+    return j.get<bool>();
+  }
   std::string text(const nlohmann::json& j, const std::string& path) const {
     if (!j.is_string()) fail(path, "expected a string");
     return j.get<std::string>();
@@ -73,10 +77,12 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
   Scenario s;
   s.name = name;
   r.expect_object(json, "");
-  r.only(json, "", {"seed", "frames", "command", "blackboard", "commands", "nodes", "functions"});
+  r.only(json, "",
+         {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "functions"});
   if (json.contains("seed")) s.seed = r.count(json["seed"], "/seed");
   if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames");
   if (json.contains("command")) s.command = r.text(json["command"], "/command");
+  if (json.contains("restart")) s.restart = r.flag(json["restart"], "/restart");
   if (json.contains("blackboard")) {
     const auto& list = json["blackboard"];
     r.expect_array(list, "/blackboard");

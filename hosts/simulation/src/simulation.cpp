@@ -529,10 +529,17 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     apply(0);
     if (!command.empty() && actor.command().empty()) actor.start(command);
     const auto frames = scenario.frames.value_or(options.frames);
+    const bool restart = scenario.restart.value_or(options.restart);
     for (std::uint64_t frame = 1; frame <= frames; ++frame) {
       tracer.frame = frame;
       apply(frame);
       if (actor.state() == CommandState::Faulted) break;
+      const bool ended =
+          actor.state() == CommandState::Succeeded || actor.state() == CommandState::Failed;
+      if (restart && ended) {
+        actor.start(actor.command());
+        ++summary.restarts;
+      }
       const bool running = actor.state() == CommandState::Running;
       actor.tick();
       if (actor.state() == CommandState::Faulted) break;
@@ -555,8 +562,10 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
 
 void print_summary(const Summary& s, std::ostream& out) {
   // "succeeded in frame 3 of 600": when the command ended, not only how long the run was.
-  const auto when = s.ended_frame != 0 ? fmt::format("in frame {} of {}", s.ended_frame, s.frames)
-                                       : fmt::format("after {} frames", s.frames);
+  auto when = s.ended_frame != 0 ? fmt::format("in frame {} of {}", s.ended_frame, s.frames)
+                                 : fmt::format("after {} frames", s.frames);
+  if (s.restarts != 0)
+    when += fmt::format(" (started again {} time{})", s.restarts, s.restarts == 1 ? "" : "s");
   out << fmt::format("summary: {}, command {}: {} {}, {} node updates\n", s.file,
                      s.command.empty() ? "(none)" : s.command, s.state, when, s.visits);
   out << "updates by class:\n";

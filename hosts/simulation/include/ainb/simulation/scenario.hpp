@@ -49,6 +49,7 @@ struct Scenario {
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> frames;
   std::optional<std::string> command;
+  std::optional<bool> restart;  // RunOptions::restart
   struct BlackboardSet {
     std::uint64_t frame = 0;
     std::string entry;

@@ -22,6 +22,10 @@ struct RunOptions {
   std::string command;  // empty: the scenario's, else the file's first command
   std::uint64_t frames = 600;
   std::uint64_t seed = 0;
+  // A command that ends (succeeds or fails) is started again before the next frame's tick, as
+  // a game issues an actor's AI again, so a tree whose actions end at once still runs every
+  // frame of the run (a scenario's "restart" wins).
+  bool restart = false;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
   // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
@@ -85,6 +89,7 @@ struct Summary {
   std::string state;                                      // the command's state at the end
   // The frame in which the command ended (state succeeded or failed), 0 while it runs.
   std::uint64_t ended_frame = 0;
+  std::uint64_t restarts = 0;  // commands started again after they ended (RunOptions::restart)
   std::map<std::string, std::string> last_results;              // "file #node Type" -> last result
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
