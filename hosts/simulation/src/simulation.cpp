@@ -422,6 +422,8 @@ class Tracer : public runtime::Observer {
     e.file = i.graph().file_name();
     e.node = node;
     e.depth = depth(i);
+    e.instance =
+        instances_.try_emplace(&i, static_cast<std::uint32_t>(instances_.size())).first->second;
     if (node >= 0) {
       const auto n = static_cast<std::uint32_t>(node);
       const auto& mn = i.graph().model().nodes[n];
@@ -440,6 +442,7 @@ class Tracer : public runtime::Observer {
   std::map<std::pair<const Instance*, std::uint32_t>, Placed> placed_;
   std::uint64_t entered_ = 0;
   std::map<const runtime::Graph*, Links> links_;
+  std::map<const Instance*, std::uint32_t> instances_;
 };
 
 }  // namespace

@@ -80,7 +80,7 @@ class Chrome : public TraceSink {
     const auto ts = e.frame * 1000 + tick_++;
     last_ts_ = ts;
     if (e.event == "enter") {
-      open_.push_back(Span{e.file, e.node, e.depth, ts, to_json(e), {}, 0});
+      open_.push_back(Span{e.instance, e.node, ts, to_json(e), {}, 0});
       return;
     }
     if (auto* span = (e.event == "update" || e.event == "leave") ? open_span(e) : nullptr) {
@@ -107,9 +107,8 @@ class Chrome : public TraceSink {
 
  private:
   struct Span {
-    std::string file;
+    std::uint32_t instance;
     std::int64_t node;
-    std::uint32_t depth;  // with the file, tells two module calls of one file apart
     std::uint64_t begin;
     nlohmann::ordered_json enter;                                // the enter event's fields
     std::vector<std::pair<std::string, std::uint64_t>> results;  // run-length coded
@@ -145,7 +144,7 @@ class Chrome : public TraceSink {
   Span* open_span(const TraceEvent& e) {
     for (auto k = open_.size(); k-- > 0;) {
       auto& span = open_[k];
-      if (span.node == e.node && span.depth == e.depth && span.file == e.file) return &span;
+      if (span.node == e.node && span.instance == e.instance) return &span;
     }
     return nullptr;
   }

@@ -50,6 +50,9 @@ struct TraceEvent {
   std::int64_t to = -1;     // transition target
   std::string detail;       // command name, alert message, "slot=action", entry
   std::uint32_t depth = 0;  // nesting, for the text form
+  // The instance it came from (the actor 0, module calls' sub-instances numbered as they are
+  // first seen): two calls of one module file run the same nodes at once.
+  std::uint32_t instance = 0;
 };
 
 class TraceSink {
