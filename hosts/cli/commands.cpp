@@ -43,6 +43,9 @@ void add_run_options(CLI::App& command, RunRequest& request) {
                      "A folder where module files are found (repeatable; default: the file's own)");
   command.add_option("--seed", request.seed, "Random seed (a scenario's wins)")
       ->capture_default_str();
+  command.add_flag("--generic-nodes", request.generic_nodes,
+                   "Run TotK's generic classes (blackboard writes, result setters, math queries) "
+                   "as implemented (docs/generic-nodes.md) instead of as stubs");
   command.add_flag("--restart", request.restart,
                    "Start the command again whenever it ends, before the next frame (a "
                    "scenario's \"restart\" wins)");

@@ -51,6 +51,7 @@ struct RunRequest {
   std::string format = "jsonl";
   bool stub_missing_modules = false;
   bool restart = false;
+  bool generic_nodes = false;
   std::string romfs;              // a romfs-like folder (modules, packs, parameter files)
   std::string zsdic;              // zstd dictionaries (default ROMFS/Pack/ZsDic.pack.zs)
   std::vector<std::string> defs;  // node definition files: stub outputs

@@ -92,6 +92,7 @@ nlohmann::json options_json(const RunOptions& o) {
           {"frames", o.frames},
           {"seed", o.seed},
           {"restart", o.restart},
+          {"generic_nodes", o.generic_nodes},
           {"modules", strings(o.module_dirs)},
           {"stub_missing_modules", o.stub_missing_modules},
           {"romfs", o.romfs.generic_string()},
@@ -104,7 +105,9 @@ RunOptions options_from(const nlohmann::json& j) {
   o.command = j.at("command").get<std::string>();
   o.frames = j.at("frames").get<std::uint64_t>();
   o.seed = j.at("seed").get<std::uint64_t>();
-  o.restart = j.value("restart", false);  // absent from folders recorded before it existed
+  // Absent from folders recorded before they existed.
+  o.restart = j.value("restart", false);
+  o.generic_nodes = j.value("generic_nodes", false);
   o.module_dirs = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
   o.romfs = j.at("romfs").get<std::string>();

@@ -12,6 +12,7 @@
 #include "ainb/exb/user_functions.hpp"
 #include "ainb/gamedata/blackboard_files.hpp"
 #include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
 
 namespace ainb::simulation {
@@ -460,9 +461,10 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   runtime::NodeRegistry registry;
   if (!options.definitions.empty())
     registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
-  std::vector<std::shared_ptr<ScriptedNode>> scripted;
   for (const auto& [cls, behaviour] : scenario.nodes)
     registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
+  // After the scenario's classes, which win over the generic ones.
+  if (options.generic_nodes) gamedata::add_generic_nodes(registry);
   exb::UserFunctions functions;
   add_functions(scenario, functions);
   // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs

@@ -26,6 +26,9 @@ struct RunOptions {
   // a game issues an actor's AI again, so a tree whose actions end at once still runs every
   // frame of the run (a scenario's "restart" wins).
   bool restart = false;
+  // TotK's generic classes (blackboard writes, result setters, math queries) run as implemented
+  // by gamedata::add_generic_nodes instead of as stubs; a scenario's scripted classes win.
+  bool generic_nodes = false;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
   // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
