@@ -933,34 +933,45 @@ TEST_CASE("generic node classes: math queries, blackboard writes and result sett
   }
 }
 
+namespace {
+
+// A Logic file whose root, updated every frame and never left, sets Count (10 at the start) to
+// Count + 1 through ExecuteBlackboardSetS32 and its QueryMathAddS32.
+test::AinbSpec counter_spec(bool execute_once = false, bool only_on_enter = false) {
+  using namespace ainb::test;
+  const auto I = ParamType::Int;
+  constexpr std::uint32_t kBlackboard0 = 0x80000000u;  // the input reads blackboard entry 0
+  AinbSpec spec;
+  spec.file_name = "Counter.logic";
+  spec.category = "Logic";
+  spec.blackboard = {{BlackboardType::S32, "Count", std::int32_t{10}}};
+  BuildNode set{.name = "ExecuteBlackboardSetS32"};
+  set.inputs = {{I, "S32", 1, 0, 0, std::int32_t{0}}};
+  set.properties = {{ParamType::String, "BlackboardKey", std::string("Count")},
+                    {ParamType::Bool, "ExecuteOnce", execute_once}};
+  set.queries = {0};
+  BuildNode add{.name = "QueryMathAddS32", .flags = node_flags::kIsQuery};
+  add.inputs = {{I, "InputA", -1, 0, kBlackboard0, std::int32_t{0}},
+                {I, "InputB", -1, 0, 0, std::int32_t{1}}};
+  add.properties = {{ParamType::Bool, "OutputOnlyOnEnter", only_on_enter}};
+  add.outputs = {{I, "Result"}};
+  spec.nodes = {set, add};
+  return spec;
+}
+
+}  // namespace
+
 TEST_CASE("generic node classes: ExecuteOnce, OutputOnlyOnEnter and the result setters") {
   using namespace ainb::test;
   runtime::NodeRegistry registry;
   registry.unknown_classes = runtime::UnknownClassPolicy::Strict;
   gamedata::add_generic_nodes(registry);
-  const auto I = ParamType::Int;
-  constexpr std::uint32_t kBlackboard0 = 0x80000000u;  // the input reads blackboard entry 0
 
-  // A Logic root, updated every frame and never left: Count = Count + 1, with the write once per
-  // Enter or every frame; the sum from the blackboard at each calculation or at the Enter only.
+  // Count = Count + 1, with the write once per Enter or every frame, and the sum from the
+  // blackboard at each calculation or at the Enter only.
   const auto counter = [&](bool execute_once, bool only_on_enter) {
-    AinbSpec spec;
-    spec.file_name = "Counter.logic";
-    spec.category = "Logic";
-    spec.blackboard = {{BlackboardType::S32, "Count", std::int32_t{10}}};
-    BuildNode set{.name = "ExecuteBlackboardSetS32"};
-    set.inputs = {{I, "S32", 1, 0, 0, std::int32_t{0}}};
-    set.properties = {{ParamType::String, "BlackboardKey", std::string("Count")},
-                      {ParamType::Bool, "ExecuteOnce", execute_once}};
-    set.queries = {0};
-    BuildNode add{.name = "QueryMathAddS32", .flags = node_flags::kIsQuery};
-    add.inputs = {{I, "InputA", -1, 0, kBlackboard0, std::int32_t{0}},
-                  {I, "InputB", -1, 0, 0, std::int32_t{1}}};
-    add.properties = {{ParamType::Bool, "OutputOnlyOnEnter", only_on_enter}};
-    add.outputs = {{I, "Result"}};
-    spec.nodes = {set, add};
-    runtime::Instance actor(
-        std::make_shared<const runtime::Graph>(load(build(spec), "counter.ainb"), registry));
+    runtime::Instance actor(std::make_shared<const runtime::Graph>(
+        load(build(counter_spec(execute_once, only_on_enter)), "counter.ainb"), registry));
     for (int frame = 0; frame < 3; ++frame)
       actor.tick();
     return std::get<std::int32_t>(*actor.blackboard("Count"));
@@ -996,19 +1007,7 @@ TEST_CASE("generic node classes: ExecuteOnce, OutputOnlyOnEnter and the result s
 
 TEST_CASE("ainb run and regress --generic-nodes: the classes run instead of stubs") {
   using namespace ainb::test;
-  AinbSpec spec;
-  spec.file_name = "Counter.logic";
-  spec.category = "Logic";
-  spec.blackboard = {{BlackboardType::S32, "Count", std::int32_t{10}}};
-  BuildNode set{.name = "ExecuteBlackboardSetS32"};
-  set.inputs = {{ParamType::Int, "S32", 1, 0, 0, std::int32_t{0}}};
-  set.properties = {{ParamType::String, "BlackboardKey", std::string("Count")}};
-  set.queries = {0};
-  BuildNode add{.name = "QueryMathAddS32", .flags = node_flags::kIsQuery};
-  add.inputs = {{ParamType::Int, "InputA", -1, 0, 0x80000000u, std::int32_t{0}},
-                {ParamType::Int, "InputB", -1, 0, 0, std::int32_t{1}}};
-  add.outputs = {{ParamType::Int, "Result"}};
-  spec.nodes = {set, add};
+  auto spec = counter_spec();
   const auto dir = temp_dir("generic");
   const auto file = (dir / "counter.ainb").string();
   write_file(file, build(spec));

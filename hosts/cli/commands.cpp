@@ -25,9 +25,11 @@ int load_or_report(const std::string& path, const FileLookup& source, std::ostre
   }
 }
 
-void add_file_lookup(CLI::App& command, FileLookup& source) {
-  command.add_option("--romfs", source.romfs,
-                     "A romfs-like folder where FILE (or PACK:MEMBER) is also looked up");
+void add_file_lookup(CLI::App& command, FileLookup& source,
+                     const char* romfs_help =
+                         "A romfs-like folder where FILE (or PACK:MEMBER) "
+                         "is also looked up") {
+  command.add_option("--romfs", source.romfs, romfs_help);
   command.add_option("--zsdic", source.zsdic,
                      "zstd dictionaries for packs: a folder of *.zsdic or ZsDic.pack.zs "
                      "(default ROMFS/Pack/ZsDic.pack.zs)");
@@ -51,12 +53,9 @@ void add_run_options(CLI::App& command, RunRequest& request) {
                    "scenario's \"restart\" wins)");
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
                    "Run module nodes whose file is not found as stub nodes (one warning each)");
-  command.add_option("--romfs", request.romfs,
-                     "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard "
-                     "parameter files are also looked up there and in the packs under ROMFS/Pack");
-  command.add_option("--zsdic", request.zsdic,
-                     "zstd dictionaries: a folder of *.zsdic or ZsDic.pack.zs (default "
-                     "ROMFS/Pack/ZsDic.pack.zs)");
+  add_file_lookup(command, request.source,
+                  "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard parameter "
+                  "files are also looked up there and in the packs under ROMFS/Pack");
   command.add_option("--defs", request.defs,
                      "Node definitions (NodeDefinition.json; repeatable): stub nodes write the "
                      "declared output defaults");

@@ -37,8 +37,8 @@ simulation::RunOptions run_options(const RunRequest& request) {
   options.stub_missing_modules = request.stub_missing_modules;
   for (const auto& dir : request.module_dirs)
     options.module_dirs.emplace_back(dir);
-  options.romfs = request.romfs;
-  options.zsdic = request.zsdic;
+  options.romfs = request.source.romfs;
+  options.zsdic = request.source.zsdic;
   for (const auto& path : request.defs)
     options.definitions.emplace_back(path);
   return options;
