@@ -1,7 +1,7 @@
 /* The C API, called from C (C11): loading, node classes with state, the blackboard, trace events,
- * user functions and every error path. Runs the bundled patrol example; the user-function part
- * runs a corpus file (it fails when CI is set and the corpus is missing, and is skipped
- * otherwise). */
+ * user functions, the generic classes and every error path. Runs the bundled patrol example and
+ * tests/data/counter.root.json; the user-function part runs a corpus file (it fails when CI is
+ * set and the corpus is missing, and is skipped otherwise). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,14 +280,77 @@ static void test_user_functions(const char* corpus) {
   ainb_runtime_destroy(rt);
 }
 
+/* A class that succeeds and writes nothing. */
+static ainb_result succeed(ainb_node* node, void* class_data) {
+  (void)node;
+  (void)class_data;
+  return AINB_SUCCESS;
+}
+
+/* Runs counter.root (ExecuteBlackboardSetS32 writes QueryMathAddS32's Count + 1 to Count) `rounds`
+ * times, starting its command each time, and returns Count. */
+static int32_t count_after(ainb_runtime* rt, const char* counter_path, int rounds) {
+  ainb_graph* graph = ainb_graph_load(rt, counter_path);
+  CHECK(graph != NULL);
+  if (graph == NULL) {
+    fprintf(stderr, "%s\n", ainb_runtime_last_error(rt));
+    exit(1);
+  }
+  ainb_instance* actor = ainb_instance_create(graph, 0, NULL);
+  for (int round = 0; round < rounds; ++round) {
+    CHECK(ainb_instance_start(actor, "Count") == AINB_OK);
+    ainb_instance_tick(actor);
+    CHECK(ainb_instance_state(actor) == AINB_SUCCEEDED);
+  }
+  int32_t count = -1;
+  CHECK(ainb_blackboard_get_int(actor, "Count", &count));
+  ainb_instance_destroy(actor);
+  ainb_graph_release(graph);
+  return count;
+}
+
+static void test_generic_nodes(const char* counter_path) {
+  ainb_runtime* stubs = ainb_runtime_create();
+  CHECK(count_after(stubs, counter_path, 3) == 0); /* stubs write nothing */
+  ainb_runtime_destroy(stubs);
+
+  ainb_runtime* generic = ainb_runtime_create();
+  CHECK(ainb_runtime_add_generic_nodes(generic) == AINB_OK);
+  CHECK(count_after(generic, counter_path, 3) == 3);
+  uint32_t slot = 0;
+  CHECK(ainb_runtime_declare_parameter(generic, "QueryMathAddS32", AINB_PARAMETER_INPUT,
+                                       AINB_VALUE_INT, "InputA", &slot) == AINB_ERROR_ARGUMENT);
+  CHECK(strcmp(ainb_runtime_last_error(generic),
+               "declare_parameter: \"QueryMathAddS32\" is a generic class "
+               "(ainb_runtime_add_generic_nodes), not one registered with "
+               "ainb_runtime_register_node") == 0);
+  ainb_runtime_destroy(generic);
+
+  /* The host's own class wins, registered before or after. */
+  const ainb_node_class own = {NULL, succeed, NULL, NULL, 0};
+  ainb_runtime* before = ainb_runtime_create();
+  CHECK(ainb_runtime_register_node(before, "ExecuteBlackboardSetS32", &own) == AINB_OK);
+  CHECK(ainb_runtime_add_generic_nodes(before) == AINB_OK);
+  CHECK(count_after(before, counter_path, 2) == 0);
+  ainb_runtime_destroy(before);
+  ainb_runtime* after = ainb_runtime_create();
+  CHECK(ainb_runtime_add_generic_nodes(after) == AINB_OK);
+  CHECK(ainb_runtime_register_node(after, "ExecuteBlackboardSetS32", &own) == AINB_OK);
+  CHECK(count_after(after, counter_path, 2) == 0);
+  ainb_runtime_destroy(after);
+
+  CHECK(ainb_runtime_add_generic_nodes(NULL) == AINB_ERROR_ARGUMENT);
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR\n");
+  if (argc != 4) {
+    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb\n");
     return 2;
   }
   test_patrol(argv[1]);
   test_load_errors();
   test_user_functions(argv[2]);
+  test_generic_nodes(argv[3]);
   if (failures > 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/runtime/instance.hpp"
 
@@ -352,11 +353,20 @@ ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_n
     rt->last_error = "declare_parameter: a class name, a parameter name and a slot are needed";
     return AINB_ERROR_ARGUMENT;
   }
-  // Every class of the C API is a CNodeClass.
-  auto* node_class = static_cast<CNodeClass*>(rt->registry.find(class_name).get());
-  if (node_class == nullptr) {
+  const auto registered = rt->registry.find(class_name);
+  if (registered == nullptr) {
     rt->last_error = fmt::format("declare_parameter: no class \"{}\" is registered", class_name);
     return AINB_ERROR_NOT_FOUND;
+  }
+  // The C API's own classes are CNodeClasses; the generic classes declare their parameters
+  // themselves.
+  auto* node_class = dynamic_cast<CNodeClass*>(registered.get());
+  if (node_class == nullptr) {
+    rt->last_error = fmt::format(
+        "declare_parameter: \"{}\" is a generic class (ainb_runtime_add_generic_nodes), not one "
+        "registered with ainb_runtime_register_node",
+        class_name);
+    return AINB_ERROR_ARGUMENT;
   }
   try {
     const auto declared = node_class->declare(kind, type, name);
@@ -393,6 +403,16 @@ ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
 
 void ainb_runtime_set_stub_running_updates(ainb_runtime* rt, uint32_t updates) {
   if (rt != nullptr) rt->registry.stub_running_updates = updates;
+}
+ainb_status ainb_runtime_add_generic_nodes(ainb_runtime* rt) {
+  if (rt == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    gamedata::add_generic_nodes(rt->registry);
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
 }
 ainb_status ainb_runtime_add_module_dir(ainb_runtime* rt, const char* directory) {
   if (rt == nullptr || directory == nullptr) return AINB_ERROR_ARGUMENT;

@@ -84,6 +84,11 @@ AINB_API ainb_status ainb_runtime_register_node(ainb_runtime* runtime, const cha
  * (default 0; at most 65535: loading a graph fails with a larger value). Graphs loaded
  * afterwards use the value. */
 AINB_API void ainb_runtime_set_stub_running_updates(ainb_runtime* runtime, uint32_t updates);
+/* Registers the generic TotK classes that need no game world (blackboard setters, result setters,
+ * math and cast queries; docs/generic-nodes.md lists them) for graphs loaded afterwards. A class
+ * registered with ainb_runtime_register_node before or after this call wins. Parameters cannot be
+ * declared (ainb_runtime_declare_parameter) on these classes. */
+AINB_API ainb_status ainb_runtime_add_generic_nodes(ainb_runtime* runtime);
 /* Folders where module files are found (default: the root file's own folder). */
 AINB_API ainb_status ainb_runtime_add_module_dir(ainb_runtime* runtime, const char* directory);
 /* false (default): a missing module file fails the load; true: the module node runs as a stub. */
@@ -124,7 +129,7 @@ AINB_API ainb_status ainb_runtime_register_function(ainb_runtime* runtime, const
  * (ainb_node_get_*, ainb_node_set_*) instead of by name. Declare before loading graphs: a graph
  * sees the declarations made before it loaded. `*slot` receives the handle. Types: BOOL, INT,
  * FLOAT, STRING (inputs and properties), VEC3F. AINB_ERROR_NOT_FOUND when no class of that name is
- * registered; AINB_ERROR_ARGUMENT for another kind or type. */
+ * registered; AINB_ERROR_ARGUMENT for another kind or type, or a generic class. */
 typedef enum ainb_parameter_kind {
   AINB_PARAMETER_INPUT = 0,
   AINB_PARAMETER_PROPERTY = 1,
