@@ -189,6 +189,8 @@ static void test_patrol(const char* patrol_path) {
         point.z == -4.0f);
   CHECK(!ainb_blackboard_get_int(actor, "PatrolSpeed", NULL)); /* a float, not an int */
   CHECK(ainb_blackboard_set_int(actor, "IsEnemyNear", 1) == AINB_ERROR_NOT_FOUND);
+  CHECK(strcmp(ainb_instance_last_error(actor),
+               "patrol.root.ainb: the blackboard has no s32 entry \"IsEnemyNear\"") == 0);
   CHECK(ainb_blackboard_set_bool(actor, "NoSuchEntry", true) == AINB_ERROR_NOT_FOUND);
   CHECK(ainb_blackboard_set_bool(actor, "IsEnemyNear", true) == AINB_OK);
   bool near = false;
@@ -221,6 +223,10 @@ static void test_load_errors(void) {
   CHECK(ainb_graph_load(NULL, "x") == NULL);
   CHECK(ainb_instance_start(NULL, "Root") == AINB_ERROR_ARGUMENT);
   CHECK(ainb_runtime_register_function(rt, "NoParens", NULL, NULL) == AINB_ERROR_ARGUMENT);
+  CHECK(ainb_graph_load(rt, NULL) == NULL);
+  CHECK(strcmp(ainb_runtime_last_error(rt), "graph_load: no path") == 0);
+  CHECK(ainb_graph_load_memory(rt, NULL, 4, "x.ainb") == NULL);
+  CHECK(strcmp(ainb_runtime_last_error(rt), "graph_load_memory: no bytes") == 0);
   ainb_runtime_destroy(rt);
 }
 
@@ -256,6 +262,17 @@ static void test_user_functions(const char* corpus) {
   fclose(probe);
   ainb_runtime* rt = ainb_runtime_create();
   calls c = {0, NULL};
+  CHECK(ainb_runtime_register_function(rt, "Broken( Bool, Int", bb_code_bool, &c) ==
+        AINB_ERROR_ARGUMENT);
+  CHECK(strcmp(ainb_runtime_last_error(rt),
+               "register_function: signature \"Broken( Bool, Int\": expected Name( Result, "
+               "Arguments... )") == 0);
+  CHECK(ainb_runtime_register_function(
+            rt,
+            "Many( Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, "
+            "Int, Int, Int )",
+            bb_code_bool, &c) == AINB_ERROR_ARGUMENT);
+  CHECK(strstr(ainb_runtime_last_error(rt), "Int )\" has 17 arguments (at most 16)") != NULL);
   CHECK(ainb_runtime_register_function(rt, "GetBBCodeBool( Bool, Int )", bb_code_bool, &c) ==
         AINB_OK);
   ainb_runtime_set_stub_running_updates(rt, 0);
@@ -278,6 +295,77 @@ static void test_user_functions(const char* corpus) {
   ainb_instance_destroy(actor);
   ainb_graph_release(graph);
   ainb_runtime_destroy(rt);
+}
+
+/* Misuse from inside a callback: MoveTo calls one of its own instance's entry points. */
+typedef enum misuse { CALL_STOP, CALL_TICK, CALL_START, CALL_DESTROY } misuse;
+typedef struct misuser {
+  ainb_instance* self;
+  misuse call;
+  ainb_status status; /* what the refused call returned */
+  int returned;       /* the callback went on after the call */
+} misuser;
+
+static ainb_result misuse_update(ainb_node* node, void* class_data) {
+  (void)node;
+  misuser* m = (misuser*)class_data;
+  switch (m->call) {
+    case CALL_STOP:
+      m->status = ainb_instance_stop(m->self);
+      break;
+    case CALL_TICK:
+      m->status = ainb_instance_tick(m->self);
+      break;
+    case CALL_START:
+      m->status = ainb_instance_start(m->self, "Alert");
+      break;
+    case CALL_DESTROY:
+      ainb_instance_destroy(m->self);
+      m->status = AINB_ERROR_ARGUMENT;
+      break;
+  }
+  m->returned = 1;
+  return AINB_RUNNING;
+}
+
+static void test_misuse(const char* patrol_path) {
+  static const char* const names[] = {"ainb_instance_stop", "ainb_instance_tick",
+                                      "ainb_instance_start", "ainb_instance_destroy"};
+  for (int call = CALL_STOP; call <= CALL_DESTROY; ++call) {
+    ainb_runtime* rt = ainb_runtime_create();
+    misuser m = {NULL, (misuse)call, AINB_OK, 0};
+    const ainb_node_class move = {NULL, misuse_update, NULL, &m, 0};
+    CHECK(ainb_runtime_register_node(rt, "MoveTo", &move) == AINB_OK);
+    ainb_graph* graph = ainb_graph_load(rt, patrol_path);
+    m.self = ainb_instance_create(graph, 1, NULL);
+    CHECK(ainb_instance_start(m.self, "Root") == AINB_OK);
+    CHECK(ainb_instance_tick(m.self) == AINB_OK);
+    /* The refused call returned to the callback, which went on; the node then faulted. */
+    CHECK(m.returned && m.status == AINB_ERROR_ARGUMENT);
+    CHECK(ainb_instance_state(m.self) == AINB_FAULTED);
+    char expected[4600];
+    snprintf(expected, sizeof expected,
+             "%s: frame 1: node 4 (MoveTo): user node class threw in update: %s called from a "
+             "node callback or user function of the same instance during a tick or command "
+             "change; call it between ticks",
+             patrol_path, names[call]);
+    CHECK(strcmp(ainb_instance_fault(m.self), expected) == 0);
+    /* Starting a command clears the fault. */
+    m.call = CALL_STOP;
+    CHECK(ainb_instance_start(m.self, "Alert") == AINB_OK);
+    CHECK(strcmp(ainb_instance_fault(m.self), "") == 0);
+    ainb_instance_destroy(m.self);
+    ainb_graph_release(graph);
+    ainb_runtime_destroy(rt);
+  }
+  CHECK(ainb_instance_tick(NULL) == AINB_ERROR_ARGUMENT);
+  CHECK(ainb_instance_stop(NULL) == AINB_ERROR_ARGUMENT);
+  CHECK(strcmp(ainb_instance_fault(NULL), "") == 0);
+  /* Node functions refuse NULL: zero, false, NULL. */
+  CHECK(ainb_node_index(NULL) == 0 && ainb_node_host(NULL) == NULL &&
+        ainb_node_state(NULL) == NULL && ainb_node_name(NULL).data == NULL);
+  CHECK(ainb_node_input_float(NULL, "Speed") == 0.0f && !ainb_node_write_int(NULL, "X", 1) &&
+        !ainb_node_transition(NULL, 0) && ainb_node_get_int(NULL, 0) == 0);
 }
 
 /* A class that succeeds and writes nothing. */
@@ -349,6 +437,7 @@ int main(int argc, char** argv) {
   }
   test_patrol(argv[1]);
   test_load_errors();
+  test_misuse(argv[1]);
   test_user_functions(argv[2]);
   test_generic_nodes(argv[3]);
   if (failures > 0) {

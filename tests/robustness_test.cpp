@@ -382,6 +382,76 @@ TEST_CASE("a user EXB function that throws faults the instance, naming the expre
         "actor");
 }
 
+TEST_CASE("a graph keeps the user functions it calls: their UserFunctions object may go first") {
+  // Function 0 (a float property): CFN Speed( Float ) into GMem[0], STR float Out[0], GMem[0],
+  // END.
+  ExbSpec exb;
+  exb.pool = std::string("Speed( Float )") + '\0';
+  exb.signatures = {0};
+  exb.instructions = {{27, 4, 0, 0, 0, 0}, {2, 4, 5, 2, 0, 0}, {1, 0, 0, 0, 0, 0}};
+  exb.functions = {{-1, 0, 0, 3, 4, 0, 0x10, 0, 0}};
+  struct Reader : NodeClass {
+    std::vector<float> seen;
+    Result update(NodeContext& c) override {
+      seen.push_back(c.property_float("Speed"));
+      return Result::Running;
+    }
+  };
+  auto reader_class = std::make_shared<Reader>();
+  NodeRegistry registry;
+  registry.add("Reader", reader_class);
+  AinbSpec spec;
+  spec.file_name = "expr";
+  spec.exb = assemble(exb);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.plugs = {{PlugKind::Child, 1, ""}};
+  BuildNode reader = user("Reader");
+  reader.properties = {{ParamType::Float, "Speed", 1.5f, 0xC2000000u}};
+  spec.nodes = {seq, reader};
+  const auto graph = [&] {
+    exb::UserFunctions functions;  // gone when the graph is built
+    float speed = 2.0f;
+    functions.add("Speed( Float )", [speed]() mutable { return speed += 0.5f; });
+    return graph_of(spec, registry, GraphOptions{.functions = &functions});
+  }();
+  Instance instance(graph);
+  instance.start("Root");
+  instance.tick();
+  instance.tick();
+  CHECK(instance.fault() == nullptr);
+  // One function object, shared: its state carries from call to call.
+  CHECK(reader_class->seen == std::vector<float>{2.5f, 3.0f});
+}
+
+TEST_CASE("misuse of the embedding API is refused with a message, not undefined behaviour") {
+  NodeRegistry registry;
+  CHECK_THROWS_WITH_AS(registry.add("Bomb", nullptr),
+                       "NodeRegistry::add(\"Bomb\"): no class (a null pointer)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Graph(nullptr, registry), "runtime::Graph: no model (a null pointer)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Instance(nullptr), "runtime::Instance: no graph (a null pointer)",
+                       std::invalid_argument);
+
+  struct Huge : NodeClass {
+    std::size_t size;
+    explicit Huge(std::size_t s) : size(s) {}
+    Result update(NodeContext&) override { return Result::Running; }
+    std::size_t state_size() const override { return size; }
+  };
+  registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState));
+  CHECK(graph_of(bomb_file(), registry)->node_memory() == 65520u);
+  registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState + 1));
+  CHECK_THROWS_WITH_AS(graph_of(bomb_file(), registry),
+                       "bomb.root.ainb: node 1 (Bomb): its class's state_size() is 65521 bytes, "
+                       "over the limit of 65520 (Graph::kMaxNodeState)",
+                       std::invalid_argument);
+  // A size that wrapped the 32-bit offsets before the limit.
+  registry.add("Bomb", std::make_shared<Huge>(0xFFFFFFF8u));
+  CHECK_THROWS_AS(graph_of(bomb_file(), registry), std::invalid_argument);
+}
+
 TEST_CASE("observers are attached between ticks: set_observer from a node class faults it") {
   struct Attaching : NodeClass {
     Observer* observer = nullptr;

@@ -66,8 +66,8 @@ TEST_CASE("user classes keep per-node state in the instance, zeroed at each Ente
     CHECK(instance.state() == CommandState::Faulted);
     REQUIRE(instance.fault() != nullptr);
     CHECK(instance.fault()->describe() ==
-          "tally.ainb: frame 1: node 1 (Counting): user node class threw in update: tally.ainb: "
-          "node 1 asks for 8 bytes of state, but its class's state_size() is 0");
+          "tally.ainb: frame 1: node 1 (Counting): user node class threw in update: state<T>() "
+          "asks for 8 bytes of state, but the class's state_size() is 0");
   }
 }
 

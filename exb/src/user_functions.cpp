@@ -140,13 +140,13 @@ Signature UserFunctions::add_erased(std::string_view signature, ErasedFunction f
   std::string error;
   auto sig = parse_signature(signature, &error);
   if (!sig) throw std::invalid_argument(fmt::format("signature \"{}\": {}", signature, error));
-  functions_[sig->text] = std::move(f);
+  functions_[sig->text] = std::make_shared<const ErasedFunction>(std::move(f));
   return std::move(*sig);
 }
 
-const ErasedFunction* UserFunctions::find(std::string_view signature) const {
+std::shared_ptr<const ErasedFunction> UserFunctions::find(std::string_view signature) const {
   const auto it = functions_.find(std::string(signature));
-  return it == functions_.end() ? nullptr : &it->second;
+  return it == functions_.end() ? nullptr : it->second;
 }
 
 }  // namespace ainb::exb

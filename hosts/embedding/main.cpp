@@ -7,7 +7,6 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include "ainb/load_error.hpp"
@@ -24,7 +23,9 @@ int main(int argc, char** argv) {
   app.add_option("--modules", modules, "A folder where module files are found (repeatable)");
   app.add_option("--actors", options.actors, "Actors sharing the graph")->capture_default_str();
   app.add_option("--frames", frames, "Frames to run")->capture_default_str();
-  app.add_option("--threads", options.threads, "Threads ticking actors")->capture_default_str();
+  app.add_option("--threads", options.threads, "Threads ticking actors")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
   app.add_option("--command", options.command, "The command each actor runs (default: the first)");
   app.add_option("--stub-running", options.stub_running_updates,
                  "Updates an unregistered class stays Running before it succeeds")
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
     options.modules.emplace_back(m);
 
   try {
-    spdlog::set_level(spdlog::level::err);  // a real file's missing user functions: silence
+    // Warnings stay on: a missing module run as a stub and a user function the example lacks
+    // are each logged once (per file, per call site), not per actor.
     ainb::game::Game game(options);
     // A parameter the example's classes use that a node lacks reads zero: say so up front.
     for (const auto& missing : game.graph().unresolved_parameters())

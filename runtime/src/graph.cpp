@@ -13,6 +13,10 @@ namespace ainb::runtime {
 // ---- registry and resolvers -----------------------------------------------------------------
 
 void NodeRegistry::add(std::string name, std::shared_ptr<NodeClass> node_class) {
+  if (node_class == nullptr) {
+    throw std::invalid_argument(
+        fmt::format("NodeRegistry::add(\"{}\"): no class (a null pointer)", name));
+  }
   classes_[std::move(name)] = std::move(node_class);
 }
 
@@ -186,9 +190,16 @@ struct Graph::Build {
 };
 
 // The temporary Build lives until the delegated constructor returns.
+namespace {
+std::shared_ptr<const Model> not_null(std::shared_ptr<const Model> model) {
+  if (model == nullptr) throw std::invalid_argument("runtime::Graph: no model (a null pointer)");
+  return model;
+}
+}  // namespace
+
 Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
              const GraphOptions& options)
-    : Graph(std::move(model), registry, Build{options}.self()) {}
+    : Graph(not_null(std::move(model)), registry, Build{options}.self()) {}
 
 Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build)
     : model_(std::move(model)) {
@@ -484,9 +495,20 @@ void Graph::build_nodes(const NodeRegistry& registry) {
       if (auto found = registry.find(n.name)) {
         g.user_class = found.get();
         if (const auto size = found->state_size(); size != 0) {
+          if (size > kMaxNodeState) {
+            throw std::invalid_argument(fmt::format(
+                "{}: node {} ({}): its class's state_size() is {} bytes, over the limit of {} "
+                "(Graph::kMaxNodeState)",
+                m.name, i, n.name, size, kMaxNodeState));
+          }
+          const std::uint64_t end = std::uint64_t{node_memory_} + ((size + 15u) & ~std::size_t{15});
+          if (end > std::numeric_limits<std::uint32_t>::max()) {
+            throw std::invalid_argument(
+                fmt::format("{}: node {} ({}): the nodes' states exceed 4 GiB", m.name, i, n.name));
+          }
           g.state = node_memory_;
           g.state_size = static_cast<std::uint32_t>(size);
-          node_memory_ += (g.state_size + 15u) & ~15u;
+          node_memory_ = static_cast<std::uint32_t>(end);
         }
         resolve_declared(i, *found);
         if (std::find(classes_.begin(), classes_.end(), found) == classes_.end()) {

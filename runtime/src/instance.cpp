@@ -43,8 +43,15 @@ float component_of(const Vec3f& v, std::uint8_t component) {
 
 // ---- life cycle -----------------------------------------------------------------------------
 
+namespace {
+std::shared_ptr<const Graph> not_null(std::shared_ptr<const Graph> graph) {
+  if (graph == nullptr) throw std::invalid_argument("runtime::Instance: no graph (a null pointer)");
+  return graph;
+}
+}  // namespace
+
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
-    : Instance(std::move(graph), options, nullptr, nullptr, nullptr) {}
+    : Instance(not_null(std::move(graph)), options, nullptr, nullptr, nullptr) {}
 
 // ---- failure behaviour (docs/robustness.md) ---------------------------------------------------
 
@@ -1973,10 +1980,10 @@ bool NodeContext::transition(std::uint32_t k) {
   return instance_.request_transition(node_, k);
 }
 void NodeContext::throw_state_too_large(std::size_t size) const {
+  // The fault that catches this names the file and node.
   throw std::logic_error(
-      fmt::format("{}: node {} asks for {} bytes of state, but its class's "
-                  "state_size() is {}",
-                  model().name, node_, size, state_size_));
+      fmt::format("state<T>() asks for {} bytes of state, but the class's state_size() is {}", size,
+                  state_size_));
 }
 const Attachment& NodeContext::attachment(std::uint32_t index) const {
   return model().attachments[attachments()[index]];

@@ -48,6 +48,12 @@ ainb_node* to_c(runtime::NodeContext& c) {
   return reinterpret_cast<ainb_node*>(&c);
 }
 
+// After a C callback returns: when it called one of its own instance's entry points (tick, start,
+// stop, enable_trace, destroy), which refused, the call faults the node, as the same misuse does
+// in C++. The exception starts here, in C++, never inside the C callback. `host` is the C
+// instance (InstanceOptions::host).
+void raise_misuse(void* host);
+
 // A class whose calls go to C callbacks.
 class CNodeClass : public runtime::NodeClass {
  public:
@@ -58,9 +64,12 @@ class CNodeClass : public runtime::NodeClass {
         c_(c) {}
   void enter(runtime::NodeContext& c) override {
     if (c_.enter != nullptr) c_.enter(to_c(c), c_.class_data);
+    raise_misuse(c.host());
   }
   runtime::Result update(runtime::NodeContext& c) override {
-    switch (c_.update(to_c(c), c_.class_data)) {
+    const auto result = c_.update(to_c(c), c_.class_data);
+    raise_misuse(c.host());
+    switch (result) {
       case AINB_RUNNING:
         return runtime::Result::Running;
       case AINB_SUCCESS:
@@ -71,6 +80,7 @@ class CNodeClass : public runtime::NodeClass {
   }
   void leave(runtime::NodeContext& c) override {
     if (c_.leave != nullptr) c_.leave(to_c(c), c_.class_data);
+    raise_misuse(c.host());
   }
   std::size_t state_size() const override { return c_.state_size; }
 
@@ -295,16 +305,62 @@ ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
 struct ainb_instance {
   std::shared_ptr<const runtime::Graph> graph;
   TraceBuffer trace;
-  std::unique_ptr<runtime::Instance> instance;
+  std::unique_ptr<runtime::Instance> instance;  // its InstanceOptions::host is this object
+  void* host = nullptr;                         // the host's pointer (ainb_node_host)
+  bool busy = false;       // inside tick, start or stop: its callbacks may not call them again
+  std::string misuse;      // what a callback called that was refused (raise_misuse)
+  std::string fault_text;  // ainb_instance_fault's storage
   std::string last_error;
 };
 
 namespace {
-// Writes a blackboard entry through `set`, which says whether the file has it.
+void raise_misuse(void* host) {
+  auto* i = static_cast<ainb_instance*>(host);
+  if (i->misuse.empty()) return;
+  auto message = std::move(i->misuse);
+  i->misuse.clear();
+  throw std::logic_error(message);
+}
+void* host_of(void* instance) {
+  return static_cast<ainb_instance*>(instance)->host;
+}
+
+// Marks an instance as inside one of its entry points for the duration of a call.
+class Busy {
+ public:
+  explicit Busy(ainb_instance* i) : i_(i) { i_->busy = true; }
+  ~Busy() { i_->busy = false; }
+  Busy(const Busy&) = delete;
+  Busy& operator=(const Busy&) = delete;
+
+ private:
+  ainb_instance* i_;
+};
+
+// An entry point called from a callback of the same instance during one of its entry points:
+// refused with AINB_ERROR_ARGUMENT, and the node faults when its callback returns.
+ainb_status refuse_reentry(ainb_instance* i, const char* function) {
+  i->misuse = fmt::format(
+      "{} called from a node callback or user function of the same instance during a tick or "
+      "command change; call it between ticks",
+      function);
+  i->last_error = i->misuse;
+  return AINB_ERROR_ARGUMENT;
+}
+
+// Writes a blackboard entry of `type` through `set`, which says whether the file has it.
 template <typename Set>
-ainb_status set_entry(ainb_instance* i, const char* name, Set set) {
+ainb_status set_entry(ainb_instance* i, const char* name, const char* type, Set set) {
   if (i == nullptr || name == nullptr) return AINB_ERROR_ARGUMENT;
-  return set(*i->instance) ? AINB_OK : AINB_ERROR_NOT_FOUND;
+  try {
+    if (set(*i->instance)) return AINB_OK;
+    i->last_error =
+        fmt::format("{}: the blackboard has no {} entry \"{}\"", i->graph->file_name(), type, name);
+    return AINB_ERROR_NOT_FOUND;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
 }
 
 // A blackboard entry of type T, or null.
@@ -319,7 +375,9 @@ const T* entry(const ainb_instance* i, const char* name) {
 template <typename Command>
 ainb_status start_command(ainb_instance* i, Command command) {
   if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, "ainb_instance_start");
   try {
+    const Busy busy(i);
     i->instance->start(command);
     return AINB_OK;
   } catch (const std::exception& e) {
@@ -433,26 +491,33 @@ ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signatu
   try {
     // The signature fixes the block's layout; the erased function reads it as the C++
     // registrations do (consecutive arguments at their natural sizes, result at the start).
-    auto layout = std::make_shared<exb::Signature>();
-    const auto parsed = rt->functions.add_erased(
-        signature, [layout, function, function_data](exb::CallContext& c, std::uint8_t* block) {
-          ainb_value args[kMaxArguments];
-          std::uint32_t offset = 0;
-          const auto n = layout->arguments.size();
-          for (std::size_t k = 0; k < n; ++k) {
-            args[k] = from_block(layout->arguments[k], block + offset);
-            offset += exb::value_size(layout->arguments[k]);
-          }
-          ainb_value result{};
-          result.type = c_type(layout->result);
-          function(function_data, c.host, args, n, &result);
-          to_block(layout->result, result, block);
-        });
-    if (parsed.arguments.size() > kMaxArguments) {
-      rt->last_error = "register_function: more than 16 arguments";
+    std::string error;
+    const auto layout = exb::parse_signature(signature, &error);
+    if (!layout) {
+      rt->last_error = fmt::format("register_function: signature \"{}\": {}", signature, error);
       return AINB_ERROR_ARGUMENT;
     }
-    *layout = parsed;
+    if (layout->arguments.size() > kMaxArguments) {
+      rt->last_error =
+          fmt::format("register_function: signature \"{}\" has {} arguments (at most {})",
+                      signature, layout->arguments.size(), kMaxArguments);
+      return AINB_ERROR_ARGUMENT;
+    }
+    rt->functions.add_erased(signature, [layout = *layout, function, function_data](
+                                            exb::CallContext& c, std::uint8_t* block) {
+      ainb_value args[kMaxArguments];
+      std::uint32_t offset = 0;
+      const auto n = layout.arguments.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        args[k] = from_block(layout.arguments[k], block + offset);
+        offset += exb::value_size(layout.arguments[k]);
+      }
+      ainb_value result{};
+      result.type = c_type(layout.result);
+      function(function_data, host_of(c.host), args, n, &result);
+      raise_misuse(c.host);
+      to_block(layout.result, result, block);
+    });
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();
@@ -461,7 +526,11 @@ ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signatu
 }
 
 ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
-  if (rt == nullptr || path == nullptr) return nullptr;
+  if (rt == nullptr) return nullptr;
+  if (path == nullptr) {
+    rt->last_error = "graph_load: no path";
+    return nullptr;
+  }
   try {
     return build(rt, load_file(path), std::filesystem::path(path).parent_path());
   } catch (const std::exception& e) {
@@ -472,7 +541,11 @@ ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
 
 ainb_graph* ainb_graph_load_memory(ainb_runtime* rt, const void* bytes, size_t size,
                                    const char* name) {
-  if (rt == nullptr || (bytes == nullptr && size > 0)) return nullptr;
+  if (rt == nullptr) return nullptr;
+  if (bytes == nullptr && size > 0) {
+    rt->last_error = "graph_load_memory: no bytes";
+    return nullptr;
+  }
   try {
     const auto* p = static_cast<const std::uint8_t*>(bytes);
     auto model = load(std::vector<std::uint8_t>(p, p + size), name != nullptr ? name : "(memory)");
@@ -503,17 +576,23 @@ ainb_string ainb_graph_command_name(const ainb_graph* g, size_t index) {
 ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host) {
   if (graph == nullptr) return nullptr;
   try {
-    auto* i = new ainb_instance;
+    auto i = std::make_unique<ainb_instance>();
     i->graph = graph->graph;
+    i->host = host;
     i->instance = std::make_unique<runtime::Instance>(
-        graph->graph, runtime::InstanceOptions{.seed = seed, .host = host});
-    return i;
+        graph->graph, runtime::InstanceOptions{.seed = seed, .host = i.get()});
+    return i.release();
   } catch (...) {
     return nullptr;
   }
 }
-void ainb_instance_destroy(ainb_instance* instance) {
-  delete instance;
+void ainb_instance_destroy(ainb_instance* i) {
+  if (i != nullptr && i->busy) {
+    refuse_reentry(i, "ainb_instance_destroy");
+    return;
+  }
+  if (i != nullptr) i->busy = true;  // its nodes' leave callbacks may not tick it
+  delete i;
 }
 const char* ainb_instance_last_error(const ainb_instance* i) {
   return i == nullptr ? "no instance" : i->last_error.c_str();
@@ -525,14 +604,39 @@ ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
 ainb_status ainb_instance_start_index(ainb_instance* i, size_t command) {
   return start_command(i, std::size_t{command});
 }
-void ainb_instance_stop(ainb_instance* i) {
-  if (i != nullptr) i->instance->stop();
+ainb_status ainb_instance_stop(ainb_instance* i) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, "ainb_instance_stop");
+  try {
+    const Busy busy(i);
+    i->instance->stop();
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
 }
-void ainb_instance_tick(ainb_instance* i) {
-  if (i != nullptr) i->instance->tick();
+ainb_status ainb_instance_tick(ainb_instance* i) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, "ainb_instance_tick");
+  try {
+    const Busy busy(i);
+    i->instance->tick();
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
 }
+static_assert(static_cast<int>(runtime::CommandState::Faulted) == AINB_FAULTED);
 ainb_command_state ainb_instance_state(const ainb_instance* i) {
   return i == nullptr ? AINB_IDLE : static_cast<ainb_command_state>(i->instance->state());
+}
+const char* ainb_instance_fault(ainb_instance* i) {
+  if (i == nullptr) return "";
+  const auto* fault = i->instance->fault();
+  i->fault_text = fault != nullptr ? fault->describe() : std::string();
+  return i->fault_text.c_str();
 }
 uint64_t ainb_instance_frame(const ainb_instance* i) {
   return i == nullptr ? 0 : i->instance->frame();
@@ -547,21 +651,21 @@ size_t ainb_instance_memory_bytes(const ainb_instance* i) {
 // ---- Blackboard ----------------------------------------------------------------------------
 
 ainb_status ainb_blackboard_set_bool(ainb_instance* i, const char* name, bool value) {
-  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_bool(name, value); });
+  return set_entry(i, name, "bool", [&](runtime::Instance& x) { return x.set_bool(name, value); });
 }
 ainb_status ainb_blackboard_set_int(ainb_instance* i, const char* name, int32_t value) {
-  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_int(name, value); });
+  return set_entry(i, name, "s32", [&](runtime::Instance& x) { return x.set_int(name, value); });
 }
 ainb_status ainb_blackboard_set_float(ainb_instance* i, const char* name, float value) {
-  return set_entry(i, name, [&](runtime::Instance& x) { return x.set_float(name, value); });
+  return set_entry(i, name, "f32", [&](runtime::Instance& x) { return x.set_float(name, value); });
 }
 ainb_status ainb_blackboard_set_vec3f(ainb_instance* i, const char* name, ainb_vec3f value) {
-  return set_entry(i, name, [&](runtime::Instance& x) {
+  return set_entry(i, name, "vec3f", [&](runtime::Instance& x) {
     return x.set_vec3f(name, Vec3f{value.x, value.y, value.z});
   });
 }
 ainb_status ainb_blackboard_set_string(ainb_instance* i, const char* name, const char* value) {
-  return set_entry(i, name, [&](runtime::Instance& x) {
+  return set_entry(i, name, "string", [&](runtime::Instance& x) {
     return x.set_string(name, value != nullptr ? value : "");
   });
 }
@@ -596,6 +700,7 @@ bool ainb_blackboard_get_string(const ainb_instance* i, const char* name, ainb_s
 
 ainb_status ainb_instance_enable_trace(ainb_instance* i, size_t capacity) {
   if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, "ainb_instance_enable_trace");
   try {
     i->instance->set_observer(nullptr);  // refused during a tick, before anything changes
     i->trace.reserve(capacity);
@@ -616,89 +721,116 @@ uint64_t ainb_instance_dropped_events(const ainb_instance* i) {
 // ---- Node callbacks ------------------------------------------------------------------------
 
 uint32_t ainb_node_index(const ainb_node* n) {
+  if (n == nullptr) return 0;
   return context(n).node_index();
 }
 void* ainb_node_host(const ainb_node* n) {
-  return context(n).host();
+  return n == nullptr ? nullptr : host_of(context(n).host());
 }
 void* ainb_node_state(ainb_node* n) {
+  if (n == nullptr) return nullptr;
   const auto block = context(n).state_bytes();
   return block.empty() ? nullptr : block.data();
 }
 ainb_string ainb_node_name(const ainb_node* n) {
+  if (n == nullptr) return {};
   return to_c(context(n).node().name);
 }
 
 int32_t ainb_node_property_int(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return 0;
   return context(n).property_int(name);
 }
 bool ainb_node_property_bool(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).property_bool(name);
 }
 float ainb_node_property_float(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return 0.0f;
   return context(n).property_float(name);
 }
 ainb_string ainb_node_property_string(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return {};
   return to_c(context(n).property_string(name));
 }
 ainb_vec3f ainb_node_property_vec3f(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return {};
   return to_c(context(n).property_vec3f(name));
 }
 int32_t ainb_node_input_int(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return 0;
   return context(n).input_int(name);
 }
 bool ainb_node_input_bool(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).input_bool(name);
 }
 float ainb_node_input_float(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return 0.0f;
   return context(n).input_float(name);
 }
 ainb_string ainb_node_input_string(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return {};
   return to_c(context(n).input_string(name));
 }
 ainb_vec3f ainb_node_input_vec3f(const ainb_node* n, const char* name) {
+  if (n == nullptr || name == nullptr) return {};
   return to_c(context(n).input_vec3f(name));
 }
 bool ainb_node_write_int(ainb_node* n, const char* name, int32_t v) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).write_int(name, v);
 }
 bool ainb_node_write_bool(ainb_node* n, const char* name, bool v) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).write_bool(name, v);
 }
 bool ainb_node_write_float(ainb_node* n, const char* name, float v) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).write_float(name, v);
 }
 bool ainb_node_write_vec3f(ainb_node* n, const char* name, ainb_vec3f v) {
+  if (n == nullptr || name == nullptr) return false;
   return context(n).write_vec3f(name, Vec3f{v.x, v.y, v.z});
 }
 int32_t ainb_node_get_int(const ainb_node* n, uint32_t slot) {
+  if (n == nullptr) return 0;
   return get_declared<std::int32_t>(n, slot);
 }
 bool ainb_node_get_bool(const ainb_node* n, uint32_t slot) {
+  if (n == nullptr) return false;
   return get_declared<bool>(n, slot);
 }
 float ainb_node_get_float(const ainb_node* n, uint32_t slot) {
+  if (n == nullptr) return 0.0f;
   return get_declared<float>(n, slot);
 }
 ainb_string ainb_node_get_string(const ainb_node* n, uint32_t slot) {
+  if (n == nullptr) return {};
   return to_c(get_declared<std::string_view>(n, slot));
 }
 ainb_vec3f ainb_node_get_vec3f(const ainb_node* n, uint32_t slot) {
+  if (n == nullptr) return {};
   return to_c(get_declared<Vec3f>(n, slot));
 }
 bool ainb_node_set_int(ainb_node* n, uint32_t slot, int32_t v) {
+  if (n == nullptr) return false;
   return context(n).write(runtime::OutputParam<std::int32_t>{slot}, v);
 }
 bool ainb_node_set_bool(ainb_node* n, uint32_t slot, bool v) {
+  if (n == nullptr) return false;
   return context(n).write(runtime::OutputParam<bool>{slot}, v);
 }
 bool ainb_node_set_float(ainb_node* n, uint32_t slot, float v) {
+  if (n == nullptr) return false;
   return context(n).write(runtime::OutputParam<float>{slot}, v);
 }
 bool ainb_node_set_vec3f(ainb_node* n, uint32_t slot, ainb_vec3f v) {
+  if (n == nullptr) return false;
   return context(n).write(runtime::OutputParam<Vec3f>{slot}, Vec3f{v.x, v.y, v.z});
 }
 bool ainb_node_transition(ainb_node* n, uint32_t k) {
+  if (n == nullptr) return false;
   return context(n).transition(k);
 }
 

@@ -143,14 +143,14 @@ struct CompiledFunction {
 
 struct CallSite {
   Signature signature;
-  const ErasedFunction* function = nullptr;     // null when the host registered none
-  std::vector<std::uint32_t> string_arguments;  // offsets of the string arguments in the block
-  bool passes_strings = false;                  // string arguments or a string result
-  mutable std::atomic<bool> reported{false};    // the missing-function warning was logged
+  std::shared_ptr<const ErasedFunction> function;  // null when the host registered none
+  std::vector<std::uint32_t> string_arguments;     // offsets of the string arguments in the block
+  bool passes_strings = false;                     // string arguments or a string result
+  mutable std::atomic<bool> reported{false};       // the missing-function warning was logged
   CallSite() = default;
   CallSite(CallSite&& other) noexcept
       : signature(std::move(other.signature)),
-        function(other.function),
+        function(std::move(other.function)),
         string_arguments(std::move(other.string_arguments)),
         passes_strings(other.passes_strings) {}
 };

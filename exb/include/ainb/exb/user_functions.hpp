@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -128,7 +129,9 @@ class UserFunctions {
   // which says the block's layout. Throws std::invalid_argument when the signature is malformed.
   Signature add_erased(std::string_view signature, ErasedFunction f);
 
-  const ErasedFunction* find(std::string_view signature) const;
+  // The function registered for `signature`, or null. A program that calls it shares it, so it
+  // lives as long as the program (a graph keeps its functions after this object is gone).
+  std::shared_ptr<const ErasedFunction> find(std::string_view signature) const;
 
  private:
   template <typename R, typename... Args>
@@ -148,30 +151,31 @@ class UserFunctions {
                         std::tuple<CallContext&, Args...>*) {
     const auto parsed =
         checked_signature(signature, detail::data_type_of<R>(), {detail::data_type_of<Args>()...});
-    functions_[parsed.text] = [g = std::move(f)](CallContext& context, std::uint8_t* block) {
-      std::uint32_t offset = 0;
-      // Arguments are read in order from consecutive slots of the block.
-      auto next = [&](auto* tag) {
-        using T = std::remove_pointer_t<decltype(tag)>;
-        const auto at = offset;
-        offset += value_size(detail::data_type_of<T>());
-        return detail::load<T>(block + at);
-      };
-      std::tuple<Args...> args{next(static_cast<Args*>(nullptr))...};
-      (void)next;  // unused when the function takes no arguments
-      if constexpr (std::is_void_v<R>) {
-        std::apply([&](auto&... a) { g(context, a...); }, args);
-      } else {
-        const R result = std::apply([&](auto&... a) { return g(context, a...); }, args);
-        detail::store(block, result);
-      }
-    };
+    functions_[parsed.text] = std::make_shared<const ErasedFunction>(
+        [g = std::move(f)](CallContext& context, std::uint8_t* block) {
+          std::uint32_t offset = 0;
+          // Arguments are read in order from consecutive slots of the block.
+          auto next = [&](auto* tag) {
+            using T = std::remove_pointer_t<decltype(tag)>;
+            const auto at = offset;
+            offset += value_size(detail::data_type_of<T>());
+            return detail::load<T>(block + at);
+          };
+          std::tuple<Args...> args{next(static_cast<Args*>(nullptr))...};
+          (void)next;  // unused when the function takes no arguments
+          if constexpr (std::is_void_v<R>) {
+            std::apply([&](auto&... a) { g(context, a...); }, args);
+          } else {
+            const R result = std::apply([&](auto&... a) { return g(context, a...); }, args);
+            detail::store(block, result);
+          }
+        });
   }
 
   Signature checked_signature(std::string_view text, DataType result,
                               const std::vector<DataType>& arguments);
 
-  std::unordered_map<std::string, ErasedFunction> functions_;
+  std::unordered_map<std::string, std::shared_ptr<const ErasedFunction>> functions_;
 };
 
 }  // namespace ainb::exb

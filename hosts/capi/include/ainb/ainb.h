@@ -10,8 +10,15 @@
  *   ainb_runtime_last_error() for runtime and graph functions, ainb_instance_last_error() for
  *   instance functions. Messages stay valid until the next failing call on that object.
  * - Strings passed in are NUL-terminated. Strings handed out are ainb_string (pointer + size,
- *   not NUL-terminated) and stay valid while the graph they come from lives.
- * - No function throws or aborts on bad input; a NULL object argument is AINB_ERROR_ARGUMENT.
+ *   not NUL-terminated) and stay valid while the graph they come from lives; except a blackboard
+ *   string the host wrote (ainb_blackboard_get_string), valid until the entry is written again
+ *   or the instance is destroyed.
+ * - No function throws or aborts on bad input; a NULL object argument is AINB_ERROR_ARGUMENT (a
+ *   function without a status returns zero, false or NULL).
+ * - Callbacks (node classes, user functions) may not call ainb_instance_tick, _start, _stop,
+ *   _enable_trace or _destroy on the instance they run for: the call is refused
+ *   (AINB_ERROR_ARGUMENT) and, when the callback returns, the instance faults (AINB_FAULTED,
+ *   ainb_instance_fault says where), as the same misuse does in C++. Stop an actor between ticks.
  */
 #ifndef AINB_H
 #define AINB_H
@@ -49,6 +56,7 @@ typedef enum ainb_command_state {
   AINB_COMMAND_RUNNING = 1,
   AINB_SUCCEEDED = 2,
   AINB_FAILED = 3,
+  AINB_FAULTED = 4, /* a callback faulted the instance: ainb_instance_fault says how */
 } ainb_command_state;
 
 typedef struct ainb_string {
@@ -160,7 +168,8 @@ AINB_API ainb_string ainb_graph_command_name(const ainb_graph* graph, size_t ind
 
 /* `host` is handed to node classes (ainb_node_host) and user functions. NULL on failure. */
 AINB_API ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host);
-AINB_API void ainb_instance_destroy(ainb_instance* instance); /* leaves every active node */
+/* Leaves every active node (calling their classes) and frees the instance. */
+AINB_API void ainb_instance_destroy(ainb_instance* instance);
 AINB_API const char* ainb_instance_last_error(const ainb_instance* instance);
 
 /* Starts a command by name (leaving the running one). AINB_ERROR_ARGUMENT for an unknown name:
@@ -169,10 +178,15 @@ AINB_API ainb_status ainb_instance_start(ainb_instance* instance, const char* co
 /* The same by index (ainb_graph_command_name names them), without the lookup by name: for hosts
  * that restart commands as they end. AINB_ERROR_ARGUMENT for an index past the last command. */
 AINB_API ainb_status ainb_instance_start_index(ainb_instance* instance, size_t command);
-AINB_API void ainb_instance_stop(ainb_instance* instance);
+/* Leaves every active node; the instance is idle afterwards. */
+AINB_API ainb_status ainb_instance_stop(ainb_instance* instance);
 /* Advances one frame. Allocates nothing (a trace buffer is reserved when enabled). */
-AINB_API void ainb_instance_tick(ainb_instance* instance);
+AINB_API ainb_status ainb_instance_tick(ainb_instance* instance);
 AINB_API ainb_command_state ainb_instance_state(const ainb_instance* instance);
+/* Why the instance is AINB_FAULTED, in one line ("file: frame F: node N (Class): ... threw in
+ * update: ..."); "" otherwise. Valid until the next call of this function. Starting a command
+ * clears the fault. */
+AINB_API const char* ainb_instance_fault(ainb_instance* instance);
 AINB_API uint64_t ainb_instance_frame(const ainb_instance* instance);
 AINB_API bool ainb_instance_is_active(const ainb_instance* instance, uint32_t node);
 /* Bytes the instance owns besides the shared graph. */
@@ -226,7 +240,8 @@ typedef struct ainb_event {
 
 /* Records events into a buffer of `capacity` events (reserved now, so ticks stay allocation-
  * free); 0 turns tracing off. When the buffer is full further events are counted as dropped.
- * Between ticks only: from a node callback it changes nothing and returns AINB_ERROR_ARGUMENT. */
+ * Between ticks only: from a callback it changes nothing and returns AINB_ERROR_ARGUMENT (see
+ * the conventions above). */
 AINB_API ainb_status ainb_instance_enable_trace(ainb_instance* instance, size_t capacity);
 /* Copies up to `max` recorded events, oldest first, into `out`, removes them from the buffer and
  * returns how many were copied. */

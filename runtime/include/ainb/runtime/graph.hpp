@@ -33,7 +33,8 @@ using BlackboardDefaults =
 
 struct GraphOptions {
   // Resolves the user functions the file's expressions call (null: every call follows the
-  // instance's missing-function policy).
+  // instance's missing-function policy). Used while the graph is built: the graph shares the
+  // functions it calls, so this object may go before the graph.
   const exb::UserFunctions* functions = nullptr;
   // Finds module files (null: every module is missing).
   const ModuleResolver* modules = nullptr;
@@ -305,6 +306,9 @@ class Graph {
   // (std::invalid_argument).
   static constexpr std::uint16_t kMaxLoops = 65535;
   static constexpr std::uint16_t kMaxStubUpdates = 65535;
+  // A node class's state_size() larger than this is refused when the graph is built
+  // (std::invalid_argument), as are states that add up to 4 GiB (their offsets are 32-bit).
+  static constexpr std::size_t kMaxNodeState = 65536 - 16;
   // A node that could be entered by more parents at once than this (child plugs, commands,
   // transitions, module calls), or that is a query of more nodes, is refused when the graph is
   // built (LoadError): an instance counts them in a byte.

@@ -213,11 +213,13 @@ class NodeClass {
 };
 
 // A NodeClass with a typed state block: implement the three calls on `State&` (named apart
-// from NodeClass's, so overriding one hides nothing).
+// from NodeClass's, so overriding one hides nothing). The state is zeroed at each Enter, also
+// for a class that declares no on_enter (`StatefulNodeClass(kUpdateOnly)`).
 template <typename State>
 class StatefulNodeClass : public NodeClass {
  public:
   static_assert(std::is_trivially_copyable_v<State> && alignof(State) <= 16);
+  explicit StatefulNodeClass(Hooks hooks = kEnterAndLeave) : NodeClass(hooks) {}
   virtual void on_enter(NodeContext&, State&) {}
   virtual Result on_update(NodeContext&, State&) = 0;
   virtual void on_leave(NodeContext&, State&) {}
@@ -243,6 +245,8 @@ using StubOutputDefaults =
 // with different registries.
 class NodeRegistry {
  public:
+  // Registers `node_class` under `name`, replacing a class registered under that name before.
+  // Throws std::invalid_argument for a null class.
   void add(std::string name, std::shared_ptr<NodeClass> node_class);
   std::shared_ptr<NodeClass> find(std::string_view name) const;
 
