@@ -86,6 +86,45 @@ TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {
             ": header at offset 0x0: file is 8 bytes, too small for the 0x74-byte header\n");
 }
 
+TEST_CASE("a folder or an out-of-range option is an error message, never a crash") {
+  const auto folder = ainb::test::scratch_dir().string();
+  const auto cat = ainb_cli({"cat", folder});
+  CHECK(cat.code == 1);
+  CHECK(cat.err ==
+        "error: " + folder + ": file at offset 0x0: cannot read the file: Is a directory\n");
+  const auto info = ainb_cli({"info", folder});
+  CHECK(info.code == 1);
+  const auto indent = ainb_cli({"dump", "x.ainb", "--indent", "100000"});
+  CHECK(indent.code == 2);
+  CHECK(indent.err.starts_with("error: --indent: Value 100000 not in range -1 to 16\n"));
+  const auto dir = ainb::test::corpus_dir();
+  if (dir.empty()) return;
+  const auto lint =
+      ainb_cli({"lint", (dir / "ainb/Toby.utility.root.ainb").string(), "--defs", folder});
+  CHECK(lint.code == 2);
+  CHECK(lint.err ==
+        "error: " + folder + ": file at offset 0x0: cannot read the file: Is a directory\n");
+}
+
+TEST_CASE("a string that is not UTF-8: JSON output replaces its bytes, the text form names it") {
+  ainb::test::AinbSpec spec;
+  spec.file_name = "latin1.root";
+  spec.commands = {{"Root", 0, {}}};
+  spec.nodes = {{.type = ainb::NodeType::UserDefined, .name = "Caf\xe9"}};  // Latin-1, not UTF-8
+  const auto file = ainb::test::write_scratch("latin1.root.ainb", ainb::test::build(spec)).string();
+  const auto convert = ainb_cli({"convert", file, file + ".json"});
+  CHECK(convert.code == 1);
+  CHECK(convert.err == "error: " + file +
+                           ": the text form needs UTF-8 strings, and /commands/0/root_name is not "
+                           "UTF-8 (a byte the file's string table holds is not text)\n");
+  const auto dump = ainb_cli({"dump", file});
+  CHECK(dump.code == 0);
+  CHECK(dump.out.find("\"Caf\xef\xbf\xbd\"") != std::string::npos);  // U+FFFD
+  const auto trace = ainb_cli({"run", file, "--frames", "1", "--trace", "-"});
+  CHECK(trace.code == 0);
+  CHECK(trace.out.find("\"type\":\"Caf\xef\xbf\xbd\"") != std::string::npos);
+}
+
 TEST_CASE("ainb disasm and ainb eval") {
   const auto dir = ainb::test::corpus_dir();
   if (dir.empty()) return;
@@ -118,6 +157,24 @@ TEST_CASE("ainb disasm and ainb eval") {
   const auto basic = (dir / "ainb/Toby.action.basicattack.module.ainb").string();
   CHECK(ainb_cli({"eval", basic, "--function", "2", "--input", "12.5"}).out == "FLOAT 2.5\n");
   CHECK(ainb_cli({"eval", basic, "--function", "2", "--input", "abc"}).code == 2);
+  // The whole value is read: trailing characters are refused, not ignored.
+  const auto trailing = ainb_cli({"eval", basic, "--function", "2", "--input", "12abc"});
+  CHECK(trailing.code == 2);
+  CHECK(trailing.err == "error: --input 12abc: not a FLOAT value\n");
+  const auto no_input = ainb_cli({"eval", toby, "--function", "0", "--input", "5"});
+  CHECK(no_input.code == 2);
+  CHECK(no_input.err == "error: --input 5: function 0 takes no input\n");
+  const auto not_hex = ainb_cli({"eval", basic, "--function", "2", "--static", "zz"});
+  CHECK(not_hex.code == 2);
+  CHECK(not_hex.err ==
+        "error: --static zz: expected bytes as pairs of hex digits, without "
+        "spaces (e.g. 0000c842)\n");
+  const auto unused = ainb_cli({"eval", toby, "--function", "0", "--user",
+                                "GetBBCodeBool( Bool, Int )=true", "--user", "Nope( Bool )=true"});
+  CHECK(unused.out == "BOOL true\n");
+  CHECK(unused.err ==
+        "warning: --user Nope( Bool )=true: the file calls no function \"Nope( "
+        "Bool )\"\n");
   const auto counter =
       ainb_cli({"eval", basic, "--function", "1", "--user", "GetBBCodeInt( Int, Int )=41"});
   CHECK(counter.out == "INT 42\n");
@@ -187,7 +244,8 @@ TEST_CASE("ainb cat: errors and usage") {
   const auto no_dict = ainb_cli({"cat", path.string(), "--dict", "/nonexistent/ZsDic.pack.zs"});
   CHECK(no_dict.code == 1);
   CHECK(no_dict.err ==
-        "error: /nonexistent/ZsDic.pack.zs: file at offset 0x0: cannot open the file\n");
+        "error: /nonexistent/ZsDic.pack.zs: file at offset 0x0: cannot read the file: No such file "
+        "or directory\n");
   CHECK(ainb_cli({"cat"}).code == 2);
   CHECK(ainb_cli({"cat", path.string(), "--bogus"}).code == 2);
 }

@@ -173,7 +173,8 @@ TEST_CASE("ainb lint: a corpus file with deliberately wrong nodes") {
 
   const auto missing = ainb_cli({"lint", path.string(), "--defs", "nope.json"});
   CHECK(missing.code == 2);
-  CHECK(missing.err == "error: nope.json: file at offset 0x0: cannot open the file\n");
+  CHECK(missing.err ==
+        "error: nope.json: file at offset 0x0: cannot read the file: No such file or directory\n");
   CHECK(ainb_cli({"lint", path.string()}).code == 2);  // --defs is required
 }
 
@@ -422,8 +423,9 @@ TEST_CASE("ainb run from a romfs: missing pack, file and dictionary") {
   const auto r = romfs.string();
   const auto no_pack = ainb_cli({"run", "Pack/Actor/Nope.pack.zs:AI/Nope.root.ainb", "--romfs", r});
   CHECK(no_pack.code == 1);
-  CHECK(no_pack.err == "error: " + (romfs / "Pack/Actor/Nope.pack.zs").string() +
-                           ": file at offset 0x0: cannot open the file\n");
+  CHECK(no_pack.err ==
+        "error: " + (romfs / "Pack/Actor/Nope.pack.zs").string() +
+            ": file at offset 0x0: cannot read the file: No such file or directory\n");
   const auto no_file =
       ainb_cli({"run", "Pack/Actor/Accessory_Battery.pack.zs:AI/Nope.root.ainb", "--romfs", r});
   CHECK(no_file.code == 1);
@@ -646,7 +648,8 @@ TEST_CASE("ainb run --defs: a stub's declared output steers a selector") {
   CHECK(declared.out.find("  No ") == std::string::npos);
   const auto missing = ainb_cli({"run", file, "--defs", "nope.json"});
   CHECK(missing.code == 1);
-  CHECK(missing.err == "error: nope.json: file at offset 0x0: cannot open the file\n");
+  CHECK(missing.err ==
+        "error: nope.json: file at offset 0x0: cannot read the file: No such file or directory\n");
 }
 
 TEST_CASE("blackboard parameter files that do not load or are of another format are warnings") {

@@ -6,6 +6,7 @@
 
 #include "ainb/loader.hpp"
 #include "ainb_builder.hpp"
+#include "exb_assembler.hpp"
 
 using namespace ainb;
 using namespace ainb::test;
@@ -438,6 +439,20 @@ TEST_CASE("bad files give one LoadError naming file, section, offset and reason"
     const auto e = error_of(build(spec));
     CHECK(e.section() == "properties");
     CHECK(e.reason() == "property uses expression 0, but the file has 0 expressions");
+  }
+  SUBCASE("an expression that returns another type than its parameter's") {
+    // Function 0 returns a BOOL (STR bool Out[0], true; END); Wait's Time is a float.
+    ExbSpec exb;
+    exb.instructions = {{2, 2, 5, 0, 0, 1}, {1, 0, 0, 0, 0, 0}};
+    exb.functions = {{-1, 0, 0, 2, 2, 0, 0x10, 0, 0}};
+    auto spec = sample_tree();
+    spec.exb = assemble(exb);
+    spec.nodes[1].properties[0].flags = 0xC2000000u;
+    const auto e = error_of(build(spec));
+    CHECK(e.section() == "properties");
+    CHECK(e.reason() == "property \"Time\" (float) uses expression 0, which returns BOOL");
+    spec.nodes[1].properties[0] = {ParamType::Bool, "Time", false, 0xC2000000u};
+    CHECK_NOTHROW(load_spec(spec));
   }
   SUBCASE("a parameter range past its array") {
     auto bytes = good;

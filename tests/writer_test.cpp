@@ -143,6 +143,21 @@ TEST_CASE("the derived fields agree with every corpus file, so the text form lea
   }
 }
 
+TEST_CASE("text form: expressions pass the EXB verifier and bindings their types, or it refuses") {
+  auto text = example_text("hurry.root.json");
+  // hurry's function 0: float in, float out, 4 bytes of static memory.
+  text["expressions"]["functions"][0]["main"][1] = "MUL float GMem[0x4], float 2.0";
+  CHECK(error_of(text) ==
+        "/expressions: the EXB verifier refuses it: edited.json: EXB function 0 main block at "
+        "offset 0x36c: instruction 1: static-memory offset 0x4 (+4) is outside its 4 bytes");
+  text = example_text("hurry.root.json");
+  text["expressions"]["functions"][0]["output"] = "BOOL";
+  text["expressions"]["functions"][0]["main"] = {"STR bool Out[0x0], bool True", "END"};
+  CHECK(error_of(text) ==
+        "/: the written file does not load: edited.json: inputs/outputs at offset 0x2f4: input "
+        "\"Speed\" (float) uses expression 0, which returns BOOL");
+}
+
 TEST_CASE("text form: an edit that binds expressions or adds an output node gets derived counts") {
   auto text = example_text("hurry.root.json");
   auto& nodes = text["nodes"];

@@ -150,11 +150,15 @@ std::span<const std::uint8_t> Sarc::data(const File& file) const noexcept {
 }
 
 std::vector<std::uint8_t> read_binary_file(const std::filesystem::path& path) {
+  // file_size says why a path cannot be read (missing, a folder) in the system's words.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw LoadError(path.string(), "file", 0, "cannot read the file: " + ec.message());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(path.string(), "file", 0, "cannot open the file");
-  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
-                                  std::istreambuf_iterator<char>()};
-  if (in.bad()) throw LoadError(path.string(), "file", 0, "cannot read the file");
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (!in) throw LoadError(path.string(), "file", 0, "cannot read the file");
   return bytes;
 }
 

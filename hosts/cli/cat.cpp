@@ -1,9 +1,9 @@
 // `ainb cat`: prints BYML, AAMP, SARC (a listing) and zstd-compressed files of any of these as
 // readable YAML-like text. The format is told by the magic, never by the file name.
 
-#include <fstream>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "ainb/formats/aamp.hpp"
 #include "ainb/formats/byml.hpp"
@@ -44,8 +44,8 @@ int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err) {
     }
     formats::aamp::NameTable names;
     if (!request.names.empty()) {
-      std::ifstream in(request.names);
-      if (!in) throw LoadError(request.names, "file", 0, "cannot open the name list");
+      const auto list = formats::read_binary_file(request.names);
+      std::istringstream in(std::string(list.begin(), list.end()));
       for (std::string line; std::getline(in, line);) {
         if (!line.empty()) names.add(line);
       }

@@ -94,7 +94,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(CLI::IsMember({"model", "peer"}))
       ->capture_default_str();
   dump->add_option("-o,--output", output, "Write to this file instead of standard output");
-  dump->add_option("--indent", indent, "Spaces per indentation level")->capture_default_str();
+  dump->add_option("--indent", indent, "Spaces per indentation level (-1: one line)")
+      ->check(CLI::Range(-1, 16))
+      ->capture_default_str();
 
   std::optional<std::uint32_t> function;
   auto* disasm = app.add_subcommand("disasm", "Print the EXB expressions as assembly text");
@@ -203,7 +205,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   convert->add_flag("--check", convert_request.check,
                     "Write IN back through the writer and the text form and report whether the "
                     "bytes are identical, else the first differing offset and its section");
-  convert->add_option("--indent", convert_request.indent, "JSON spaces per indentation level")
+  convert->add_option("--indent", convert_request.indent,
+                      "JSON spaces per indentation level (-1: one line)")
+      ->check(CLI::Range(-1, 16))
       ->capture_default_str();
   add_file_lookup(*convert, convert_request.source);
 
@@ -222,54 +226,62 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return kExitUsage;
   }
 
-  if (run->parsed()) return run_simulation(run_request, out, err);
-  if (regress->parsed()) return run_regress(regress_request, out, err);
-  if (cat->parsed()) return run_cat(cat_request, out, err);
-  if (lint->parsed()) return run_lint(lint_request, out, err);
-  if (convert->parsed()) return run_convert(convert_request, out, err);
+  // Each command reports the errors it expects in its own words; this is the net under them, so
+  // that no input ends the program with an uncaught exception.
+  try {
+    if (run->parsed()) return run_simulation(run_request, out, err);
+    if (regress->parsed()) return run_regress(regress_request, out, err);
+    if (cat->parsed()) return run_cat(cat_request, out, err);
+    if (lint->parsed()) return run_lint(lint_request, out, err);
+    if (convert->parsed()) return run_convert(convert_request, out, err);
 
-  std::shared_ptr<const Model> model;
-  if (const int rc = load_or_report(file, source, err, model); rc != kExitOk) return rc;
+    std::shared_ptr<const Model> model;
+    if (const int rc = load_or_report(file, source, err, model); rc != kExitOk) return rc;
 
-  if (info->parsed()) {
-    out << format_info(*model);
-    return kExitOk;
-  }
-  if (graph->parsed()) return run_graph(*model, graph_request, out, err);
-  if (disasm->parsed()) {
-    if (!model->expressions) {
-      out << "; no EXB section\n";
+    if (info->parsed()) {
+      out << format_info(*model);
       return kExitOk;
     }
-    if (function && *function >= model->expressions->functions.size()) {
-      err << "error: --function " << *function << ": the file has "
-          << model->expressions->functions.size() << " functions\n";
-      return kExitUsage;
+    if (graph->parsed()) return run_graph(*model, graph_request, out, err);
+    if (disasm->parsed()) {
+      if (!model->expressions) {
+        out << "; no EXB section\n";
+        return kExitOk;
+      }
+      if (function && *function >= model->expressions->functions.size()) {
+        err << "error: --function " << *function << ": the file has "
+            << model->expressions->functions.size() << " functions\n";
+        return kExitUsage;
+      }
+      out << exb::disassemble(*model->expressions, function);
+      return kExitOk;
     }
-    out << exb::disassemble(*model->expressions, function);
+    if (eval->parsed()) {
+      try {
+        return run_eval(*model, eval_request, out, err);
+      } catch (const LoadError& e) {  // the EXB verifier rejected the function
+        err << "error: " << e.what() << '\n';
+        return kExitLoadError;
+      }
+    }
+    const auto json = format == "peer" ? dump_peer_json(*model) : dump_json(*model);
+    const auto text =
+        json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    if (output.empty()) {
+      out << text << '\n';
+    } else {
+      std::ofstream file_out(output, std::ios::binary);
+      file_out << text << '\n';
+      if (!file_out) {
+        err << "error: cannot write " << output << '\n';
+        return kExitLoadError;
+      }
+    }
     return kExitOk;
+  } catch (const std::exception& e) {
+    err << "error: " << e.what() << '\n';
+    return kExitLoadError;
   }
-  if (eval->parsed()) {
-    try {
-      return run_eval(*model, eval_request, out, err);
-    } catch (const LoadError& e) {  // the EXB verifier rejected the function
-      err << "error: " << e.what() << '\n';
-      return kExitLoadError;
-    }
-  }
-  const auto json = format == "peer" ? dump_peer_json(*model) : dump_json(*model);
-  const auto text = json.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-  if (output.empty()) {
-    out << text << '\n';
-  } else {
-    std::ofstream file_out(output, std::ios::binary);
-    file_out << text << '\n';
-    if (!file_out) {
-      err << "error: cannot write " << output << '\n';
-      return kExitLoadError;
-    }
-  }
-  return kExitOk;
 }
 
 }  // namespace ainb::cli

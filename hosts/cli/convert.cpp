@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -53,6 +54,70 @@ std::vector<std::uint8_t> ainb_bytes(const std::string& path, const FileLookup& 
   return writer::write(*open_model(path, source));
 }
 
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF), which JSON text must be.
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t length = 0;
+    char32_t point = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      length = 2, point = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3, point = c & 0x0Fu;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4, point = c & 0x07u;
+    } else {
+      return false;
+    }
+    if (i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0u) != 0x80u) return false;
+      point = (point << 6) | (next & 0x3Fu);
+    }
+    const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (point < least[length] || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+// The JSON pointer of the first string (or key) in `j` that is not UTF-8, if any: the text form
+// cannot hold such a string, so the conversion names it instead of failing in the JSON library.
+std::optional<std::string> first_non_utf8(const nlohmann::ordered_json& j, const std::string& at) {
+  if (j.is_string()) {
+    if (!is_utf8(j.get_ref<const std::string&>())) return at.empty() ? "/" : at;
+  } else if (j.is_array()) {
+    for (std::size_t k = 0; k < j.size(); ++k) {
+      if (auto found = first_non_utf8(j[k], fmt::format("{}/{}", at, k))) return found;
+    }
+  } else if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if (!is_utf8(key)) return at + "/(a key)";
+      if (auto found = first_non_utf8(value, at + "/" + key)) return found;
+    }
+  }
+  return std::nullopt;
+}
+
+// The text form of `model`, refused when one of its strings is not UTF-8.
+nlohmann::ordered_json text_of(const Model& model) {
+  auto text = writer::to_text(model);
+  if (const auto at = first_non_utf8(text, "")) {
+    throw std::runtime_error(fmt::format(
+        "{}: the text form needs UTF-8 strings, and {} is not UTF-8 (a byte the file's string "
+        "table holds is not text)",
+        model.name, *at));
+  }
+  return text;
+}
+
 std::string describe(const writer::Difference& d, std::span<const std::uint8_t> original,
                      std::span<const std::uint8_t> written) {
   std::string out = fmt::format("first difference at offset {:#x} ({})", d.offset, d.section);
@@ -75,7 +140,7 @@ int check(const std::string& path, const FileLookup& source, std::ostream& out, 
     err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
-  const auto text = writer::to_text(*model);
+  const auto text = text_of(*model);
   // Through the text as a person would store it: printed, then parsed again.
   const auto reparsed = nlohmann::ordered_json::parse(text.dump(2));
   auto through_text = writer::from_text(reparsed, path);
@@ -112,7 +177,7 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
     if (is_json(request.output)) {
       const auto bytes = ainb_bytes(request.input, request.source);
       const auto model = load(bytes, request.input);
-      const auto text = writer::to_text(*model).dump(request.indent) + '\n';
+      const auto text = text_of(*model).dump(request.indent) + '\n';
       write_bytes(request.output, text);
     } else {
       const auto bytes = ainb_bytes(request.input, request.source);

@@ -1,7 +1,10 @@
 // `ainb eval`: run one EXB function of a file, so a person can see what an expression computes.
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <ostream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,16 @@ namespace ainb::cli {
 namespace {
 
 using exb::DataType;
+
+// `parse` (std::stoi and its kin) applied to all of `text`: trailing characters are an error.
+template <typename Parse>
+auto whole(std::string_view text, Parse parse) {
+  const std::string copy(text);
+  std::size_t used = 0;
+  const auto value = parse(copy, &used);
+  if (used != copy.size()) throw std::invalid_argument("trailing characters");
+  return value;
+}
 
 // Parses `text` as a value of `type` into `bytes`; strings point into `storage`.
 bool parse_value(std::string_view text, DataType type, std::array<std::uint8_t, 12>& bytes,
@@ -27,17 +40,22 @@ bool parse_value(std::string_view text, DataType type, std::array<std::uint8_t, 
         return true;
       }
       case DataType::Int: {
-        const std::int32_t v = std::stoi(std::string(text), nullptr, 0);
+        const std::int32_t v = whole(
+            text, [](const std::string& t, std::size_t* used) { return std::stoi(t, used, 0); });
         std::memcpy(bytes.data(), &v, 4);
         return true;
       }
       case DataType::UInt: {
-        const auto v = static_cast<std::uint32_t>(std::stoul(std::string(text), nullptr, 0));
+        const auto wide = whole(
+            text, [](const std::string& t, std::size_t* used) { return std::stoull(t, used, 0); });
+        if (text.starts_with('-') || wide > 0xFFFFFFFFu) return false;
+        const auto v = static_cast<std::uint32_t>(wide);
         std::memcpy(bytes.data(), &v, 4);
         return true;
       }
       case DataType::Float: {
-        const float v = std::stof(std::string(text));
+        const float v =
+            whole(text, [](const std::string& t, std::size_t* used) { return std::stof(t, used); });
         std::memcpy(bytes.data(), &v, 4);
         return true;
       }
@@ -133,6 +151,10 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
           << "of the signature's result type\n";
       return kExitUsage;
     }
+    if (std::find(section.signatures.begin(), section.signatures.end(), sig->text) ==
+        section.signatures.end()) {
+      err << "warning: --user " << spec << ": the file calls no function \"" << sig->text << "\"\n";
+    }
     functions.add_constant(sig->text, value);
   }
   const exb::Program program(section, model.name, &functions);
@@ -143,8 +165,15 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
   const auto memory = storage.static_memory();
   if (!request.static_hex.empty()) {
     const auto& hex = request.static_hex;
-    if (hex.size() % 2 != 0 || hex.size() / 2 > memory.size()) {
-      err << "error: --static: expected at most " << memory.size() << " hex bytes\n";
+    if (!std::all_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isxdigit(c); }) ||
+        hex.size() % 2 != 0) {
+      err << "error: --static " << hex
+          << ": expected bytes as pairs of hex digits, without spaces (e.g. 0000c842)\n";
+      return kExitUsage;
+    }
+    if (hex.size() / 2 > memory.size()) {
+      err << "error: --static: " << hex.size() / 2 << " bytes, but function " << request.function
+          << "'s static memory is " << memory.size() << " bytes\n";
       return kExitUsage;
     }
     for (std::size_t i = 0; i < hex.size(); i += 2) {
@@ -152,6 +181,12 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
     }
   }
   std::string input_storage;
+  if (!request.input.empty() &&
+      (fn.input_type == DataType::None || fn.input_type == DataType::Immediate)) {
+    err << "error: --input " << request.input << ": function " << request.function
+        << " takes no input\n";
+    return kExitUsage;
+  }
   if (!request.input.empty() &&
       !parse_value(request.input, fn.input_type, frame.input, input_storage)) {
     err << "error: --input " << request.input << ": not a " << exb::data_type_name(fn.input_type)

@@ -40,7 +40,7 @@ int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
                       {"message", f.message}});
     }
     json["findings"] = std::move(list);
-    out << json.dump(2) << '\n';
+    out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   } else {
     for (const auto& f : findings) {
       out << fmt::format("{}: node {} {}: {}: {}\n", model->name, f.node, f.node_class,

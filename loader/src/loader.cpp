@@ -826,8 +826,11 @@ class Loader {
     }
   }
 
-  void check_flags(std::uint64_t at, ParamType type, const ParamFlags& flags,
-                   std::string_view what) {
+  // `name` is the parameter's name: a function bound to a parameter returns its type, except an
+  // Element_Expression's own function (its ExpressionBase property), whose values go through user
+  // slots.
+  void check_flags(std::uint64_t at, ParamType type, const ParamFlags& flags, std::string_view what,
+                   std::string_view name = {}) {
     switch (flags.source()) {
       case ParamFlags::Source::Constant:
         break;
@@ -840,6 +843,11 @@ class Loader {
         if (flags.index() >= count) {
           r_.fail(at, "{} uses expression {}, but the file has {} expressions", what, flags.index(),
                   count);
+        }
+        const auto returns = m_.expressions->functions[flags.index()].output_type;
+        if (name != "ExpressionBase" && param_type_of(returns) != type) {
+          r_.fail(at, "{} \"{}\" ({}) uses expression {}, which returns {}", what, name,
+                  param_type_name(type), flags.index(), exb::data_type_name(returns));
         }
         break;
       }
@@ -872,7 +880,7 @@ class Loader {
       auto scope = r_.section("properties");
       for (const auto& list : m_.properties) {
         for (const auto& p : list)
-          check_flags(p.offset, p.type, p.flags, "property");
+          check_flags(p.offset, p.type, p.flags, "property", p.name);
       }
     }
     {
@@ -883,12 +891,12 @@ class Loader {
             check_range(in.offset + 4, in.multi_sources(), m_.multi_sources.size(),
                         [] { return "multi-source input's sources"; });
             for (const auto& s : m_.sources_of(in)) {
-              check_flags(in.offset, in.type, s.flags, "multi-source input");
+              check_flags(in.offset, in.type, s.flags, "a source of multi-source input", in.name);
               check_output_ref(in.offset, in.type, s.flags, s.node_index, s.output_index,
                                "multi-source input");
             }
           } else {
-            check_flags(in.offset, in.type, in.flags, "input");
+            check_flags(in.offset, in.type, in.flags, "input", in.name);
             check_output_ref(in.offset, in.type, in.flags, in.raw_node_index, in.source_output(),
                              "input");
           }

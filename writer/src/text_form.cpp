@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "ainb/exb/assembler.hpp"
+#include "ainb/exb/program.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/writer/writer.hpp"
 
@@ -1707,11 +1708,23 @@ std::vector<std::uint8_t> from_text(const nlohmann::ordered_json& text, const st
   FromText(text, built).run();
   const auto write_and_load = [&] {
     auto bytes = write(built.model, built.layout);
+    std::shared_ptr<const Model> loaded;
     try {
-      return std::pair{bytes, load(bytes, name)};
+      loaded = load(bytes, name);
     } catch (const LoadError& e) {
       throw TextFormError("", "the written file does not load: " + std::string(e.what()));
     }
+    // The EXB verifier too, as a runtime would compile the expressions: an offset past static
+    // memory or a jump out of its block is refused here, not when the file first runs.
+    if (loaded->expressions) {
+      try {
+        const exb::Program verified(*loaded->expressions, name, nullptr);
+      } catch (const LoadError& e) {
+        throw TextFormError("/expressions",
+                            "the EXB verifier refuses it: " + std::string(e.what()));
+      }
+    }
+    return std::pair{bytes, loaded};
   };
   auto [bytes, written] = write_and_load();
   if (!built.patches.empty()) {

@@ -233,7 +233,8 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
     }
     result.cases.push_back(std::move(c));
   }
-  write_text(dir / "manifest.json", manifest.dump(2) + "\n");
+  write_text(dir / "manifest.json",
+             manifest.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   report(progress, plan.size(), plan.size(), "");
   return result;
 }

@@ -30,7 +30,11 @@ nlohmann::ordered_json to_json(const TraceEvent& e) {
 class JsonLines : public TraceSink {
  public:
   explicit JsonLines(std::ostream& out) : out_(out) {}
-  void event(const TraceEvent& e) override { out_ << to_json(e).dump() << '\n'; }
+  // A string that is not UTF-8 (a damaged name) is written with U+FFFD for its bad bytes.
+  void event(const TraceEvent& e) override {
+    out_ << to_json(e).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+         << '\n';
+  }
 
  private:
   std::ostream& out_;
@@ -182,7 +186,8 @@ class Chrome : public TraceSink {
     write(j);
   }
   void write(const nlohmann::ordered_json& j) {
-    out_ << (first_ ? "" : ",\n") << j.dump();
+    out_ << (first_ ? "" : ",\n")
+         << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     first_ = false;
   }
 
