@@ -333,6 +333,9 @@ TEST_CASE("RandomSelector draws by weight from the instance's seeded generator")
   const auto a = draws(42);
   CHECK(a == draws(42));  // the same seed gives the same choices
   CHECK(a != draws(43));
+  // All 64 bits of the seed count (the generator's state is 31 bits).
+  CHECK(a != draws(42 + (std::uint64_t{1} << 32)));
+  CHECK(a != draws(42 + 2147483647u));
   const auto rare = std::count(a.begin(), a.end(), 'R');
   CHECK(rare > 60);  // about a quarter of 400
   CHECK(rare < 140);

@@ -75,6 +75,9 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
         "s.json: /frame: unknown key (expected one of: seed, frames, command, restart, "
         "blackboard, commands, nodes, functions)");
   CHECK(parse_error(R"({"frames": -1})") == "s.json: /frames: expected a non-negative integer");
+  CHECK(parse_error(R"({"frames": 1000000001})") == "s.json: /frames: expected at most 1000000000");
+  CHECK(parse_error(R"({"nodes": {"Wait": {"running": 4294967296}}})") ==
+        "s.json: /nodes/Wait/running: expected at most 4294967295");
   CHECK(parse_error(R"({"blackboard": [{"name": "A"}]})") ==
         "s.json: /blackboard/0: missing key \"value\"");
   CHECK(parse_error(R"({"commands": [{"frame": 2, "command": 5}]})") ==
@@ -100,7 +103,7 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
     return std::string("(ran)");
   };
   CHECK(fails_with(R"({"blackboard": [{"name": "Enemy", "value": 1}]})") ==
-        "s.json: /blackboard/0/value: patrol.root.ainb has no blackboard entry \"Enemy\"");
+        "s.json: /blackboard/0/name: patrol.root.ainb has no blackboard entry \"Enemy\"");
   CHECK(fails_with(R"({"blackboard": [{"name": "IsEnemyNear", "value": 1}]})") ==
         "s.json: /blackboard/0/value: \"IsEnemyNear\" is a bool entry: expected true or false");
   CHECK(fails_with(R"({"nodes": {"Wait": {"running": {"property": "Tme"}}}})") ==
@@ -111,7 +114,26 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
         "\"Distance\"");
   CHECK(fails_with(R"({"nodes": {"MoveTo": {"outputs": {"DistanceLeft": "far"}}}})") ==
         "s.json: /nodes/MoveTo/outputs/DistanceLeft: \"DistanceLeft\" is a float output: "
-        "expected a number");
+        "expected a number within float's range");
+  CHECK(fails_with(R"({"nodes": {"MoveTo": {"outputs": {"DistanceLeft": 1e39}}}})") ==
+        "s.json: /nodes/MoveTo/outputs/DistanceLeft: \"DistanceLeft\" is a float output: "
+        "expected a number within float's range");
+  CHECK(fails_with(R"({"blackboard": [{"name": "PatrolSpeed", "value": [1, 2]}]})") ==
+        "s.json: /blackboard/0/value: \"PatrolSpeed\" is a f32 entry: expected a number within "
+        "float's range");
+  // Names the scenario cannot mean: a misspelt class, a built-in type, a function no expression
+  // calls, a command the file lacks.
+  CHECK(fails_with(R"({"nodes": {"MoveToo": {"running": 3}}})") ==
+        "s.json: /nodes/MoveToo: no node of patrol.root.ainb or its modules has this class");
+  CHECK(fails_with(R"({"nodes": {"Element_Sequential": {"running": 1}}})") ==
+        "s.json: /nodes/Element_Sequential: a built-in node type; a scenario scripts user "
+        "classes only");
+  CHECK(fails_with(R"j({"functions": {"Foo( Bool )": true}})j") ==
+        "s.json: /functions/Foo( Bool ): no expression of patrol.root.ainb or its modules calls "
+        "it (they call no user function)");
+  CHECK(fails_with(R"({"command": "Nope"})") ==
+        "s.json: /command: patrol.root.ainb has no command \"Nope\" (it has: \"Root\", "
+        "\"Alert\")");
   CHECK(fails_with(R"({"commands": [{"frame": 2, "command": "Flee"}]})") ==
         "s.json: /commands/0/command: patrol.root.ainb has no command \"Flee\"");
   CHECK(fails_with(R"({"functions": {"Broken(": 1}})") ==
@@ -202,6 +224,12 @@ TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenar
   CHECK(ainb_cli({"run", kPatrol.string(), "--command", "Flee"}).err ==
         "error: " + kPatrol.string() + " has no command \"Flee\" (it has: \"Root\", \"Alert\")\n");
   CHECK(ainb_cli({"run", kPatrol.string(), "--command", "Flee"}).code == 2);
+  // A negative count is refused, not read as its two's complement (a run of 2^64 - 1 frames).
+  const auto negative = ainb_cli({"run", kPatrol.string(), "--frames", "-1"});
+  CHECK(negative.code == 2);
+  CHECK(negative.err.starts_with("error: --frames: Value -1 not in range 0 to 1000000000\n"));
+  CHECK(ainb_cli({"run", kPatrol.string(), "--seed", "-1"})
+            .err.starts_with("error: --seed: a seed is an integer from 0 to 2^64 - 1\n"));
   const auto missing = ainb_cli({"run", kPatrol.string(), "--scenario", "/nonexistent.json"});
   CHECK(missing.code == 1);
   CHECK(missing.err == "error: /nonexistent.json: cannot be read\n");

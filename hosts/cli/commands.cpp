@@ -9,6 +9,7 @@
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/json_dump.hpp"
 #include "ainb/loader.hpp"
+#include "ainb/simulation/scenario.hpp"
 
 namespace ainb::cli {
 
@@ -40,10 +41,19 @@ void add_run_options(CLI::App& command, RunRequest& request) {
   command.add_option("--command", request.command,
                      "The command to start (default: the scenario's, else the file's first; a "
                      "Logic file runs all its nodes)");
-  command.add_option("--frames", request.frames, "Frames to run")->capture_default_str();
+  // Checked, as CLI11 would read "-1" into an unsigned as its two's complement.
+  command.add_option("--frames", request.frames, "Frames to run (at most 1,000,000,000)")
+      ->check(CLI::Range(std::uint64_t{0}, simulation::kMaxFrames))
+      ->capture_default_str();
   command.add_option("--modules", request.module_dirs,
                      "A folder where module files are found (repeatable; default: the file's own)");
   command.add_option("--seed", request.seed, "Random seed (a scenario's wins)")
+      ->check(CLI::Validator(
+          [](const std::string& value) {
+            return value.starts_with('-') ? "a seed is an integer from 0 to 2^64 - 1"
+                                          : std::string();
+          },
+          ""))
       ->capture_default_str();
   command.add_flag("--generic-nodes", request.generic_nodes,
                    "Run TotK's generic classes (blackboard writes, result setters, math queries) "
@@ -205,8 +215,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   convert->add_flag("--check", convert_request.check,
                     "Write IN back through the writer and the text form and report whether the "
                     "bytes are identical, else the first differing offset and its section");
-  convert->add_option("--indent", convert_request.indent,
-                      "JSON spaces per indentation level (-1: one line)")
+  convert
+      ->add_option("--indent", convert_request.indent,
+                   "JSON spaces per indentation level (-1: one line)")
       ->check(CLI::Range(-1, 16))
       ->capture_default_str();
   add_file_lookup(*convert, convert_request.source);

@@ -273,6 +273,18 @@ std::uint8_t Instance::shape_flags(const Graph& graph) {
                                    (single_root ? kSingleRoot : 0));
 }
 
+namespace {
+// The generator's state from all 64 bits of the seed (splitmix64's finaliser), so seeds that
+// differ only in their high bits give different runs; minstd's states are 1 .. 2^31 - 2.
+std::uint_fast32_t generator_seed(std::uint64_t seed) {
+  seed += 0x9E3779B97F4A7C15ull;
+  seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ull;
+  seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBull;
+  seed ^= seed >> 31;
+  return static_cast<std::uint_fast32_t>(seed % 2147483646u) + 1u;
+}
+}  // namespace
+
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
                    const ModuleCall* call, std::pmr::memory_resource* arena)
     : graph_(graph.get()),
@@ -286,7 +298,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       expression_memory_(arena_),
       graph_owner_(std::move(graph)),
       options_(options),
-      random_(static_cast<std::uint_fast32_t>(options.seed % 2147483647u) + 1u),
+      random_(generator_seed(options.seed)),
       blackboard_(arena_),
       blackboard_strings_(arena_),
       blackboard_links_(arena_) {

@@ -22,10 +22,12 @@ class Reader {
   void expect_array(const nlohmann::json& j, const std::string& path) const {
     if (!j.is_array()) fail(path, "expected an array");
   }
-  std::uint64_t count(const nlohmann::json& j, const std::string& path) const {
+  std::uint64_t count(const nlohmann::json& j, const std::string& path,
+                      std::uint64_t max = UINT64_MAX) const {
     if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
       fail(path, "expected a non-negative integer");
     }
+    if (j.get<std::uint64_t>() > max) fail(path, fmt::format("expected at most {}", max));
     return j.get<std::uint64_t>();
   }
   bool flag(const nlohmann::json& j, const std::string& path) const {
@@ -80,7 +82,7 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
   r.only(json, "",
          {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "functions"});
   if (json.contains("seed")) s.seed = r.count(json["seed"], "/seed");
-  if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames");
+  if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames", kMaxFrames);
   if (json.contains("command")) s.command = r.text(json["command"], "/command");
   if (json.contains("restart")) s.restart = r.flag(json["restart"], "/restart");
   if (json.contains("blackboard")) {
@@ -134,7 +136,8 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
           b.running_scale = running["scale"].get<double>();
         }
       } else if (spec.contains("running")) {
-        b.running = static_cast<std::uint32_t>(r.count(spec["running"], path + "/running"));
+        b.running =
+            static_cast<std::uint32_t>(r.count(spec["running"], path + "/running", UINT32_MAX));
       }
       if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");
       if (spec.contains("outputs")) b.outputs = r.values(spec["outputs"], path + "/outputs");

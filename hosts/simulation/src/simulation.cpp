@@ -44,42 +44,54 @@ std::string format_value(const Value& v) {
       v);
 }
 
-// A JSON value as a value of `type`, or nullopt when it is not one. Strings are views into the
-// JSON (which outlives the run).
-std::optional<Value> json_value(const nlohmann::json& j, ParamType type) {
+// A JSON value as a value of `type`, or nullopt when it is not one (an integer out of the 32-bit
+// range, s32 or with `unsigned_int` u32, or a number past float's is not one either). Strings are
+// views into the JSON (which outlives the run).
+std::optional<Value> json_value(const nlohmann::json& j, ParamType type,
+                                bool unsigned_int = false) {
   switch (type) {
-    case ParamType::Int:
-      if (j.is_number_integer()) return static_cast<std::int32_t>(j.get<std::int64_t>());
-      return std::nullopt;
+    case ParamType::Int: {
+      if (!j.is_number_integer()) return std::nullopt;
+      if (j.is_number_unsigned() && j.get<std::uint64_t>() > 0xFFFFFFFFu) return std::nullopt;
+      const auto v = j.get<std::int64_t>();
+      const std::int64_t low = unsigned_int ? 0 : INT32_MIN;
+      const std::int64_t high = unsigned_int ? std::int64_t{UINT32_MAX} : INT32_MAX;
+      if (v < low || v > high) return std::nullopt;
+      return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+    }
     case ParamType::Bool:
       if (j.is_boolean()) return j.get<bool>();
       return std::nullopt;
     case ParamType::Float:
-      if (j.is_number()) return j.get<float>();
+      if (j.is_number() && std::abs(j.get<double>()) <= std::numeric_limits<float>::max()) {
+        return j.get<float>();
+      }
       return std::nullopt;
     case ParamType::String:
       if (j.is_string()) return std::string_view(j.get_ref<const std::string&>());
       return std::nullopt;
-    case ParamType::Vec3f:
-      if (j.is_array() && j.size() == 3 && j[0].is_number() && j[1].is_number() &&
-          j[2].is_number()) {
-        return Vec3f{j[0].get<float>(), j[1].get<float>(), j[2].get<float>()};
-      }
-      return std::nullopt;
+    case ParamType::Vec3f: {
+      if (!j.is_array() || j.size() != 3) return std::nullopt;
+      const auto x = json_value(j[0], ParamType::Float), y = json_value(j[1], ParamType::Float),
+                 z = json_value(j[2], ParamType::Float);
+      if (!x || !y || !z) return std::nullopt;
+      return Vec3f{std::get<float>(*x), std::get<float>(*y), std::get<float>(*z)};
+    }
     case ParamType::Pointer:
       return std::nullopt;
   }
   return std::nullopt;
 }
 
-std::string_view expected(ParamType type) {
+std::string_view expected(ParamType type, bool unsigned_int = false) {
   switch (type) {
     case ParamType::Int:
-      return "an integer";
+      return unsigned_int ? "an integer from 0 to 4294967295"
+                          : "an integer from -2147483648 to 2147483647";
     case ParamType::Bool:
       return "true or false";
     case ParamType::Float:
-      return "a number";
+      return "a number within float's range";
     case ParamType::String:
       return "a string";
     case ParamType::Vec3f:
@@ -181,18 +193,62 @@ void validate(const Scenario& s, const runtime::Graph& graph) {
       if (e.name == set.entry) found = &e;
     }
     if (found == nullptr) {
-      throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name, set.path,
-                                      graph.file_name(), set.entry));
+      const auto name_path = set.path.substr(0, set.path.rfind('/')) + "/name";
+      throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name,
+                                      name_path, graph.file_name(), set.entry));
     }
     const auto type = param_type(found->type);
-    if (!json_value(set.value, type)) {
+    const bool u32 = found->type == BlackboardType::U32;
+    if (!json_value(set.value, type, u32)) {
       throw ScenarioError(fmt::format("{}: {}: \"{}\" is a {} entry: expected {}", s.name, set.path,
                                       set.entry, blackboard_type_name(found->type),
-                                      expected(type)));
+                                      expected(type, u32)));
     }
+  }
+  if (s.command && !s.command->empty() && !graph.find_command(*s.command)) {
+    std::string names;
+    for (const auto& c : m.commands)
+      names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", c.name);
+    throw ScenarioError(fmt::format("{}: /command: {} has no command \"{}\" ({})", s.name,
+                                    graph.file_name(), *s.command,
+                                    names.empty() ? "it has none" : "it has: " + names));
   }
   std::vector<const runtime::Graph*> graphs;
   collect_graphs(graph, graphs);
+  // Every class the scenario scripts is a user class some node of the actor's files has.
+  for (const auto& [cls, behaviour] : s.nodes) {
+    bool user = false, built_in = false;
+    for (const auto* g : graphs) {
+      for (const auto& n : g->model().nodes) {
+        if (n.type == NodeType::UserDefined && n.name == cls) user = true;
+        if (n.type != NodeType::UserDefined && node_type_name(n.type) == cls) built_in = true;
+      }
+    }
+    if (user) continue;
+    throw ScenarioError(
+        built_in ? fmt::format("{}: /nodes/{}: a built-in node type; a scenario scripts user "
+                               "classes only",
+                               s.name, cls)
+                 : fmt::format("{}: /nodes/{}: no node of {} or its modules has this class", s.name,
+                               cls, graph.file_name()));
+  }
+  // Every function it answers for is one the expressions call, spelt as they spell it.
+  for (const auto& [signature, value] : s.functions) {
+    std::vector<std::string_view> called;
+    for (const auto* g : graphs) {
+      if (!g->model().expressions) continue;
+      for (const auto sig : g->model().expressions->signatures) {
+        if (std::find(called.begin(), called.end(), sig) == called.end()) called.push_back(sig);
+      }
+    }
+    if (std::find(called.begin(), called.end(), signature) != called.end()) continue;
+    std::string list;
+    for (const auto sig : called)
+      list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", sig);
+    throw ScenarioError(fmt::format(
+        "{}: /functions/{}: no expression of {} or its modules calls it ({})", s.name, signature,
+        graph.file_name(), list.empty() ? "they call no user function" : "they call: " + list));
+  }
   for (const auto& [cls, behaviour] : s.nodes) {
     auto check = [&](const std::map<std::string, nlohmann::json>& outputs,
                      const std::string& path) {
@@ -261,7 +317,7 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
         break;
       case exb::DataType::Int:
       case exb::DataType::UInt:
-        value = json_value(json, ParamType::Int);
+        value = json_value(json, ParamType::Int, parsed->result == exb::DataType::UInt);
         if (value) std::memcpy(bytes.data(), &std::get<std::int32_t>(*value), 4);
         break;
       case exb::DataType::Float:
@@ -283,8 +339,16 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
         value = Value{};  // None: nothing to return
         break;
     }
-    if (!value)
-      throw ScenarioError(fmt::format("{}: not a value of the function's return type", at));
+    if (!value) {
+      const auto as = parsed->result == exb::DataType::Bool     ? ParamType::Bool
+                      : parsed->result == exb::DataType::Float  ? ParamType::Float
+                      : parsed->result == exb::DataType::Vec3f  ? ParamType::Vec3f
+                      : parsed->result == exb::DataType::String ? ParamType::String
+                                                                : ParamType::Int;
+      throw ScenarioError(fmt::format("{}: the function returns {}: expected {}", at,
+                                      exb::data_type_name(parsed->result),
+                                      expected(as, parsed->result == exb::DataType::UInt)));
+    }
     functions.add_constant(signature, bytes);
   }
 }
@@ -514,7 +578,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
         if (set.frame != frame) continue;
         for (const auto& e : graph->model().blackboard.entries) {
           if (e.name != set.entry) continue;
-          const auto v = *json_value(set.value, param_type(e.type));
+          const auto v = *json_value(set.value, param_type(e.type), e.type == BlackboardType::U32);
           std::visit(
               [&](const auto& x) {
                 using T = std::decay_t<decltype(x)>;

@@ -44,6 +44,10 @@ struct NodeBehaviour {
   std::vector<Override> overrides;
 };
 
+// The most frames a run takes (`ainb run --frames`, a scenario's "frames"): at 60 frames a second,
+// six months of game time.
+inline constexpr std::uint64_t kMaxFrames = 1'000'000'000;
+
 struct Scenario {
   std::string name;  // the file it came from (messages)
   std::optional<std::uint64_t> seed;
