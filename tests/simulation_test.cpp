@@ -463,6 +463,47 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
   fs::remove_all(root);
 }
 
+TEST_CASE("golden sets: same names under two inputs, a failed recording, options --check refuses") {
+  namespace fs = std::filesystem;
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-inputs";
+  // Two folders holding a file of the same name and different content.
+  auto attacking = guard();
+  attacking.nodes[1].plugs[1].node = 2;
+  ainb::test::write_file(root / "a" / "x.ainb", ainb::test::build(guard()));
+  ainb::test::write_file(root / "b" / "x.ainb", ainb::test::build(attacking));
+  const auto golden = (root / "golden").string();
+  const auto a = (root / "a").string(), b = (root / "b").string();
+  CHECK(ainb_cli({"regress", "--record", golden, a, b, "--frames", "3"}).out ==
+        "file              scenario   events  result\n"
+        "x.ainb (input 1)  -              14  recorded\n"
+        "x.ainb (input 2)  -              14  recorded\n"
+        "2 case(s): 2 recorded\n");
+  CHECK(fs::exists(root / "golden" / "traces" / "1" / "x.ainb" / "no-scenario.jsonl"));
+  CHECK(fs::exists(root / "golden" / "traces" / "2" / "x.ainb" / "no-scenario.jsonl"));
+  CHECK(ainb_cli({"regress", "--check", golden}).code == 0);  // each against its own trace
+  const auto extra = ainb_cli({"regress", "--check", golden, a, b, root.string()});
+  CHECK(extra.code == 2);
+  CHECK(extra.err ==
+        "error: the recording has 2 input(s) and the check was given 3: give as many PATHs, in "
+        "the recorded order, or none (the recorded ones)\n");
+  const auto option = ainb_cli({"regress", "--check", golden, "--frames", "5"});
+  CHECK(option.code == 2);
+  CHECK(option.err.starts_with("error: --check excludes --frames\n"));
+
+  // A case whose recording failed stays in the set, and a check reports it.
+  const auto scenario = ainb::test::write_scratch(
+      "nope.scenario.json", R"({"blackboard": [{"name": "Nope", "value": true}]})");
+  const auto failed = ainb_cli({"regress", "--record", golden, a, "--scenario", scenario.string()});
+  CHECK(failed.code == 2);
+  const auto check = ainb_cli({"regress", "--check", golden});
+  CHECK(check.code == 2);
+  CHECK(check.out.find("ERROR: its recording failed (--record it again): " + scenario.string() +
+                       ": /blackboard/0/name: Guard.root.ainb has no blackboard entry "
+                       "\"Nope\"\n") != std::string::npos);
+  CHECK(check.out.find("not recorded") == std::string::npos);
+  fs::remove_all(root);
+}
+
 TEST_CASE("ainb run and regress --restart: an ended command starts again before the next frame") {
   namespace fs = std::filesystem;
   const auto original = write_spec("guard-restart.ainb", guard());

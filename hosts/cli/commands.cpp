@@ -37,7 +37,9 @@ void add_file_lookup(CLI::App& command, FileLookup& source,
 }
 
 // The options `ainb run` and `ainb regress` share: how a file is run.
-void add_run_options(CLI::App& command, RunRequest& request) {
+// Returns them, so that `regress --check`, which runs with the recorded options, can refuse them.
+std::vector<CLI::Option*> add_run_options(CLI::App& command, RunRequest& request) {
+  const auto before = command.get_options().size();
   command.add_option("--command", request.command,
                      "The command to start (default: the scenario's, else the file's first; a "
                      "Logic file runs all its nodes)");
@@ -69,6 +71,8 @@ void add_run_options(CLI::App& command, RunRequest& request) {
   command.add_option("--defs", request.defs,
                      "Node definitions (NodeDefinition.json; repeatable): stub nodes write the "
                      "declared output defaults");
+  const auto all = command.get_options();
+  return {all.begin() + static_cast<std::ptrdiff_t>(before), all.end()};
 }
 
 }  // namespace
@@ -168,7 +172,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                  "unseen (a note: its node's stub ignored it, or no run entered the node)")
       ->excludes(record)
       ->excludes(check);
-  add_run_options(*regress, regress_request.run);
+  for (auto* option : add_run_options(*regress, regress_request.run))
+    option->excludes(check);
 
   CatRequest cat_request;
   auto* cat = app.add_subcommand(

@@ -116,10 +116,19 @@ RunOptions options_from(const nlohmann::json& j) {
   return o;
 }
 
-std::string trace_name(const std::string& file, const std::string& scenario) {
+// With several inputs, the traces of each go under its number: two inputs may hold files of the
+// same name.
+std::string trace_name(const std::string& file, const std::string& scenario, std::size_t input,
+                       std::size_t inputs) {
   const auto base = scenario.empty() ? std::string("no-scenario")
                                      : fs::path(scenario).filename().replace_extension().string();
-  return "traces/" + file + "/" + base + ".jsonl";
+  const auto folder = inputs > 1 ? fmt::format("traces/{}/", input + 1) : std::string("traces/");
+  return folder + file + "/" + base + ".jsonl";
+}
+
+// How a case's file is shown: its key, and with several inputs which one holds it.
+std::string case_label(const std::string& key, std::size_t input, std::size_t inputs) {
+  return inputs > 1 ? fmt::format("{} (input {})", key, input + 1) : key;
 }
 
 // Runs one case: the trace's events (a fault in the run is thrown as an error).
@@ -206,9 +215,11 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
   for (std::size_t k = 0; k < plan.size(); ++k) {
     const auto& p = plan[k];
     GoldenCase c;
-    c.file = p.file.key;
+    c.file = case_label(p.file.key, p.input, inputs.size());
     c.scenario = p.scenario_name;
     report(progress, k, plan.size(), p.file.key);
+    nlohmann::ordered_json entry = {
+        {"file", p.file.key}, {"input", p.input}, {"scenario", p.scenario_name}};
     try {
       std::optional<Scenario> scenario;
       if (p.scenario) scenario = load_scenario(*p.scenario);
@@ -219,18 +230,18 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
       for (const auto& e : events)
         sink->event(e);
       sink->finish();
-      const auto trace = trace_name(p.file.key, p.scenario_name);
+      const auto trace = trace_name(p.file.key, p.scenario_name, p.input, inputs.size());
       write_text(dir / trace, jsonl.str());
       c.events = events.size();
-      manifest["cases"].push_back({{"file", p.file.key},
-                                   {"input", p.input},
-                                   {"scenario", p.scenario_name},
-                                   {"trace", trace},
-                                   {"events", events.size()}});
+      entry["trace"] = trace;
+      entry["events"] = events.size();
     } catch (const std::exception& e) {
+      // Kept in the manifest, so that a check reports the case instead of forgetting it.
       c.status = GoldenCase::Status::Error;
       c.error = e.what();
+      entry["error"] = c.error;
     }
+    manifest["cases"].push_back(std::move(entry));
     result.cases.push_back(std::move(c));
   }
   write_text(dir / "manifest.json",
@@ -251,7 +262,14 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
   }
   const auto options = options_from(manifest.at("options"));
   std::vector<fs::path> roots = inputs;
-  if (roots.empty()) roots = paths(manifest.at("inputs"));
+  const auto recorded_inputs = paths(manifest.at("inputs"));
+  if (roots.empty()) roots = recorded_inputs;
+  if (roots.size() != recorded_inputs.size()) {
+    throw std::runtime_error(fmt::format(
+        "the recording has {} input(s) and the check was given {}: give as many PATHs, in the "
+        "recorded order, or none (the recorded ones)",
+        recorded_inputs.size(), roots.size()));
+  }
   // The files now, by input and key.
   std::vector<std::map<std::string, fs::path>> now(roots.size());
   for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -266,17 +284,22 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const auto& entry = cases[k];
     GoldenCase c;
-    c.file = entry.at("file").get<std::string>();
-    c.scenario = entry.at("scenario").get<std::string>();
+    const auto key = entry.at("file").get<std::string>();
     const auto input = entry.at("input").get<std::size_t>();
-    report(progress, k, cases.size(), c.file);
+    c.file = case_label(key, input, roots.size());
+    c.scenario = entry.at("scenario").get<std::string>();
+    report(progress, k, cases.size(), key);
     try {
       if (input >= roots.size()) {
         throw std::runtime_error(fmt::format(
             "the recording has input {}, the check has {} input(s)", input + 1, roots.size()));
       }
-      recorded[input][c.file] = true;
-      const auto it = now[input].find(c.file);
+      recorded[input][key] = true;
+      if (entry.contains("error")) {
+        throw std::runtime_error("its recording failed (--record it again): " +
+                                 entry.at("error").get<std::string>());
+      }
+      const auto it = now[input].find(key);
       if (it == now[input].end()) {
         c.status = GoldenCase::Status::Missing;
         c.error = fmt::format("not found under {}", roots[input].string());
