@@ -320,8 +320,9 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
     const auto r = ainb_cli({"regress", original, write_spec("guard-time.ainb", spec)});
     CHECK(r.code == 0);
     CHECK(r.out.find("note: node #4 (Wait): property Time is 2 in the original and 5 in the "
-                     "edited file; the traces agree, so nothing that ran read it (a stub or "
-                     "scripted class ignores it)\n") != std::string::npos);
+                     "edited file; the node ran and the traces agree: its class ignores the "
+                     "value (as a stub does), or these runs did not last or reach far enough for "
+                     "it to show\n") != std::string::npos);
   }
   SUBCASE("an input's stored value changed on a node that ran: a note") {
     auto before = guard(), after = guard();  // Patrol runs: the Alarm stays false
@@ -331,8 +332,34 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
                              write_spec("guard-speed3.ainb", after)});
     CHECK(r.code == 0);
     CHECK(r.out.find("note: node #3 (Patrol): input Speed is 1.5 in the original and 3 in the "
-                     "edited file; the traces agree, so nothing that ran read it") !=
+                     "edited file; the node ran and the traces agree") != std::string::npos);
+  }
+  SUBCASE("an edit inside a module file: a note naming the module, and --strict fails") {
+    // Guard's Patrol is now a module call; the module's Walk node has a Speed property.
+    auto caller = guard();
+    caller.nodes[3] = {.name = "Walk.module", .flags = ainb::node_flags::kIsModule};
+    caller.modules = {{"Walk.module.ainb"}};
+    ainb::test::AinbSpec module;
+    module.file_name = "Walk.module";
+    module.commands = {{"Root", 0, {}}};
+    ainb::test::BuildNode walk{.name = "Walk"};
+    walk.properties = {{ParamType::Float, "Speed", 1.5f}};
+    module.nodes = {walk};
+    namespace fs = std::filesystem;
+    const auto root = ainb::test::scratch_dir() / "ainb-regress-module";
+    ainb::test::write_file(root / "a" / "guard.ainb", ainb::test::build(caller));
+    ainb::test::write_file(root / "b" / "guard.ainb", ainb::test::build(caller));
+    ainb::test::write_file(root / "a" / "Walk.module.ainb", ainb::test::build(module));
+    module.nodes[0].properties[0].value = 3.0f;
+    ainb::test::write_file(root / "b" / "Walk.module.ainb", ainb::test::build(module));
+    const auto r = ainb_cli({"regress", (root / "a" / "guard.ainb").string(),
+                             (root / "b" / "guard.ainb").string(), "--strict"});
+    CHECK(r.code == 1);
+    CHECK(r.out.find("note: module Walk.module.ainb, node #0 (Walk): property Speed is 1.5 in the "
+                     "original and 3 in the edited file; the node ran and the traces agree") !=
           std::string::npos);
+    CHECK(r.out.find("strict: 1 edited value(s) the runs could not see\n") != std::string::npos);
+    fs::remove_all(root);
   }
   SUBCASE("a scenario that runs Wait for its Time property sees the edit") {
     // Wait (Time 2, then 5) stays Running for Time x 2 updates: the edit moves the frame it ends.

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include <set>
+
 #include <fmt/format.h>
 
 namespace ainb::simulation {
@@ -78,32 +80,46 @@ std::string value_text(const Value& value) {
       value);
 }
 
-// Marks the top-level file's nodes a run entered.
-void mark_entered(const std::vector<TraceEvent>& events, const std::string& top,
-                  std::vector<bool>& entered) {
+// The nodes a run entered, by file (the top-level file and each module).
+using Entered = std::map<std::string, std::set<std::int64_t>>;
+void mark_entered(const std::vector<TraceEvent>& events, Entered& entered) {
   for (const auto& e : events) {
-    if (e.file == top && e.event == "enter" && e.node >= 0 &&
-        static_cast<std::size_t>(e.node) < entered.size()) {
-      entered[static_cast<std::size_t>(e.node)] = true;
-    }
+    if (e.event == "enter" && e.node >= 0) entered[e.file].insert(e.node);
   }
+}
+
+// Every file of the actor by name: the root and the modules it loaded.
+std::map<std::string, const Model*> files_of(const runtime::Graph& graph) {
+  std::map<std::string, const Model*> files;
+  std::vector<const runtime::Graph*> pending{&graph};
+  while (!pending.empty()) {
+    const auto* g = pending.back();
+    pending.pop_back();
+    if (!files.emplace(g->file_name(), &g->model()).second) continue;
+    for (const auto& call : g->module_calls())
+      pending.push_back(call.graph.get());
+  }
+  return files;
 }
 
 // Stored values of properties and inputs that differ, when the traces agree: on a node some run
 // entered (the stub or scripted class ignored the value), or on one no run reached (the edit
 // went untested).
-void value_notes(const Model& a, const Model& b, const std::vector<bool>& entered,
-                 std::vector<std::string>& notes) {
+// `module` names a module file ("" for the top-level file), whose notes say which file they are in.
+void value_notes(const Model& a, const Model& b, const std::set<std::int64_t>& entered,
+                 const std::string& module, std::vector<std::string>& notes) {
   auto note = [&](std::size_t i, std::string_view what, std::string_view name, const Value& x,
                   const Value& y) {
     const auto& n = a.nodes[i];
     notes.push_back(fmt::format(
-        "node #{} ({}): {} {} is {} in the original and {} in the edited file; {}", i,
+        "{}node #{} ({}): {} {} is {} in the original and {} in the edited file; {}",
+        module.empty() ? "" : "module " + module + ", ", i,
         n.name.empty() ? node_type_name(n.type) : n.name, what, name, value_text(x), value_text(y),
-        entered[i] ? "the traces agree, so nothing that ran read it (a stub or scripted class "
-                     "ignores it)"
-                   : "no run entered this node, so nothing tested the edit (a scenario that "
-                     "reaches it would)"));
+        entered.contains(static_cast<std::int64_t>(i))
+            ? "the node ran and the traces agree: its class ignores the value (as a stub does), "
+              "or these runs did not last or reach far enough for it to show"
+            : "no run entered this node, so nothing tested the edit (a scenario that reaches it "
+              "would)"));
   };
   for (std::size_t i = 0; i < a.nodes.size() && i < b.nodes.size(); ++i) {
     if (a.nodes[i].name != b.nodes[i].name) continue;
@@ -132,17 +148,19 @@ void value_notes(const Model& a, const Model& b, const std::vector<bool>& entere
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
                       const std::vector<Scenario>& scenarios, const RunOptions& options) {
   RegressResult result;
-  const auto original_model = load_file(original), edited_model = load_file(edited);
   std::vector<Scenario> runs = scenarios;
   if (runs.empty()) {
     runs.emplace_back();
     runs.back().name = "(no scenario)";
   }
-  std::vector<bool> entered(original_model->nodes.size(), false);
+  Entered entered;
+  std::shared_ptr<const runtime::Graph> original_graph, edited_graph;
   for (const auto& scenario : runs) {
     TraceCollector a, b;
     const auto sa = simulate(original, scenario, options, &a);
     const auto sb = simulate(edited, scenario, options, &b);
+    original_graph = sa.graph;
+    edited_graph = sb.graph;
     ++result.scenarios;
     if (auto d = first_difference(a.events, b.events, sa.file, sb.file)) {
       d->scenario = scenario.name;
@@ -151,9 +169,18 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
       return result;
     }
     result.events += a.events.size();
-    mark_entered(a.events, sa.file, entered);
+    mark_entered(a.events, entered);
   }
-  value_notes(*original_model, *edited_model, entered, result.notes);
+  // Edited values the runs could not see: in the file, then in each module both sides loaded
+  // (an edit of a module file counts as much as one of the file).
+  const auto original_files = files_of(*original_graph), edited_files = files_of(*edited_graph);
+  const auto top = original_graph->file_name();
+  value_notes(original_graph->model(), edited_graph->model(), entered[top], "", result.notes);
+  for (const auto& [name, model] : original_files) {
+    const auto other = edited_files.find(name);
+    if (name == top || other == edited_files.end()) continue;
+    value_notes(*model, *other->second, entered[name], name, result.notes);
+  }
   return result;
 }
 

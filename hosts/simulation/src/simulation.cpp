@@ -567,6 +567,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   }
 
   Summary summary;
+  summary.graph = graph;
   summary.warnings = blackboard_files.warnings();
   summary.file = graph->file_name();
   summary.command = command;

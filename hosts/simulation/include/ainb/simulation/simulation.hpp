@@ -103,6 +103,8 @@ struct Summary {
   // The instance's fault (runtime::Fault::describe), empty when none: the run stopped at the
   // frame it happened in, and `state` is "faulted".
   std::string fault;
+  // The graph that ran: the file and, through its module calls, every module it loaded.
+  std::shared_ptr<const runtime::Graph> graph;
 };
 void print_summary(const Summary& summary, std::ostream& out);
 
