@@ -158,6 +158,30 @@ TEST_CASE("text form: expressions pass the EXB verifier and bindings their types
         "\"Speed\" (float) uses expression 0, which returns BOOL");
 }
 
+TEST_CASE("text form: keys that conflict or do not apply are errors, not dropped") {
+  auto text = example_text("hurry.root.json");
+  auto& speed = text["nodes"][1]["inputs"]["float"][0];  // bound to expression 0
+  speed["blackboard"] = {{"index", 0}};
+  CHECK(error_of(text) ==
+        "/nodes/1/inputs/float/0: both \"blackboard\" and \"expression\": a "
+        "parameter has one source");
+  text = example_text("hurry.root.json");
+  text["nodes"][1]["inputs"]["float"][1]["sources"] = json::array();  // Urgency: a blackboard read
+  CHECK(error_of(text) ==
+        "/nodes/1/inputs/float/1: both \"sources\" and \"blackboard\": a "
+        "multi-source input takes its sources from its list");
+  text = example_text("hurry.root.json");
+  text["nodes"][0]["plugs"]["child"][0]["condition"] = 9;  // a Sequential's child
+  CHECK(error_of(text) ==
+        "/nodes/0/plugs/child/0: field \"condition\" does not apply to a child "
+        "plug of Element_Sequential");
+  text = example_text("hurry.root.json");
+  text["nodes"][0]["plugs"]["child"][0]["bogus"] = 1;
+  CHECK(error_of(text) ==
+        "/nodes/0/plugs/child/0: field \"bogus\" does not apply to a child "
+        "plug of Element_Sequential");
+}
+
 TEST_CASE("text form: an edit that binds expressions or adds an output node gets derived counts") {
   auto text = example_text("hurry.root.json");
   auto& nodes = text["nodes"];

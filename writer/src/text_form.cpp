@@ -6,6 +6,7 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
@@ -645,9 +646,14 @@ struct At {
   std::size_t size() const { return j.size(); }
   // Fails on a key outside `known` (a misspelt field would otherwise be ignored).
   void only(std::initializer_list<std::string_view> known) const {
+    only(std::span<const std::string_view>(known.begin(), known.size()));
+  }
+  // `what` says where the fields belong, for a field that exists but not here.
+  void only(std::span<const std::string_view> known, std::string_view what = {}) const {
     for (const auto& [key, value] : object().items()) {
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail(fmt::format("unknown field \"{}\"", key));
+        fail(what.empty() ? fmt::format("unknown field \"{}\"", key)
+                          : fmt::format("field \"{}\" does not apply to {}", key, what));
       }
     }
   }
@@ -1056,6 +1062,9 @@ class FromText {
 
   ParamFlags read_flags(const At& at, ParamType type) {
     ParamFlags f;
+    if (at.has("blackboard") && at.has("expression")) {
+      at.fail("both \"blackboard\" and \"expression\": a parameter has one source");
+    }
     if (at.has("flags")) f.raw = at["flags"].u32();
     if (at.has("blackboard")) {
       const auto bb = at["blackboard"];
@@ -1317,6 +1326,15 @@ class FromText {
           if (type == ParamType::Pointer) input.class_name = b_.keep(in["class"].string());
           input.default_value = read_value(in["default"], type);
           if (in.has("sources")) {
+            for (const auto* single :
+                 {"source", "raw_link", "blackboard", "expression", "set_blackboard"}) {
+              if (in.has(single)) {
+                in.fail(
+                    fmt::format("both \"sources\" and \"{}\": a multi-source input takes "
+                                "its sources from its list",
+                                single));
+              }
+            }
             if (in.has("flags")) input.flags.raw = in["flags"].u32();
             const auto sources = in["sources"];
             const auto base = m_.multi_sources.size();
@@ -1337,6 +1355,9 @@ class FromText {
             input.raw_output_index = static_cast<std::int16_t>(sources.size());
           } else {
             input.flags = read_flags(in, type);
+            if (in.has("source") && in.has("raw_link")) {
+              in.fail("both \"source\" and \"raw_link\": an input has one link");
+            }
             if (in.has("source")) {
               const auto [node_index, output] = read_link(in["source"], type, input.flags);
               input.raw_node_index = node_index;
@@ -1467,14 +1488,15 @@ class FromText {
       total += count;
       for (std::size_t p = 0; p < count; ++p) {
         const auto at = list[p];
-        at.only({"node", "node_name", "name", "transition", "condition", "blackboard",
-                 "blackboard_name", "min", "min_blackboard", "min_blackboard_name", "max",
-                 "max_blackboard", "max_blackboard_name", "default_name", "weight", "enum_value",
-                 "unknown", "default"});
+        const bool last = p + 1 == count;
+        at.only(plug_fields(node, kind, last, v407),
+                fmt::format("a {} plug of {}", plug_kind_name(kind),
+                            node.type == NodeType::UserDefined
+                                ? std::string(node.name)
+                                : std::string(node_type_name(node.type))));
         Plug plug;
         plug.kind = kind;
         plug.node_index = at["node"].index(node_count_, "nodes");
-        const bool last = p + 1 == count;
         if (kind == PlugKind::Transition) {
           plug.transition_index = at["transition"].index(m_.transitions.size(), "transitions");
           m_.plugs.push_back(plug);
@@ -1510,6 +1532,61 @@ class FromText {
       node.plugs[k].count = static_cast<std::uint32_t>(count);
     }
     if (total > 0xFF) plugs.fail("more than 255 plugs");
+  }
+
+  // The fields a plug of `kind` on `node` can have (what read_condition and the extras read), so
+  // that one that does not apply (a "condition" on a Sequential's child) is an error, not
+  // silently dropped.
+  static std::vector<std::string_view> plug_fields(const Node& node, PlugKind kind, bool last,
+                                                   bool v407) {
+    if (kind == PlugKind::Transition) return {"node", "node_name", "transition"};
+    std::vector<std::string_view> fields{"node", "node_name", "name"};
+    auto add = [&](std::initializer_list<std::string_view> more) {
+      fields.insert(fields.end(), more.begin(), more.end());
+    };
+    const bool expression_v407 = node.type == NodeType::Expression && v407;
+    switch (kind) {
+      case PlugKind::Generic:
+        if (node.type == NodeType::BoolSelector || node.type == NodeType::F32Selector ||
+            expression_v407) {
+          add({"unknown", "default"});
+        }
+        break;
+      case PlugKind::String:
+      case PlugKind::Int: {
+        const auto selector =
+            kind == PlugKind::String ? NodeType::StringSelector : NodeType::S32Selector;
+        if ((v407 && node.type == selector) || expression_v407) add({"unknown", "default"});
+        break;
+      }
+      default:  // child plugs: the selectors' conditions
+        switch (node.type) {
+          case NodeType::S32Selector:
+          case NodeType::StringSelector:
+            add({"condition", "blackboard", "blackboard_name"});
+            break;
+          case NodeType::F32Selector:
+            if (last) {
+              add({"default_name"});
+            } else {
+              add({"min", "min_blackboard", "min_blackboard_name", "max", "max_blackboard",
+                   "max_blackboard_name"});
+            }
+            break;
+          case NodeType::RandomSelector:
+            add({"weight", "blackboard", "blackboard_name"});
+            break;
+          case NodeType::UserDefined:
+            if (node.name == "SelectorBSABrainVerbUpdater" ||
+                node.name == "SelectorBSAFormChangeUpdater") {
+              add({"enum_value", "blackboard"});
+            }
+            break;
+          default:
+            break;
+        }
+    }
+    return fields;
   }
 
   void read_condition(const Node& node, const At& at, Plug& plug, bool last) {
