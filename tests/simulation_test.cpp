@@ -695,4 +695,10 @@ TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot 
   CHECK(nodes == 152);
   CHECK(modules == 19);
   CHECK(queries > 0);
+  // An S32 selector's edges say their conditions; a data link is one edge, source to reader,
+  // labelled with the input (node 2 is a query whose output node 3's Input reads).
+  CHECK(toby.out.find("  node3 -> node4 [label=\"= 4\"];\n") != std::string::npos);
+  CHECK(toby.out.find("  node2 -> node3 [style=dotted, color=gray60, arrowhead=open, "
+                      "label=\"Input\"];\n") != std::string::npos);
+  CHECK(toby.out.find("  node3 -> node2 [style=dotted") == std::string::npos);
 }

@@ -74,6 +74,38 @@ std::string find_dot() {
   return {};
 }
 
+// What a child edge says: the plug's name, or a selector's condition for that child.
+std::string child_label(const Model& m, const Plug& plug) {
+  auto bb = [&](const PlugBlackboard& b, BlackboardType type, std::string value) {
+    if (!b.used) return value;
+    const auto entries = m.blackboard.of_type(type);
+    return b.index < entries.size() ? std::string(entries[b.index].name) : value;
+  };
+  return std::visit(
+      [&](const auto& d) -> std::string {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, S32Condition>) {
+          if (d.is_default) return "default";
+          return "= " + bb(d.blackboard, BlackboardType::S32, std::to_string(d.value));
+        } else if constexpr (std::is_same_v<T, StringCondition>) {
+          if (d.is_default) return "default";
+          return "= " + bb(d.blackboard, BlackboardType::String, fmt::format("\"{}\"", d.value));
+        } else if constexpr (std::is_same_v<T, F32Condition>) {
+          if (d.is_default) return "default";
+          return fmt::format(
+              "[{}, {}]", bb(d.min.blackboard, BlackboardType::F32, fmt::format("{}", d.min.value)),
+              bb(d.max.blackboard, BlackboardType::F32, fmt::format("{}", d.max.value)));
+        } else if constexpr (std::is_same_v<T, RandomWeight>) {
+          return "weight " + bb(d.blackboard, BlackboardType::F32, fmt::format("{}", d.weight));
+        } else if constexpr (std::is_same_v<T, EnumCondition>) {
+          return fmt::format("= {}", d.value);
+        } else {
+          return std::string(plug.name);
+        }
+      },
+      plug.data);
+}
+
 }  // namespace
 
 std::string format_graph(const Model& m, const std::map<std::uint32_t, std::string>& results) {
@@ -105,9 +137,9 @@ std::string format_graph(const Model& m, const std::map<std::uint32_t, std::stri
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
     for (const auto& plug : m.plugs_of(n, PlugKind::Child)) {
-      out +=
-          fmt::format("  node{} -> node{}{};\n", i, plug.node_index,
-                      plug.name.empty() ? "" : fmt::format(" [label=\"{}\"]", escape(plug.name)));
+      const auto label = child_label(m, plug);
+      out += fmt::format("  node{} -> node{}{};\n", i, plug.node_index,
+                         label.empty() ? "" : fmt::format(" [label=\"{}\"]", escape(label)));
     }
     for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
       const auto& t = m.transitions[plug.transition_index];
@@ -119,12 +151,21 @@ std::string format_graph(const Model& m, const std::map<std::uint32_t, std::stri
       out +=
           fmt::format("  node{} -> node{} [style=dashed, color=gray50, label=\"query\"];\n", i, q);
     }
-    // Data links: the plug names the node whose output this node reads.
-    for (const auto kind : {PlugKind::Generic, PlugKind::String, PlugKind::Int}) {
-      for (const auto& plug : m.plugs_of(n, kind)) {
-        out += fmt::format("  node{} -> node{} [style=dotted, color=gray60, arrowhead=open];\n",
-                           plug.node_index, i);
+    // Data links: one edge from each node whose outputs this node's inputs read, labelled with
+    // those inputs. (The input plugs are not used: both ends of a link list one.)
+    std::map<std::int16_t, std::vector<std::string_view>> sources;
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      for (const auto& in : m.inputs_of(n, static_cast<ParamType>(t))) {
+        if (in.has_node_source()) sources[in.raw_node_index].push_back(in.name);
+        for (const auto& s : m.sources_of(in)) {
+          if (s.node_index >= 0) sources[s.node_index].push_back(in.name);
+        }
       }
+    }
+    for (const auto& [source, inputs] : sources) {
+      out += fmt::format(
+          "  node{} -> node{} [style=dotted, color=gray60, arrowhead=open, label=\"{}\"];\n",
+          source, i, escape(fmt::format("{}", fmt::join(inputs, ", "))));
     }
   }
   out += "}\n";
