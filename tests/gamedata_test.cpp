@@ -345,7 +345,7 @@ TEST_CASE("ainb run from a romfs: an actor pack of the corpus with the game's di
   CHECK(run.err.empty());
   CHECK(run.out ==
         "summary: Accessory_Battery.root.ainb, command Root: succeeded in frame 1 of 3, 1 node "
-        "updates\n"
+        "update\n"
         "updates by class:\n"
         "  ExecuteBatteryUpdateAS                   1\n"
         "last results:\n"

@@ -250,6 +250,13 @@ TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenar
   CHECK(stubbed.code == 0);
   CHECK(stubbed.out.find("command Root: succeeded in frame 1 of 10, 65 node updates") !=
         std::string::npos);
+  // Last results in node order (#3 before #10), not in the order of their text.
+  CHECK(stubbed.out.find("last results:\n"
+                         "  Toby.utility.root.ainb #1 ExecuteBlackboardSetBool       Success\n"
+                         "  Toby.utility.root.ainb #2 QueryEquipmentGetEquipWeaponType Success\n"
+                         "  Toby.utility.root.ainb #3 Element_S32Selector            Success\n") !=
+        std::string::npos);
+  CHECK(stubbed.out.find("#3 Element_S32Selector") < stubbed.out.find("#10 "));
   // A real module call: basicattack finds _LocalModule_d0e7ebe89ded beside it.
   const auto attack =
       ainb_cli({"run", (dir / "ainb" / "Toby.action.basicattack.module.ainb").string(), "--frames",

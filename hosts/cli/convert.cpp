@@ -1,13 +1,16 @@
 // `ainb convert`: AINB <-> the JSON text form (docs/text-form.md), and `--check`, the byte-exact
 // round trip of a file through the writer and the text form.
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "ainb/formats/sarc.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
@@ -18,13 +21,10 @@ namespace ainb::cli {
 namespace {
 
 bool is_json(const std::string& path) {
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-}
-
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".json";
 }
 
 void write_bytes(const std::string& path, std::string_view bytes) {
@@ -34,7 +34,7 @@ void write_bytes(const std::string& path, std::string_view bytes) {
 }
 
 nlohmann::ordered_json read_json(const std::string& path) {
-  const auto bytes = read_bytes(path);
+  const auto bytes = formats::read_binary_file(path);
   try {
     return nlohmann::ordered_json::parse(bytes.begin(), bytes.end());
   } catch (const nlohmann::json::parse_error& e) {
@@ -166,6 +166,10 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
     if (request.check) {
       if (is_json(request.input)) {
         err << "error: --check takes an AINB file\n";
+        return kExitUsage;
+      }
+      if (!request.output.empty()) {
+        err << "error: --check writes nothing: give IN only\n";
         return kExitUsage;
       }
       return check(request.input, request.source, out, err);

@@ -36,6 +36,9 @@ const char* colour(std::string_view result) {
 
 // The last result of each node of `file` in a JSON-lines trace ("visited" when it only entered).
 std::map<std::uint32_t, std::string> read_trace(const std::string& path, const std::string& file) {
+  if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error(path + ": cannot be read: Is a directory");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot be read");
   std::map<std::uint32_t, std::string> results;
@@ -186,7 +189,9 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
     }
   }
   const auto dot_text = format_graph(model, results);
-  if (!request.svg) {
+  // `-o X.svg` asks for SVG as --svg does.
+  const bool as_svg = request.svg || std::filesystem::path(request.output).extension() == ".svg";
+  if (!as_svg) {
     if (request.output.empty()) {
       out << dot_text;
       return kExitOk;

@@ -1,8 +1,19 @@
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  return ainb::cli::run(args, std::cout, std::cerr);
+  const int rc = ainb::cli::run(args, std::cout, std::cerr);
+  // A full disk or a closed pipe: say so, rather than exit 0 with the output lost.
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "error: cannot write the output"
+              << (errno != 0 ? std::string(": ") + std::strerror(errno) : std::string()) << '\n';
+    return rc == ainb::cli::kExitOk ? ainb::cli::kExitLoadError : rc;
+  }
+  return rc;
 }

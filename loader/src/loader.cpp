@@ -97,14 +97,31 @@ class Loader {
     return count;
   }
 
+  // What a file that is not AINB looks like, for the error: the files people mistake for one.
+  std::string not_ainb_hint() const {
+    const auto head = r_.bytes(0, std::min<std::uint64_t>(r_.size(), 4));
+    const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] == '{') {
+      return "; it looks like JSON: `ainb convert FILE.json FILE.ainb` makes AINB of the text form";
+    }
+    if (text == "\x28\xb5\x2f\xfd") {
+      return "; it is zstd-compressed: an AI file in a pack is named PACK:MEMBER (`ainb cat` "
+             "lists a pack)";
+    }
+    if (text == "SARC") return "; it is a SARC pack: name one of its files as PACK:MEMBER";
+    return "";
+  }
+
   void read_header() {
     auto scope = r_.section("header");
     if (r_.size() < kHeaderSize) {
-      r_.fail(0, "file is {} bytes, too small for the {:#x}-byte header", r_.size(), kHeaderSize);
+      r_.fail(0, "file is {} bytes, too small for the {:#x}-byte header{}", r_.size(), kHeaderSize,
+              not_ainb_hint());
     }
     const auto magic = r_.bytes(0, 4);
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "AIB ") {
-      r_.fail(0, "bad magic (expected \"AIB \")");
+      r_.fail(0, "bad magic (expected \"AIB \"){}", not_ainb_hint());
     }
     auto& h = m_.header;
     h.version = r_.u32(0x04);

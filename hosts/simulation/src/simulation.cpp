@@ -372,12 +372,29 @@ class Tracer : public runtime::Observer {
   }
   void on_update(const Instance& i, std::uint32_t node, Result result) override {
     ++summary_.visits;
-    ++summary_.updates_by_class[type_of(i, node)];
-    summary_.last_results[fmt::format("{} #{} {}", i.graph().file_name(), node, type_of(i, node))] =
-        std::string(runtime::result_name(result));
+    auto& counted = updates_[{&i.graph(), node}];
+    ++counted.updates;
+    counted.last = result;
     auto e = event(i, "update", node);
     e.result = runtime::result_name(result);
     send(e);
+  }
+  // The summary's counts by class and last results, in file and node order (the graphs are
+  // alive: the run still holds them).
+  void finish_summary() {
+    std::map<std::pair<std::string_view, std::uint32_t>, std::pair<std::string, Result>> ordered;
+    for (const auto& [key, counted] : updates_) {
+      const auto& [graph, node] = key;
+      const auto& n = graph->model().nodes[node];
+      const std::string type = n.type == NodeType::UserDefined
+                                   ? std::string(n.name)
+                                   : std::string(node_type_name(n.type));
+      summary_.updates_by_class[type] += counted.updates;
+      ordered[{graph->file_name(), node}] = {
+          fmt::format("{} #{} {}", graph->file_name(), node, type), counted.last};
+    }
+    for (const auto& [key, last] : ordered)
+      summary_.last_results.emplace_back(last.first, runtime::result_name(last.second));
   }
   void on_leave(const Instance& i, std::uint32_t node) override {
     send(event(i, "leave", node));
@@ -504,6 +521,11 @@ class Tracer : public runtime::Observer {
 
   TraceSink* sink_;
   Summary& summary_;
+  struct Counted {
+    std::uint64_t updates = 0;
+    Result last = Result::Running;
+  };
+  std::map<std::pair<const runtime::Graph*, std::uint32_t>, Counted> updates_;
   std::map<std::pair<const Instance*, std::uint32_t>, Placed> placed_;
   std::uint64_t entered_ = 0;
   std::map<const runtime::Graph*, Links> links_;
@@ -626,6 +648,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
       summary.blackboard.emplace_back(std::string(e.name), v ? format_value(*v) : "?");
     }
   }  // the actor leaves its nodes: traced too
+  tracer.finish_summary();
   if (trace != nullptr) trace->finish();
   return summary;
 }
@@ -636,8 +659,9 @@ void print_summary(const Summary& s, std::ostream& out) {
                                  : fmt::format("after {} frames", s.frames);
   if (s.restarts != 0)
     when += fmt::format(" (started again {} time{})", s.restarts, s.restarts == 1 ? "" : "s");
-  out << fmt::format("summary: {}, command {}: {} {}, {} node updates\n", s.file,
-                     s.command.empty() ? "(none)" : s.command, s.state, when, s.visits);
+  out << fmt::format("summary: {}, command {}: {} {}, {} node update{}\n", s.file,
+                     s.command.empty() ? "(none)" : s.command, s.state, when, s.visits,
+                     s.visits == 1 ? "" : "s");
   out << "updates by class:\n";
   for (const auto& [cls, count] : s.updates_by_class)
     out << fmt::format("  {:<40} {}\n", cls, count);

@@ -96,7 +96,8 @@ struct Summary {
   // The frame in which the command ended (state succeeded or failed), 0 while it runs.
   std::uint64_t ended_frame = 0;
   std::uint64_t restarts = 0;  // commands started again after they ended (RunOptions::restart)
-  std::map<std::string, std::string> last_results;              // "file #node Type" -> last result
+  // "file #node Type" and its last result, by file and node number.
+  std::vector<std::pair<std::string, std::string>> last_results;
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
   std::vector<std::string> warnings;
