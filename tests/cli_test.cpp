@@ -223,7 +223,21 @@ TEST_CASE("ainb cat prints BYML, AAMP, SARC listings and zstd payloads") {
   CHECK(no_dict.code == 1);
   CHECK(no_dict.out.empty());
   CHECK(no_dict.err.find("the frame needs zstd dictionary ID 3, which is not loaded (loaded IDs: "
-                         "none)\n") != std::string::npos);
+                         "none; TotK's are in the romfs's Pack/ZsDic.pack.zs: `--romfs` or "
+                         "`--zsdic` in the ainb tools)\n") != std::string::npos);
+  // One file of a pack, named PACK:MEMBER as the AI commands name them.
+  const auto pack_path = (dir / "packs/Accessory_Battery.pack.zs").string();
+  const auto member =
+      ainb_cli({"cat", pack_path + ":Actor/Accessory_Battery.engine__actor__ActorParam.bgyml",
+                "--zsdic", (dir / "zsdic").string()});
+  CHECK(member.code == 0);
+  CHECK(member.out.starts_with("# BYML v7, little endian\nroot:\n  Category: Accessory\n"));
+  const auto no_member =
+      ainb_cli({"cat", pack_path + ":Nope", "--zsdic", (dir / "zsdic").string()});
+  CHECK(no_member.code == 1);
+  CHECK(no_member.err ==
+        "error: " + pack_path +
+            ": SARC at offset 0x0: the pack has no file Nope (it holds 18 files)\n");
   const auto ainb_file = ainb_cli({"cat", (dir / "ainb/Accessory_Battery.root.ainb").string()});
   CHECK(ainb_file.code == 0);
   CHECK(ainb_file.out == "# AINB file, 570 bytes (see `ainb info`)\n");

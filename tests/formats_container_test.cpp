@@ -129,12 +129,14 @@ TEST_CASE("dictionaries load from the folder and from ZsDic.pack.zs, and are cho
   CHECK(ainb::formats::zstd_decompress(pack, "renamed.bgyml.zs", &from_folder).size() == 110256);
   CHECK_THROWS_WITH(ainb::formats::zstd_decompress(pack, "Accessory_Battery.pack.zs"),
                     "Accessory_Battery.pack.zs: zstd at offset 0x0: the frame needs zstd "
-                    "dictionary ID 3, which is not loaded (loaded IDs: none)");
+                    "dictionary ID 3, which is not loaded (loaded IDs: none; TotK's are in the "
+                    "romfs's Pack/ZsDic.pack.zs: `--romfs` or `--zsdic` in the ainb tools)");
   ZstdDictionaries only_zs;
   only_zs.add("zs.zsdic", ainb::test::read_file(dir / "zs.zsdic"));
   CHECK_THROWS_WITH(ainb::formats::zstd_decompress(pack, "Accessory_Battery.pack.zs", &only_zs),
                     "Accessory_Battery.pack.zs: zstd at offset 0x0: the frame needs zstd "
-                    "dictionary ID 3, which is not loaded (loaded IDs: 1)");
+                    "dictionary ID 3, which is not loaded (loaded IDs: 1; TotK's are in the "
+                    "romfs's Pack/ZsDic.pack.zs: `--romfs` or `--zsdic` in the ainb tools)");
   CHECK_THROWS_WITH(only_zs.add("again.zsdic", ainb::test::read_file(dir / "zs.zsdic")),
                     "again.zsdic: zstd dictionary at offset 0x4: dictionary ID 1 is already "
                     "loaded (from zs.zsdic)");

@@ -437,9 +437,11 @@ TEST_CASE("ainb run from a romfs: missing pack, file and dictionary") {
       ainb_cli({"run", "Pack/Actor/Accessory_Battery.pack.zs:AI/Accessory_Battery.root.ainb",
                 "--romfs", bare.string()});
   CHECK(no_dictionary.code == 1);
-  CHECK(no_dictionary.err == "error: " + (bare / "Pack/Actor/Accessory_Battery.pack.zs").string() +
-                                 ": zstd at offset 0x0: the frame needs zstd dictionary ID 3, "
-                                 "which is not loaded (loaded IDs: none)\n");
+  CHECK(no_dictionary.err ==
+        "error: " + (bare / "Pack/Actor/Accessory_Battery.pack.zs").string() +
+            ": zstd at offset 0x0: the frame needs zstd dictionary ID 3, "
+            "which is not loaded (loaded IDs: none; TotK's are in the romfs's Pack/ZsDic.pack.zs: "
+            "`--romfs` or `--zsdic` in the ainb tools)\n");
   const auto no_plain = ainb_cli({"run", "AI/Nope.root.ainb", "--romfs", r});
   CHECK(no_plain.code == 1);
   CHECK(no_plain.err ==

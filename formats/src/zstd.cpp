@@ -213,7 +213,8 @@ std::vector<std::uint8_t> zstd_decompress(std::span<const std::uint8_t> compress
       if (!dictionary) {
         fail(file_name, position,
              fmt::format("the frame needs zstd dictionary ID {}, which is not loaded (loaded "
-                         "IDs: {})",
+                         "IDs: {}; TotK's are in the romfs's Pack/ZsDic.pack.zs: `--romfs` or "
+                         "`--zsdic` in the ainb tools)",
                          header.dictID, dictionaries ? id_list(dictionaries->ids()) : "none"));
       }
     } else if (dictionaries && base_name(file_name) != "ZsDic.pack.zs") {

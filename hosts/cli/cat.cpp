@@ -10,6 +10,7 @@
 #include "ainb/formats/sarc.hpp"
 #include "ainb/formats/text.hpp"
 #include "ainb/formats/zstd.hpp"
+#include "ainb/gamedata/romfs.hpp"
 #include "commands.hpp"
 
 namespace ainb::cli {
@@ -50,7 +51,22 @@ int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err) {
         if (!line.empty()) names.add(line);
       }
     }
-    auto bytes = formats::read_binary_file(request.file);
+    // PACK:MEMBER reads one file of a pack, as the AI commands do.
+    const auto spec = gamedata::parse_file_spec(request.file);
+    std::vector<std::uint8_t> bytes;
+    if (spec.member.empty()) {
+      bytes = formats::read_binary_file(request.file);
+    } else {
+      const auto pack = formats::open_pack_file(spec.file, dictionaries ? &*dictionaries : nullptr);
+      const auto* member = pack.find(spec.member);
+      if (member == nullptr) {
+        throw LoadError(pack.file_name(), "SARC", 0,
+                        fmt::format("the pack has no file {} (it holds {} files)", spec.member,
+                                    pack.files().size()));
+      }
+      const auto data = pack.data(*member);
+      bytes.assign(data.begin(), data.end());
+    }
     if (formats::is_zstd(bytes)) {
       const auto id = formats::zstd_frame_dictionary_id(bytes);
       bytes =

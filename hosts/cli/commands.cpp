@@ -30,10 +30,12 @@ void add_file_lookup(CLI::App& command, FileLookup& source,
                      const char* romfs_help =
                          "A romfs-like folder where FILE (or PACK:MEMBER) "
                          "is also looked up") {
-  command.add_option("--romfs", source.romfs, romfs_help);
-  command.add_option("--zsdic", source.zsdic,
-                     "zstd dictionaries for packs: a folder of *.zsdic or ZsDic.pack.zs "
-                     "(default ROMFS/Pack/ZsDic.pack.zs)");
+  command.add_option("--romfs", source.romfs, romfs_help)->check(CLI::ExistingDirectory);
+  command
+      .add_option("--zsdic", source.zsdic,
+                  "zstd dictionaries for packs: a folder of *.zsdic or ZsDic.pack.zs "
+                  "(default ROMFS/Pack/ZsDic.pack.zs)")
+      ->check(CLI::ExistingPath);
 }
 
 // The options `ainb run` and `ainb regress` share: how a file is run.
