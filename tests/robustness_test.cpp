@@ -592,7 +592,8 @@ TEST_CASE("ainb run stops on a fault (a trace write that fails) and exits 2") {
   REQUIRE(std::regex_search(
       message, fault,
       std::regex("^error: the run stopped on a fault: (.+): frame ([0-9]+): node [01] "
-                 "\\((Stub|Element_Sequential)\\): observer threw in on_(enter|update|leave): ")));
+                 "\\((Stub|Element_Sequential)\\): observer threw in on_(enter|update|leave): "
+                 "cannot write the trace to /dev/full: No space left on device\n")));
   CHECK(fault[1] == path.string());
   CHECK(out.str().find("loop.root.ainb, command Root: faulted after " + fault[2].str() +
                        " frames") != std::string::npos);

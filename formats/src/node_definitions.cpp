@@ -18,16 +18,17 @@ constexpr std::string_view kSection = "node definitions";
   throw LoadError(std::string(file), std::string(kSection), 0, std::move(reason));
 }
 
-NodeInputDefinition input(const std::string& type, const std::string& name,
-                          const nlohmann::json& entry, std::string_view file,
-                          const std::string& where) {
+// One input or output (`kind` says which, for messages) and its default.
+NodeInputDefinition parameter(std::string_view kind, const std::string& type,
+                              const std::string& name, const nlohmann::json& entry,
+                              std::string_view file, const std::string& where) {
   if (!entry.is_object() || !entry.contains("default")) {
-    fail(file, fmt::format("{}: input {} has no \"default\"", where, name));
+    fail(file, fmt::format("{}: {} {} has no \"default\"", where, kind, name));
   }
   const auto& value = entry["default"];
   NodeInputDefinition result{name, type, std::string()};
   auto wrong = [&] {
-    fail(file, fmt::format("{}: input {} of type {}: unexpected default {}", where, name, type,
+    fail(file, fmt::format("{}: {} {} of type {}: unexpected default {}", where, kind, name, type,
                            value.dump()));
   };
   if (type == "Bool") {
@@ -155,9 +156,10 @@ NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view f
             fail(file_name, fmt::format("{}: {} of type {} are not an object", where,
                                         is_input ? "inputs" : "outputs", type));
           }
-          for (const auto& [parameter, entry] : parameters.items()) {
+          for (const auto& [parameter_name, entry] : parameters.items()) {
             (is_input ? definition.inputs : definition.outputs)
-                .push_back(input(type, parameter, entry, file_name, where));
+                .push_back(parameter(is_input ? "input" : "output", type, parameter_name, entry,
+                                     file_name, where));
           }
         }
       }

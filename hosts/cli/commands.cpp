@@ -227,7 +227,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "JSON spaces per indentation level (-1: one line)")
       ->check(CLI::Range(-1, 16))
       ->capture_default_str();
-  add_file_lookup(*convert, convert_request.source);
+  add_file_lookup(*convert, convert_request.source,
+                  "A romfs-like folder where IN (or PACK:MEMBER) is also looked up");
 
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

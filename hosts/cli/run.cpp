@@ -1,5 +1,7 @@
 // `ainb run`: simulates a file offline under a scenario, with a trace and a summary.
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <ostream>
@@ -114,6 +116,44 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
   }
 }
 
+namespace {
+
+// A trace written to a file: a failed write (a full disk) is an error that names the file and
+// the system's reason. It reaches the run as the observer's fault, which stops it (exit 2).
+class FileTrace : public simulation::TraceSink {
+ public:
+  FileTrace(std::string path, std::ofstream& file, std::unique_ptr<simulation::TraceSink> inner)
+      : path_(std::move(path)), file_(file), inner_(std::move(inner)) {}
+  void event(const simulation::TraceEvent& e) override {
+    errno = 0;
+    inner_->event(e);
+    check();
+  }
+  void finish() override {
+    if (failed_) return;  // the run's fault already says why
+    errno = 0;
+    inner_->finish();
+    file_.flush();
+    check();
+  }
+  std::uint64_t dropped() const override { return inner_->dropped(); }
+
+ private:
+  void check() {
+    if (file_) return;
+    failed_ = true;
+    throw std::runtime_error(
+        fmt::format("cannot write the trace to {}{}", path_,
+                    errno != 0 ? fmt::format(": {}", std::strerror(errno)) : std::string()));
+  }
+  std::string path_;
+  std::ofstream& file_;
+  std::unique_ptr<simulation::TraceSink> inner_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err) {
   log_to_stderr();
   simulation::TraceFormat format = simulation::TraceFormat::Jsonl;
@@ -130,9 +170,9 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
       err << "error: cannot write " << request.trace << '\n';
       return kExitLoadError;
     }
-    // A failed write (a full disk) throws: the trace observer's fault stops the run (exit 2).
-    file_out.exceptions(std::ios::badbit | std::ios::failbit);
-    trace = simulation::make_trace_writer(format, file_out, request.max_trace_events);
+    trace = std::make_unique<FileTrace>(
+        request.trace, file_out,
+        simulation::make_trace_writer(format, file_out, request.max_trace_events));
   }
   // With a machine-readable trace on standard output, the summary goes to standard error.
   auto& summary_out = request.trace == "-" && format != simulation::TraceFormat::Text ? err : out;
@@ -165,8 +205,8 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   } catch (const std::invalid_argument& e) {  // --command names no command of the file
     err << "error: " << e.what() << '\n';
     return kExitUsage;
-  } catch (const std::ios_base::failure& e) {  // the end of the trace could not be written
-    err << "error: cannot write " << request.trace << ": " << e.what() << '\n';
+  } catch (const std::runtime_error& e) {  // the end of the trace could not be written
+    err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
 }
