@@ -211,6 +211,15 @@ TEST_CASE("module errors: cycles name the chain, missing files and depth follow 
   CHECK_THROWS_WITH(Graph(load_spec(caller("A.module", "B.module")), registry, options),
                     "B.module.ainb: nodes at offset 0x8c: node 0 calls module \"A.module.ainb\", "
                     "which calls itself: A.module.ainb -> B.module.ainb -> A.module.ainb");
+  // A copy saved under another name keeps its internal name: the chain follows the paths asked
+  // for, so the copy calling itself is a cycle, not a nesting past the depth limit.
+  MemoryResolver copies;
+  copies.add("Copy.module.ainb", load_spec(caller("Original.module", "Copy.module")));
+  CHECK_THROWS_WITH(Graph(load_spec(caller("Root.root", "Copy.module")), registry,
+                          GraphOptions{.modules = &copies}),
+                    "Original.module.ainb: nodes at offset 0x8c: node 0 calls module "
+                    "\"Copy.module.ainb\", which calls itself: Root.root.ainb -> Copy.module.ainb "
+                    "-> Copy.module.ainb");
 
   const auto lonely = load_spec(caller("Root.root", "Gone.module"));
   CHECK_THROWS_WITH(Graph(lonely, registry, options),

@@ -227,9 +227,12 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build_query_plans();
   order_node_states();
   check_child_cycles(*this, *model_);
-  build.chain.push_back(file_name_);
+  // The chain holds the paths modules were asked for (a copy of a module saved under another
+  // name keeps its internal name), and the root file's name.
+  const bool root = build.chain.empty();
+  if (root) build.chain.push_back(file_name_);
   build_modules(registry, build);
-  build.chain.pop_back();
+  if (root) build.chain.pop_back();
   check_holders();
   collect_expression_sites();
   bind_inputs();
@@ -725,7 +728,9 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
                      where, i);
         build.done.emplace(path, nullptr);  // warn once per file
       } else {
+        build.chain.push_back(path);
         called = std::shared_ptr<const Graph>(new Graph(std::move(model), registry, build));
+        build.chain.pop_back();
         build.done.emplace(path, called);
       }
     }
