@@ -293,6 +293,13 @@ std::string write_spec(const std::string& name, const ainb::test::AinbSpec& spec
 
 TEST_CASE("ainb regress: equal files, and the first difference of single edits") {
   const auto original = write_spec("guard.ainb", guard());
+  // Both traces are held in memory: a run past the limit stops, naming its side.
+  const auto held = ainb_cli({"regress", original, original, "--max-trace-events", "5"});
+  CHECK(held.code == 2);
+  CHECK(held.err.starts_with("error: original (" + original + "): the run stopped on a fault: "));
+  CHECK(
+      held.err.ends_with(": the trace passed 5 events, the most a comparison holds in memory "
+                         "(--max-trace-events raises it; fewer frames need fewer)\n"));
   const auto same = ainb_cli({"regress", original, original, "--frames", "5"});
   CHECK(same.code == 0);
   CHECK(same.out == "equal: 14 events agree under 1 scenario(s)\n");

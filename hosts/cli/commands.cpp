@@ -176,6 +176,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->excludes(check);
   for (auto* option : add_run_options(*regress, regress_request.run))
     option->excludes(check);
+  regress
+      ->add_option("--max-trace-events", regress_request.max_held_events,
+                   "Events a run may trace: both traces are held in memory to be compared (a few "
+                   "hundred bytes an event)")
+      ->capture_default_str();
 
   CatRequest cat_request;
   auto* cat = app.add_subcommand(

@@ -70,6 +70,7 @@ struct RegressRequest {
   std::string record, check;  // golden trace folders
   RunRequest run;             // command, frames, modules, seed, stub policy
   bool strict = false;        // an edit the runs could not see counts as a difference
+  std::uint64_t max_held_events = 1'000'000;  // simulation::RunOptions::max_held_events
 };
 
 // Exit codes of `ainb regress`: 0 equal, 1 different, 2 an error.

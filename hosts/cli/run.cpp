@@ -46,6 +46,12 @@ simulation::RunOptions run_options(const RunRequest& request) {
   return options;
 }
 
+simulation::RunOptions regress_options(const RegressRequest& request) {
+  auto options = run_options(request.run);
+  options.max_held_events = request.max_held_events;
+  return options;
+}
+
 // A progress bar on a terminal (stderr), nothing in a log: batches of golden traces can be long.
 simulation::GoldenProgress progress_bar(std::ostream& err) {
   if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
@@ -76,7 +82,7 @@ int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& e
             ? simulation::record_golden(request.record, inputs,
                                         std::vector<std::filesystem::path>(
                                             request.scenarios.begin(), request.scenarios.end()),
-                                        run_options(request.run), progress_bar(err))
+                                        regress_options(request), progress_bar(err))
             : simulation::check_golden(request.check, inputs, progress_bar(err));
     simulation::print_golden(report, out);
     if (report.has_errors()) return kExitRegressError;
@@ -101,7 +107,7 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     for (const auto& path : request.scenarios)
       scenarios.push_back(simulation::load_scenario(path));
     const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
-                                            run_options(request.run));
+                                            regress_options(request));
     simulation::print_regress(result, out);
     if (result.difference) return kExitDifferent;
     if (request.strict && !result.notes.empty()) {

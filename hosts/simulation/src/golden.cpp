@@ -134,7 +134,7 @@ std::string case_label(const std::string& key, std::size_t input, std::size_t in
 // Runs one case: the trace's events (a fault in the run is thrown as an error).
 std::vector<TraceEvent> run_case(const fs::path& file, const std::optional<Scenario>& scenario,
                                  const RunOptions& options, std::string& top) {
-  TraceCollector events;
+  TraceCollector events(options.max_held_events);
   Scenario none;
   none.name = kNoScenario;
   const auto summary = simulate(file, scenario ? *scenario : none, options, &events);

@@ -156,9 +156,20 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
   Entered entered;
   std::shared_ptr<const runtime::Graph> original_graph, edited_graph;
   for (const auto& scenario : runs) {
-    TraceCollector a, b;
-    const auto sa = simulate(original, scenario, options, &a);
-    const auto sb = simulate(edited, scenario, options, &b);
+    TraceCollector a(options.max_held_events), b(options.max_held_events);
+    // Which side an error is of: both files often have the same internal name.
+    auto run = [&](const char* side, const std::filesystem::path& file, TraceCollector& trace) {
+      try {
+        auto summary = simulate(file, scenario, options, &trace);
+        if (!summary.fault.empty())
+          throw std::runtime_error("the run stopped on a fault: " + summary.fault);
+        return summary;
+      } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("{} ({}): {}", side, file.string(), e.what()));
+      }
+    };
+    const auto sa = run("original", original, a);
+    const auto sb = run("edited", edited, b);
     original_graph = sa.graph;
     edited_graph = sb.graph;
     ++result.scenarios;

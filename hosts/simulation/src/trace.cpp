@@ -260,4 +260,14 @@ std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& o
   return std::make_unique<Limited>(writer(format, out), max_events);
 }
 
+void TraceCollector::event(const TraceEvent& e) {
+  if (events.size() >= limit_) {
+    throw std::length_error(fmt::format(
+        "the trace passed {} events, the most a comparison holds in memory (--max-trace-events "
+        "raises it; fewer frames need fewer)",
+        limit_));
+  }
+  events.push_back(e);
+}
+
 }  // namespace ainb::simulation

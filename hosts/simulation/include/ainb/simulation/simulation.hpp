@@ -39,6 +39,9 @@ struct RunOptions {
   // Node definition files (NodeDefinition.json and supplements): stub nodes write the declared
   // defaults of their outputs.
   std::vector<std::filesystem::path> definitions;
+  // `ainb regress` and golden sets hold each run's trace in memory (a few hundred bytes an
+  // event): a run past this many events stops with an error instead of exhausting it.
+  std::uint64_t max_held_events = 1'000'000;
 };
 
 // One event of a run, as the trace formats print it.
@@ -67,11 +70,16 @@ class TraceSink {
   virtual std::uint64_t dropped() const { return 0; }
 };
 
-// Keeps every event in memory (regress, golden traces, tests).
+// Keeps every event in memory (regress, golden traces, tests), at most `limit`: one more throws
+// std::length_error, which stops the run as the observer's fault.
 class TraceCollector : public TraceSink {
  public:
-  void event(const TraceEvent& e) override { events.push_back(e); }
+  explicit TraceCollector(std::uint64_t limit = UINT64_MAX) : limit_(limit) {}
+  void event(const TraceEvent& e) override;
   std::vector<TraceEvent> events;
+
+ private:
+  std::uint64_t limit_;
 };
 
 enum class TraceFormat { Jsonl, Text, Chrome };
