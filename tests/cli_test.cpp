@@ -1,6 +1,7 @@
 // The `ainb` command line: output, exit codes and messages.
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <doctest/doctest.h>
@@ -57,6 +58,22 @@ TEST_CASE("ainb dump prints the model and the peer layout as JSON") {
   CHECK(ainb_cli({"dump", "-o", out_path.string(), path.string()}).code == 0);
   std::ifstream written(out_path);
   CHECK(nlohmann::json::parse(written)["nodes"][0]["name"] == "Idle");
+}
+
+TEST_CASE("ainb dump prints NaN and infinities as the strings the text form uses, not null") {
+  ainb::test::AinbSpec spec;
+  spec.file_name = "odd.root";
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{ainb::BlackboardType::F32, "Far", std::numeric_limits<float>::infinity()},
+                     {ainb::BlackboardType::F32, "Odd", std::numeric_limits<float>::quiet_NaN()}};
+  spec.nodes = {{.type = ainb::NodeType::UserDefined, .name = "Wait"}};
+  const auto file = ainb::test::write_scratch("odd.root.ainb", ainb::test::build(spec)).string();
+  const auto dump = nlohmann::json::parse(ainb_cli({"dump", file}).out);
+  CHECK(dump["blackboard"]["entries"][0]["default"] == "inf");
+  CHECK(dump["blackboard"]["entries"][1]["default"] == "nan");
+  const auto peer = ainb_cli({"dump", file, "--format", "peer"}).out;
+  CHECK(peer.find("\"inf\"") != std::string::npos);
+  CHECK(peer.find("null") == std::string::npos);
 }
 
 TEST_CASE("exit codes: 0 success, 1 load failure, 2 usage") {

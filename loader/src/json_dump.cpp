@@ -73,13 +73,14 @@ json plug_data(const PlugData& data) {
         } else if constexpr (std::is_same_v<T, F32Condition>) {
           if (d.is_default)
             return {{"is_default", true}, {"default_name", std::string(d.default_name)}};
-          return {{"min", double{d.min.value}},
+          return {{"min", json_values::float_json(d.min.value)},
                   {"min_blackboard", blackboard_ref(d.min.blackboard)},
-                  {"max", double{d.max.value}},
+                  {"max", json_values::float_json(d.max.value)},
                   {"max_blackboard", blackboard_ref(d.max.blackboard)},
                   {"is_default", false}};
         } else if constexpr (std::is_same_v<T, RandomWeight>) {
-          return {{"weight", double{d.weight}}, {"blackboard", blackboard_ref(d.blackboard)}};
+          return {{"weight", json_values::float_json(d.weight)},
+                  {"blackboard", blackboard_ref(d.blackboard)}};
         } else if constexpr (std::is_same_v<T, EnumCondition>) {
           return {{"enum_value", d.value}, {"blackboard", blackboard_ref(d.blackboard)}};
         } else if constexpr (std::is_same_v<T, InputPlugExtra>) {

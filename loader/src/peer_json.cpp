@@ -257,12 +257,12 @@ class PeerWriter {
         out[std::string(f->default_name)] = "Default";
       } else {
         if (f->min.blackboard.used) node_blackboard = f->min.blackboard.index;
-        out["Condition Min"] = double{f->min.value};
-        out["Condition Max"] = double{f->max.value};
+        out["Condition Min"] = json_values::float_json(f->min.value);
+        out["Condition Max"] = json_values::float_json(f->max.value);
       }
     } else if (const auto* w = std::get_if<RandomWeight>(&p.data)) {
       if (w->blackboard.used) node_blackboard = w->blackboard.index;
-      out["Weight"] = double{w->weight};
+      out["Weight"] = json_values::float_json(w->weight);
     } else if (const auto* extra = std::get_if<InputPlugExtra>(&p.data)) {
       // Selector input plugs show their stored default as the "Condition".
       if (n.type == NodeType::S32Selector && p.kind == PlugKind::Int) {
@@ -374,7 +374,7 @@ class PeerWriter {
   json param_table_value(const exb::Section& s, exb::DataType type, std::uint16_t offset,
                          bool scalar) {
     const ByteReader region(s.param_region, m_.name);
-    const auto f32 = [&](std::uint64_t at) { return double{region.f32(at)}; };
+    const auto f32 = [&](std::uint64_t at) { return json_values::float_json(region.f32(at)); };
     if (scalar) return f32(offset);
     switch (type) {
       case exb::DataType::Bool:
