@@ -176,6 +176,19 @@ TEST_CASE("text form: keys that conflict or do not apply are errors, not dropped
         "/nodes/0/plugs/child/0: field \"condition\" does not apply to a child "
         "plug of Element_Sequential");
   text = example_text("hurry.root.json");
+  text["blackboard"]["f32"][0]["default"] = 1e300;  // would become an infinity
+  CHECK(error_of(text) ==
+        "/blackboard/f32/0/default: 1e+300 is out of float32's range (write "
+        "\"inf\" or \"-inf\" for an infinity)");
+  text["blackboard"]["f32"][0]["default"] = "NaN";
+  CHECK(error_of(text) ==
+        "/blackboard/f32/0/default: expected a number or \"nan\", \"inf\", \"-inf\", got \"NaN\"");
+  text = example_text("hurry.root.json");
+  text["nodes"][0]["flags"] = {"root", "bogus"};
+  CHECK(error_of(text) ==
+        "/nodes/0/flags/1: unknown flag \"bogus\" (known: query, module, root, "
+        "multi_param_type_2, or a hex number for other bits)");
+  text = example_text("hurry.root.json");
   text["nodes"][0]["plugs"]["child"][0]["bogus"] = 1;
   CHECK(error_of(text) ==
         "/nodes/0/plugs/child/0: field \"bogus\" does not apply to a child "

@@ -704,9 +704,16 @@ struct At {
       if (s == "nan") return std::numeric_limits<float>::quiet_NaN();
       if (s == "inf") return std::numeric_limits<float>::infinity();
       if (s == "-inf") return -std::numeric_limits<float>::infinity();
+      fail(fmt::format("expected a number or \"nan\", \"inf\", \"-inf\", got \"{}\"", s));
     }
     if (!j.is_number()) fail("expected a number, got " + type_of(j));
-    return static_cast<float>(j.get<double>());
+    const auto v = j.get<double>();
+    // Past float's range a number would become an infinity: write "inf" for that.
+    if (std::abs(v) > std::numeric_limits<float>::max()) {
+      fail(fmt::format("{} is out of float32's range (write \"inf\" or \"-inf\" for an infinity)",
+                       j.dump()));
+    }
+    return static_cast<float>(v);
   }
   // An index below `count`; `what` names the array ("nodes").
   std::uint32_t index(std::size_t count, std::string_view what) const {
@@ -1190,8 +1197,13 @@ class FromText {
                                         [&](const auto& p) { return p.second == name; });
         if (known != kNodeFlags.end()) {
           node.flags |= known->first;
+        } else if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+          node.flags |= static_cast<std::uint8_t>(f.integer(0, 0xFF));  // unknown bits, as hex
         } else {
-          node.flags |= static_cast<std::uint8_t>(f.integer(0, 0xFF));
+          f.fail(
+              fmt::format("unknown flag \"{}\" (known: query, module, root, "
+                          "multi_param_type_2, or a hex number for other bits)",
+                          name));
         }
       }
     }
