@@ -130,6 +130,11 @@ static void test_patrol(const char* patrol_path) {
     exit(1);
   }
   CHECK(equals(ainb_graph_file_name(graph), "patrol.root.ainb"));
+  /* The declared "Missing" input, which MoveTo (node 4) lacks: reads of it give zero. */
+  CHECK(ainb_graph_unresolved_parameter_count(graph) == 1);
+  CHECK(equals(ainb_graph_unresolved_parameter(graph, 0),
+               "node 4 (MoveTo) has no float input \"Missing\", which its class declares"));
+  CHECK(ainb_graph_unresolved_parameter(graph, 1).data == NULL);
   CHECK(ainb_graph_node_count(graph) == 10);
   CHECK(ainb_graph_command_count(graph) == 2);
   CHECK(equals(ainb_graph_command_name(graph, 1), "Alert"));

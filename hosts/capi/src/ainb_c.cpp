@@ -28,6 +28,7 @@ struct ainb_runtime {
 
 struct ainb_graph {
   std::shared_ptr<const runtime::Graph> graph;
+  std::vector<std::string> unresolved;  // Graph::describe of each declaration a node lacks
 };
 
 namespace {
@@ -297,7 +298,10 @@ ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
                             .missing_modules = rt->stub_missing_modules
                                                    ? runtime::MissingModulePolicy::Stub
                                                    : runtime::MissingModulePolicy::Error});
-  return new ainb_graph{std::move(graph)};
+  std::vector<std::string> unresolved;
+  for (const auto& missing : graph->unresolved_parameters())
+    unresolved.push_back(graph->describe(missing));
+  return new ainb_graph{std::move(graph), std::move(unresolved)};
 }
 
 }  // namespace
@@ -564,6 +568,13 @@ ainb_string ainb_graph_file_name(const ainb_graph* g) {
 }
 size_t ainb_graph_node_count(const ainb_graph* g) {
   return g == nullptr ? 0 : g->graph->nodes().size();
+}
+size_t ainb_graph_unresolved_parameter_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->unresolved.size();
+}
+ainb_string ainb_graph_unresolved_parameter(const ainb_graph* g, size_t index) {
+  if (g == nullptr || index >= g->unresolved.size()) return {};
+  return to_c(g->unresolved[index]);
 }
 size_t ainb_graph_command_count(const ainb_graph* g) {
   return g == nullptr ? 0 : g->graph->model().commands.size();

@@ -161,6 +161,11 @@ AINB_API ainb_graph* ainb_graph_load_memory(ainb_runtime* runtime, const void* b
 AINB_API void ainb_graph_release(ainb_graph* graph);
 AINB_API ainb_string ainb_graph_file_name(const ainb_graph* graph);
 AINB_API size_t ainb_graph_node_count(const ainb_graph* graph);
+/* Declared parameters (ainb_runtime_declare_parameter) that a node of the graph lacks, each
+ * described in one line ("node 4 (MoveTo) has no float input \"Sped\", which its class declares"):
+ * a host can catch a misspelt name against its files. Such a read gives zero. */
+AINB_API size_t ainb_graph_unresolved_parameter_count(const ainb_graph* graph);
+AINB_API ainb_string ainb_graph_unresolved_parameter(const ainb_graph* graph, size_t index);
 AINB_API size_t ainb_graph_command_count(const ainb_graph* graph);
 AINB_API ainb_string ainb_graph_command_name(const ainb_graph* graph, size_t index);
 
