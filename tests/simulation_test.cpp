@@ -217,7 +217,22 @@ TEST_CASE("ainb run: text, chrome and the summary") {
   });
   REQUIRE(move_to != events.end());
   CHECK((*move_to)["args"]["results"] == "Running \u00d72, Success");
+  CHECK(!move_to->at("args").contains("truncated"));
   CHECK(chrome.err.find("summary: patrol.root.ainb") != std::string::npos);
+
+  // Truncated after 3 events: the spans still open end there, and say so.
+  const auto cut = ainb_cli({"run", kPatrol.string(), "--scenario", kScenario.string(), "--trace",
+                             "-", "--format", "chrome", "--max-trace-events", "3"});
+  std::int64_t cut_spans = 0;
+  const auto cut_json = nlohmann::json::parse(cut.out);
+  for (const auto& e : cut_json["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++cut_spans;
+    CHECK(e["args"]["truncated"] ==
+          "the trace was truncated while this node ran: its span and its updates end there, not "
+          "at its Leave");
+  }
+  CHECK(cut_spans == 2);  // the Sequential and the BoolSelector it entered
 }
 
 TEST_CASE("ainb run: modules, missing files, unknown commands, unreadable scenarios") {

@@ -83,6 +83,7 @@ class Chrome : public TraceSink {
     }
     const auto ts = e.frame * 1000 + tick_++;
     last_ts_ = ts;
+    if (e.event == "truncated") truncated_ = true;  // the spans open now end here
     if (e.event == "enter") {
       open_.push_back(Span{e.instance, e.node, ts, to_json(e), {}, 0});
       return;
@@ -182,6 +183,11 @@ class Chrome : public TraceSink {
     args.erase("event");
     args["updates"] = span.updates;
     args["results"] = span.describe_results();
+    if (truncated_) {
+      args["truncated"] =
+          "the trace was truncated while this node ran: its span and its updates "
+          "end there, not at its Leave";
+    }
     j["args"] = std::move(args);
     write(j);
   }
@@ -193,6 +199,7 @@ class Chrome : public TraceSink {
 
   std::ostream& out_;
   std::uint64_t frame_ = 0, tick_ = 0, last_ts_ = 0;
+  bool truncated_ = false;
   std::vector<Span> open_;                  // in the order they were entered
   std::vector<std::vector<Written>> rows_;  // each row's outermost spans written so far
   bool first_ = true;
