@@ -140,6 +140,22 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
         "s.json: /functions/Broken(: not a signature: expected Name( Result, Arguments... )");
 }
 
+TEST_CASE("scenarios: what a run never reaches is a warning") {
+  const auto scenario = parse_scenario(nlohmann::json::parse(R"({
+    "frames": 5,
+    "blackboard": [{"frame": 9, "name": "IsEnemyNear", "value": true}],
+    "commands": [{"frame": 6, "command": "Alert"}],
+    "nodes": {"MoveTo": {"frames": [{"frame": 0, "result": "Failure"}]}}})"),
+                                       "s.json");
+  const auto summary = simulate(kPatrol, scenario, {}, nullptr);
+  CHECK(summary.warnings ==
+        std::vector<std::string>{
+            "s.json: /blackboard/0/frame: frame 9 is past the run's 5 frames; it never applies",
+            "s.json: /commands/0/frame: frame 6 is past the run's 5 frames; it never applies",
+            "s.json: /nodes/MoveTo/frames/0/frame: frame 0 has no updates (frame 1 is the first "
+            "tick); it never applies"});
+}
+
 TEST_CASE("ainb run: the bundled example's trace follows its scenario") {
   const auto events = trace_of(load_scenario(kScenario));
   REQUIRE(events.size() > 20);

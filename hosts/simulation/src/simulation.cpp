@@ -184,6 +184,36 @@ void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Grap
     collect_graphs(*call.graph, out);
 }
 
+// What a scenario schedules that the run never reaches (a frame past its end; a node override
+// at frame 0, which has no updates): a warning each, logged and in the summary.
+void warn_unreached(const Scenario& s, std::uint64_t frames, std::vector<std::string>& warnings) {
+  auto warn = [&](const std::string& path, const std::string& why) {
+    warnings.push_back(fmt::format("{}: {}: {}; it never applies", s.name, path, why));
+    spdlog::warn("{}", warnings.back());
+  };
+  auto past = [&](std::uint64_t frame, const std::string& path) {
+    if (frame > frames)
+      warn(path, fmt::format("frame {} is past the run's {} frames", frame, frames));
+  };
+  // The paths stored end at the value or command; the frame is beside it.
+  auto frame_of = [](const std::string& path) {
+    return path.substr(0, path.rfind('/')) + "/frame";
+  };
+  for (const auto& set : s.blackboard)
+    past(set.frame, frame_of(set.path));
+  for (const auto& c : s.commands)
+    past(c.frame, frame_of(c.path));
+  for (const auto& [cls, behaviour] : s.nodes) {
+    for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
+      const auto path = fmt::format("/nodes/{}/frames/{}/frame", cls, i);
+      if (behaviour.overrides[i].frame == 0) {
+        warn(path, "frame 0 has no updates (frame 1 is the first tick)");
+      }
+      past(behaviour.overrides[i].frame, path);
+    }
+  }
+}
+
 // Checks what the scenario names against the files, so a typo fails before the run.
 void validate(const Scenario& s, const runtime::Graph& graph) {
   const auto& m = graph.model();
@@ -621,6 +651,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     apply(0);
     if (!command.empty() && actor.command().empty()) actor.start(command);
     const auto frames = scenario.frames.value_or(options.frames);
+    warn_unreached(scenario, frames, summary.warnings);
     const bool restart = scenario.restart.value_or(options.restart);
     for (std::uint64_t frame = 1; frame <= frames; ++frame) {
       tracer.frame = frame;
