@@ -149,6 +149,16 @@ std::span<const std::uint8_t> Sarc::data(const File& file) const noexcept {
   return std::span<const std::uint8_t>(bytes_).subspan(file.offset, file.size);
 }
 
+std::span<const std::uint8_t> Sarc::member(std::string_view name) const {
+  const auto* file = find(name);
+  if (file == nullptr) {
+    throw LoadError(
+        file_name_, "SARC", 0,
+        fmt::format("the pack has no file {} (it holds {} files)", name, files_.size()));
+  }
+  return data(*file);
+}
+
 std::vector<std::uint8_t> read_binary_file(const std::filesystem::path& path) {
   // file_size says why a path cannot be read (missing, a folder) in the system's words.
   std::error_code ec;

@@ -58,13 +58,7 @@ int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err) {
       bytes = formats::read_binary_file(request.file);
     } else {
       const auto pack = formats::open_pack_file(spec.file, dictionaries ? &*dictionaries : nullptr);
-      const auto* member = pack.find(spec.member);
-      if (member == nullptr) {
-        throw LoadError(pack.file_name(), "SARC", 0,
-                        fmt::format("the pack has no file {} (it holds {} files)", spec.member,
-                                    pack.files().size()));
-      }
-      const auto data = pack.data(*member);
+      const auto data = pack.member(spec.member);
       bytes.assign(data.begin(), data.end());
     }
     if (formats::is_zstd(bytes)) {

@@ -375,14 +375,15 @@ const T* entry(const ainb_instance* i, const char* name) {
   return v == nullptr ? nullptr : std::get_if<T>(v);
 }
 
-// A command started by name or by index.
-template <typename Command>
-ainb_status start_command(ainb_instance* i, Command command) {
+// One of the instance's entry points (start, stop, tick): refused from its own callbacks, an
+// exception reported as the instance's last error.
+template <typename Call>
+ainb_status enter_instance(ainb_instance* i, const char* function, Call call) {
   if (i == nullptr) return AINB_ERROR_ARGUMENT;
-  if (i->busy) return refuse_reentry(i, "ainb_instance_start");
+  if (i->busy) return refuse_reentry(i, function);
   try {
     const Busy busy(i);
-    i->instance->start(command);
+    call(*i->instance);
     return AINB_OK;
   } catch (const std::exception& e) {
     i->last_error = e.what();
@@ -610,34 +611,18 @@ const char* ainb_instance_last_error(const ainb_instance* i) {
 }
 
 ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
-  return start_command(i, std::string_view(command != nullptr ? command : ""));
+  const std::string_view name(command != nullptr ? command : "");
+  return enter_instance(i, "ainb_instance_start", [&](runtime::Instance& x) { x.start(name); });
 }
 ainb_status ainb_instance_start_index(ainb_instance* i, size_t command) {
-  return start_command(i, std::size_t{command});
+  return enter_instance(i, "ainb_instance_start",
+                        [&](runtime::Instance& x) { x.start(std::size_t{command}); });
 }
 ainb_status ainb_instance_stop(ainb_instance* i) {
-  if (i == nullptr) return AINB_ERROR_ARGUMENT;
-  if (i->busy) return refuse_reentry(i, "ainb_instance_stop");
-  try {
-    const Busy busy(i);
-    i->instance->stop();
-    return AINB_OK;
-  } catch (const std::exception& e) {
-    i->last_error = e.what();
-    return AINB_ERROR_ARGUMENT;
-  }
+  return enter_instance(i, "ainb_instance_stop", [](runtime::Instance& x) { x.stop(); });
 }
 ainb_status ainb_instance_tick(ainb_instance* i) {
-  if (i == nullptr) return AINB_ERROR_ARGUMENT;
-  if (i->busy) return refuse_reentry(i, "ainb_instance_tick");
-  try {
-    const Busy busy(i);
-    i->instance->tick();
-    return AINB_OK;
-  } catch (const std::exception& e) {
-    i->last_error = e.what();
-    return AINB_ERROR_ARGUMENT;
-  }
+  return enter_instance(i, "ainb_instance_tick", [](runtime::Instance& x) { x.tick(); });
 }
 static_assert(static_cast<int>(runtime::CommandState::Faulted) == AINB_FAULTED);
 ainb_command_state ainb_instance_state(const ainb_instance* i) {

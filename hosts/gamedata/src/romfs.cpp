@@ -144,13 +144,7 @@ std::shared_ptr<const Model> open_ai_file(std::string_view spec, FileSource& sou
     return load_file(parsed.file);  // "cannot open the file", naming the path as given
   }
   const auto& pack = source.open_pack(parsed.file);
-  const auto* file = pack.find(parsed.member);
-  if (file == nullptr) {
-    throw LoadError(pack.file_name(), "SARC", 0,
-                    fmt::format("the pack has no file {} (it holds {} files)", parsed.member,
-                                pack.files().size()));
-  }
-  const auto data = pack.data(*file);
+  const auto data = pack.member(parsed.member);
   return load(std::vector<std::uint8_t>(data.begin(), data.end()),
               fmt::format("{}:{}", pack.file_name(), parsed.member));
 }

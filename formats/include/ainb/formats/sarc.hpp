@@ -39,6 +39,9 @@ class Sarc {
   // The file of this name, or nullptr.
   const File* find(std::string_view name) const noexcept;
   std::span<const std::uint8_t> data(const File& file) const noexcept;
+  // The data of the file of this name. Throws LoadError ("the pack has no file NAME (it holds N
+  // files)") when there is none.
+  std::span<const std::uint8_t> member(std::string_view name) const;
   std::span<const std::uint8_t> bytes() const noexcept { return bytes_; }
 
   // The SFAT name hash: hash = hash * key + (signed) character, over the name's bytes.
