@@ -189,7 +189,6 @@ struct Graph::Build {
   Build& self() { return *this; }
 };
 
-// The temporary Build lives until the delegated constructor returns.
 namespace {
 std::shared_ptr<const Model> not_null(std::shared_ptr<const Model> model) {
   if (model == nullptr) throw std::invalid_argument("runtime::Graph: no model (a null pointer)");
@@ -197,6 +196,7 @@ std::shared_ptr<const Model> not_null(std::shared_ptr<const Model> model) {
 }
 }  // namespace
 
+// The temporary Build lives until the delegated constructor returns.
 Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
              const GraphOptions& options)
     : Graph(not_null(std::move(model)), registry, Build{options}.self()) {}

@@ -48,6 +48,16 @@ std::shared_ptr<const Graph> not_null(std::shared_ptr<const Graph> graph) {
   if (graph == nullptr) throw std::invalid_argument("runtime::Instance: no graph (a null pointer)");
   return graph;
 }
+
+// The generator's state from all 64 bits of the seed (splitmix64's finaliser), so seeds that
+// differ only in their high bits give different runs; minstd's states are 1 .. 2^31 - 2.
+std::uint_fast32_t generator_seed(std::uint64_t seed) {
+  seed += 0x9E3779B97F4A7C15ull;
+  seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ull;
+  seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBull;
+  seed ^= seed >> 31;
+  return static_cast<std::uint_fast32_t>(seed % 2147483646u) + 1u;
+}
 }  // namespace
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
@@ -272,18 +282,6 @@ std::uint8_t Instance::shape_flags(const Graph& graph) {
                                    (other_roots ? kOtherRoots : 0) |
                                    (single_root ? kSingleRoot : 0));
 }
-
-namespace {
-// The generator's state from all 64 bits of the seed (splitmix64's finaliser), so seeds that
-// differ only in their high bits give different runs; minstd's states are 1 .. 2^31 - 2.
-std::uint_fast32_t generator_seed(std::uint64_t seed) {
-  seed += 0x9E3779B97F4A7C15ull;
-  seed = (seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9ull;
-  seed = (seed ^ (seed >> 27)) * 0x94D049BB133111EBull;
-  seed ^= seed >> 31;
-  return static_cast<std::uint_fast32_t>(seed % 2147483646u) + 1u;
-}
-}  // namespace
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
                    const ModuleCall* call, std::pmr::memory_resource* arena)

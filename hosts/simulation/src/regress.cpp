@@ -1,7 +1,6 @@
 #include "ainb/simulation/regress.hpp"
 
 #include <ostream>
-
 #include <set>
 
 #include <fmt/format.h>
