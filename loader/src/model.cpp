@@ -16,6 +16,10 @@ std::string Guid::to_string() const {
                      u16a, u16b, b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
+std::string_view node_class_name(const Node& node) {
+  return node.type == NodeType::UserDefined ? node.name : node_type_name(node.type);
+}
+
 std::string_view node_type_name(NodeType type) {
   switch (type) {
     case NodeType::UserDefined:

@@ -104,9 +104,7 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
   const auto& m = graph_->model();
   std::string name;
   if (node >= 0) {
-    const auto& n = m.nodes[static_cast<std::size_t>(node)];
-    name =
-        n.type == NodeType::UserDefined ? std::string(n.name) : std::string(node_type_name(n.type));
+    name = node_class_name(m.nodes[static_cast<std::size_t>(node)]);
   }
   throw FaultException{Fault{.source = source,
                              .file = m.name,

@@ -193,7 +193,7 @@ class TraceBuffer : public runtime::Observer {
     e.result = AINB_RUNNING;
     if (node >= 0) {
       const auto& n = i.graph().model().nodes[static_cast<std::size_t>(node)];
-      e.type = to_c(n.type == NodeType::UserDefined ? n.name : node_type_name(n.type));
+      e.type = to_c(node_class_name(n));
     }
     e.detail = to_c(detail);
     events_.push_back(e);

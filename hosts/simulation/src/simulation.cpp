@@ -370,14 +370,10 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
         break;
     }
     if (!value) {
-      const auto as = parsed->result == exb::DataType::Bool     ? ParamType::Bool
-                      : parsed->result == exb::DataType::Float  ? ParamType::Float
-                      : parsed->result == exb::DataType::Vec3f  ? ParamType::Vec3f
-                      : parsed->result == exb::DataType::String ? ParamType::String
-                                                                : ParamType::Int;
-      throw ScenarioError(fmt::format("{}: the function returns {}: expected {}", at,
-                                      exb::data_type_name(parsed->result),
-                                      expected(as, parsed->result == exb::DataType::UInt)));
+      throw ScenarioError(fmt::format(
+          "{}: the function returns {}: expected {}", at, exb::data_type_name(parsed->result),
+          expected(param_type_of(parsed->result).value_or(ParamType::Int),
+                   parsed->result == exb::DataType::UInt)));
     }
     functions.add_constant(signature, bytes);
   }
@@ -391,12 +387,15 @@ class Tracer : public runtime::Observer {
   // the tick share its number.
   std::uint64_t frame = 0;
 
+  // Without a sink only the summary's counts are kept: no event is built.
   void on_command(const Instance& i, std::string_view name) override {
+    if (sink_ == nullptr) return;
     auto e = event(i, "command");
     e.detail = name;
     send(e);
   }
   void on_enter(const Instance& i, std::uint32_t node) override {
+    if (sink_ == nullptr) return;
     placed_[{&i, node}] = Placed{.depth = expected_depth(i, node, 0), .order = ++entered_};
     send(event(i, "enter", node));
   }
@@ -405,6 +404,7 @@ class Tracer : public runtime::Observer {
     auto& counted = updates_[{&i.graph(), node}];
     ++counted.updates;
     counted.last = result;
+    if (sink_ == nullptr) return;
     auto e = event(i, "update", node);
     e.result = runtime::result_name(result);
     send(e);
@@ -415,10 +415,7 @@ class Tracer : public runtime::Observer {
     std::map<std::pair<std::string_view, std::uint32_t>, std::pair<std::string, Result>> ordered;
     for (const auto& [key, counted] : updates_) {
       const auto& [graph, node] = key;
-      const auto& n = graph->model().nodes[node];
-      const std::string type = n.type == NodeType::UserDefined
-                                   ? std::string(n.name)
-                                   : std::string(node_type_name(n.type));
+      const std::string type(node_class_name(graph->model().nodes[node]));
       summary_.updates_by_class[type] += counted.updates;
       ordered[{graph->file_name(), node}] = {
           fmt::format("{} #{} {}", graph->file_name(), node, type), counted.last};
@@ -427,26 +424,31 @@ class Tracer : public runtime::Observer {
       summary_.last_results.emplace_back(last.first, runtime::result_name(last.second));
   }
   void on_leave(const Instance& i, std::uint32_t node) override {
+    if (sink_ == nullptr) return;
     send(event(i, "leave", node));
     if (const auto it = placed_.find({&i, node}); it != placed_.end()) it->second.open = false;
   }
   void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
+    if (sink_ == nullptr) return;
     auto e = event(i, "transition", from);
     e.to = to;
     send(e);
   }
   void on_alert(const Instance& i, std::uint32_t node, std::string_view message) override {
+    if (sink_ == nullptr) return;
     auto e = event(i, "alert", node);
     e.detail = message;
     send(e);
   }
   void on_xlink(const Instance& i, std::uint32_t node, std::string_view slot,
                 std::string_view action) override {
+    if (sink_ == nullptr) return;
     auto e = event(i, "xlink", node);
     e.detail = fmt::format("{}={}", slot, action);
     send(e);
   }
   void on_blackboard(const Instance& i, std::size_t entry) override {
+    if (sink_ == nullptr) return;
     const auto& bb = i.graph().model().blackboard.entries[entry];
     const auto* v = i.blackboard(bb.name);
     auto e = event(i, "blackboard");
@@ -462,11 +464,6 @@ class Tracer : public runtime::Observer {
     bool open = true;
   };
 
-  static std::string type_of(const Instance& i, std::uint32_t node) {
-    const auto& n = i.graph().model().nodes[node];
-    return n.type == NodeType::UserDefined ? std::string(n.name)
-                                           : std::string(node_type_name(n.type));
-  }
   // Nesting of an instance: its module node's depth in the caller, plus one.
   std::uint32_t depth(const Instance& i) {
     if (i.parent() == nullptr) return 0;
@@ -539,15 +536,13 @@ class Tracer : public runtime::Observer {
     if (node >= 0) {
       const auto n = static_cast<std::uint32_t>(node);
       const auto& mn = i.graph().model().nodes[n];
-      e.type = type_of(i, n);
+      e.type = node_class_name(mn);
       if (mn.type == NodeType::UserDefined) e.name = mn.name;
       if (const auto it = placed_.find({&i, n}); it != placed_.end()) e.depth = it->second.depth;
     }
     return e;
   }
-  void send(const TraceEvent& e) {
-    if (sink_ != nullptr) sink_->event(e);
-  }
+  void send(const TraceEvent& e) { sink_->event(e); }
 
   TraceSink* sink_;
   Summary& summary_;

@@ -326,6 +326,9 @@ struct Node {
   bool is_query() const { return has_flag(node_flags::kIsQuery); }
   bool is_module() const { return has_flag(node_flags::kIsModule); }
 };
+// What a node is called in traces and messages: a user node's class, else its type's name
+// ("Element_Sequential").
+std::string_view node_class_name(const Node& node);
 
 struct Command {
   std::string_view name;
