@@ -232,6 +232,38 @@ TEST_CASE("Fork starts its paths, and Join waits for InFlowNum of them") {
   }
 }
 
+TEST_CASE("a Join completed by a post-calc push drops the older copy") {
+  // Fork -> {P1, P2}; P1 reaches the Join by a plain transition, P2 a frame later by a post-calc
+  // one, whose pass calculates only its fresh copy: the older copy must leave the array too, or
+  // the command would never end.
+  Harness h;
+  h.probe("P1", {S});
+  h.probe("P2", {R, S});
+  h.probe("End", {S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode fork{.type = NodeType::Fork};
+  fork.plugs = {transition(1, 0), transition(2, 1)};
+  BuildNode join{.type = NodeType::Join};
+  join.properties = {{ParamType::Int, "InFlowNum", std::int32_t{2}}};
+  join.plugs = {transition(4, 4)};
+  spec.nodes = {fork, user("P1"), user("P2"), join, user("End")};
+  spec.nodes[1].plugs = {transition(3, 2)};
+  spec.nodes[2].plugs = {transition(3, 3)};
+  spec.transitions = {{1, ""}, {1, ""}, {1, ""}, {kPostCalc, ""}, {1, ""}};
+  h.load(spec);
+  h.instance->start("Root");
+  h.tick();
+  CHECK(h.tick() == Log{"transition Element_Fork -> P1", "enter P1",
+                        "transition Element_Fork -> P2", "enter P2", "update P1", "leave P1",
+                        "update P2"});
+  CHECK(h.tick() == Log{"transition P1 -> Element_Join", "update P2", "leave P2",
+                        "transition P2 -> Element_Join", "transition Element_Join -> End",
+                        "enter End", "update End", "leave End"});
+  CHECK(h.instance->active_roots().empty());
+  CHECK(h.instance->state() == CommandState::Succeeded);
+}
+
 TEST_CASE("a post-calc chain cut at its limit goes on before the next frame's calculation") {
   // Ping and Pong lead to each other, post calc, and finish at once: a cycle. The chain stops
   // after as many rounds as the file has nodes; the next frame takes the waiting transition

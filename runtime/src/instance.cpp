@@ -684,16 +684,19 @@ void Instance::calculate_post_transitions() {
   }
 }
 
-// A Join runs once InFlowNum copies of it are in the array; the guard: the first copy runs, the
-// others leave the array. Out of line, as the frame's loop above runs every frame and this rarely.
+// A Join runs once InFlowNum copies of it are in the array; the guard: the copy being
+// calculated runs (the first, unless it is the post-calc pass's fresh one), the others leave the
+// array. Out of line, as the frame's loop above runs every frame and this rarely.
 bool Instance::wake_join(std::uint32_t i) {
   const auto node = slots_[i].node;
   std::uint32_t copies = 0;
   for (const auto& s : slots())
     copies += s.node == node && s.dormant && !s.done ? 1u : 0u;
   if (copies < graph_->nodes()[node].in_flow) return false;
-  for (auto j = i + 1; j < slot_count_; ++j) {
-    if (slots_[j].node == node && slots_[j].dormant) slots_[j].done = true;
+  // Every other copy, before it in the array too: in the post-calc pass only the fresh copy at
+  // the end is looked at, and an older copy left dormant would keep the command running.
+  for (std::uint32_t j = 0; j < slot_count_; ++j) {
+    if (j != i && slots_[j].node == node && slots_[j].dormant) slots_[j].done = true;
   }
   slots_[i].dormant = false;
   enter(node);
