@@ -366,7 +366,7 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
     CHECK(r.code == 0);
     CHECK(r.out.find("note: node #4 (Wait): property Time is 2 in the original and 5 in the "
                      "edited file; the node ran and the traces agree: its class ignores the "
-                     "value (as a stub does), or these runs did not last or reach far enough for "
+                     "change (as a stub does), or these runs did not last or reach far enough for "
                      "it to show\n") != std::string::npos);
   }
   SUBCASE("an input's stored value changed on a node that ran: a note") {
@@ -463,6 +463,74 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
           std::string::npos);
   }
   CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
+}
+
+TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by name") {
+  const auto original = write_spec("guard.ainb", guard());
+  SUBCASE("a node deleted before others: they keep their GUIDs, and the traces agree") {
+    // Attack (#2) never runs: deleting it renumbers Patrol and Wait, which keep their GUIDs.
+    auto spec = guard();
+    spec.nodes.erase(spec.nodes.begin() + 2);
+    spec.nodes[0].plugs[1].node = 3;  // Wait
+    spec.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
+    spec.nodes[2].guid_from = 3;
+    spec.nodes[3].guid_from = 4;
+    const auto r = ainb_cli({"regress", original, write_spec("guard-noattack.ainb", spec)});
+    CHECK(r.code == 0);
+    CHECK(r.out.starts_with("equal: "));
+    CHECK(r.out.find(
+              "note: node #1 (Element_BoolSelector): its plugs "
+              "{\"child\":[{\"node\":\"#2\",\"name\":\"True\"},{\"node\":\"#3\",\"name\":"
+              "\"False\"}]} in the original and {\"child\":[{\"node\":\"#3\",\"name\":\"True\"},"
+              "{\"node\":\"#3\",\"name\":\"False\"}]} in the edited file; the node ran") !=
+          std::string::npos);
+    CHECK(r.out.find("note: node #2 (Attack): deleted in the edited file; no run entered this "
+                     "node") != std::string::npos);
+    CHECK(r.out.find("note: node #3 (#2 in the edited file, Patrol)") == std::string::npos);
+    // A node that runs, deleted: the first difference is where it ran, not the first renumbered
+    // node.
+    auto no_patrol = guard();
+    no_patrol.nodes.erase(no_patrol.nodes.begin() + 3);
+    no_patrol.nodes[0].plugs[1].node = 3;
+    no_patrol.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
+    no_patrol.nodes[3].guid_from = 4;
+    const auto d = ainb_cli({"regress", original, write_spec("guard-nopatrol.ainb", no_patrol)});
+    CHECK(d.code == 1);
+    CHECK(d.out.find("  a different node was entered: #3 Patrol in the original, #2 Attack in the "
+                     "edited file") != std::string::npos);
+  }
+  SUBCASE("edits of the file: a blackboard default, a command") {
+    auto before = guard(), after = guard();
+    before.blackboard.push_back({BlackboardType::S32, "Unused", std::int32_t{0}});
+    after.blackboard.push_back({BlackboardType::S32, "Unused", std::int32_t{5}});
+    after.commands.push_back({"Spare", 4, {}});
+    const auto r = ainb_cli({"regress", write_spec("guard-bb0.ainb", before),
+                             write_spec("guard-bb5.ainb", after), "--strict"});
+    CHECK(r.code == 1);
+    CHECK(r.out.find("note: blackboard entry Unused is 0 in the original and 5 in the edited "
+                     "file; the traces agree: the runs did not depend on it\n") !=
+          std::string::npos);
+    CHECK(r.out.find("note: command Spare is new in the edited file; the traces agree") !=
+          std::string::npos);
+    CHECK(r.out.ends_with("strict: 2 edited value(s) the runs could not see\n"));
+  }
+  SUBCASE("both files run the same command by name") {
+    auto two = guard(), swapped = guard();
+    two.commands.push_back({"Spare", 4, {}});
+    swapped.commands = {{"Spare", 4, {}}, {"Root", 0, {}}};
+    const auto a = write_spec("guard-two.ainb", two);
+    CHECK(ainb_cli({"regress", a, write_spec("guard-swapped.ainb", swapped)}).code == 0);
+    // A command the edited file lost (renamed) is a difference, not an error.
+    auto renamed = guard();
+    renamed.commands = {{"Main", 0, {}}};
+    const auto edited = write_spec("guard-renamed.ainb", renamed);
+    const auto r = ainb_cli({"regress", a, edited});
+    CHECK(r.code == 1);
+    CHECK(r.out ==
+          "different: scenario (no scenario), before the first event\n"
+          "  the edited file does not fit this run: " +
+              edited + " has no command \"Root\" (it has: \"Main\")\n");
+  }
 }
 
 TEST_CASE("ainb regress --record and --check: golden traces of a folder of files and scenarios") {

@@ -114,7 +114,8 @@ struct Builder {
       out.u16(static_cast<std::uint16_t>(n.queries.size()));
       out.u32(0);
       for (int g = 0; g < 16; ++g)
-        out.u8(static_cast<std::uint8_t>(i * 16 + g));
+        out.u8(
+            static_cast<std::uint8_t>(n.guid_from.value_or(static_cast<std::uint8_t>(i)) * 16 + g));
       attachment_base += static_cast<std::uint32_t>(n.attachments.size());
       query_base += static_cast<std::uint32_t>(n.queries.size());
     }

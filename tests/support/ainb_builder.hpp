@@ -66,6 +66,9 @@ struct BuildNode {
   std::vector<std::uint32_t> attachments;       // attachment record indices
   std::vector<std::uint16_t> queries;           // indices among query nodes
   std::optional<std::uint16_t> index_override;  // a wrong index field, for error tests
+  // The GUID is made from the node's index, or this number (a node renumbered by an edit keeps
+  // the GUID it had).
+  std::optional<std::uint8_t> guid_from;
 };
 
 struct BuildBlackboardEntry {

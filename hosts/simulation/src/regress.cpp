@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "edits.hpp"
+
 namespace ainb::simulation {
 
 namespace {
@@ -18,38 +20,65 @@ std::string describe(const TraceEvent& e) {
   return s + fmt::format(" [{}]", e.file);
 }
 
-// Events are the same when everything but the top-level file's name agrees (an edited copy may
-// be saved under another name).
-bool same(const TraceEvent& a, const TraceEvent& b, const std::string& top_a,
-          const std::string& top_b) {
-  const bool files = (a.file == top_a && b.file == top_b) || a.file == b.file;
-  return files && a.frame == b.frame && a.event == b.event && a.node == b.node &&
-         a.type == b.type && a.result == b.result && a.to == b.to && a.detail == b.detail;
-}
+}  // namespace
+
+// Reads the edited run's node numbers as the original's, file by file (the top-level file's
+// pairing under the original's name, the modules' under theirs).
+struct EventMatcher {
+  const std::string& top_a;
+  const std::string& top_b;
+  const NodePairings* pairings;
+
+  std::int64_t original(const TraceEvent& b, std::int64_t node) const {
+    if (pairings == nullptr || node < 0) return node;
+    const auto found = pairings->find(b.file == top_b ? top_a : b.file);
+    return found == pairings->end() ? node : found->second.original(node);
+  }
+  // Events are the same when everything but the top-level file's name agrees (an edited copy
+  // may be saved under another name), nodes compared as paired.
+  bool same(const TraceEvent& a, const TraceEvent& b) const {
+    const bool files = (a.file == top_a && b.file == top_b) || a.file == b.file;
+    return files && a.frame == b.frame && a.event == b.event && a.node == original(b, b.node) &&
+           a.type == b.type && a.result == b.result && a.to == original(b, b.to) &&
+           a.detail == b.detail;
+  }
+};
+
+namespace {
 
 // A short reason for the first difference, in the modder's terms.
-std::string explain(const std::optional<TraceEvent>& a, const std::optional<TraceEvent>& b) {
+std::string explain(const std::optional<TraceEvent>& a, const std::optional<TraceEvent>& b,
+                    const EventMatcher& match) {
   if (!a) return "the edited file does more: its run has events where the original's ended";
   if (!b) return "the edited file does less: its run ends where the original's goes on";
-  if (a->frame != b->frame) {
+  const auto b_node = match.original(*b, b->node);
+  const auto edited_node = [&] {
+    if (b_node < 0 && b->node >= 0)
+      return fmt::format("#{} (a node new in the edited file)", b->node);
+    return b_node == b->node ? fmt::format("#{}", b->node)
+                             : fmt::format("#{} (#{} in the edited file)", b_node, b->node);
+  };
+  auto same_step = *b;
+  same_step.frame = a->frame;
+  if (a->frame != b->frame && match.same(*a, same_step)) {
     return fmt::format(
         "the same step happens at frame {} in the original and at frame {} in the "
         "edited file (timing changed)",
         a->frame, b->frame);
   }
-  if (a->event == b->event && a->node == b->node && a->type != b->type) {
+  if (a->event == b->event && a->node == b_node && a->type != b->type) {
     return fmt::format("node #{} is {} in the original and {} in the edited file", a->node, a->type,
                        b->type);
   }
-  if (a->event == "update" && b->event == "update" && a->node == b->node) {
+  if (a->event == "update" && b->event == "update" && a->node == b_node) {
     return fmt::format("node #{} ({}) returned {} in the original and {} in the edited file",
                        a->node, a->type, a->result, b->result);
   }
   if (a->event == "enter" && b->event == "enter") {
     return fmt::format(
-        "a different node was entered: #{} {} in the original, #{} {} in the "
+        "a different node was entered: #{} {} in the original, {} {} in the "
         "edited file (a different child was chosen or linked)",
-        a->node, a->type, b->node, b->type);
+        a->node, a->type, edited_node(), b->type);
   }
   if (a->event == b->event && a->event == "blackboard") {
     return fmt::format("a different blackboard write: {} in the original, {} in the edited file",
@@ -60,23 +89,6 @@ std::string explain(const std::optional<TraceEvent>& a, const std::optional<Trac
   }
   return fmt::format("the original does \"{}\" where the edited file does \"{}\"", describe(*a),
                      describe(*b));
-}
-
-std::string value_text(const Value& value) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, Vec3f>) {
-          return fmt::format("[{}, {}, {}]", x.x, x.y, x.z);
-        } else if constexpr (std::is_same_v<T, PointerValue>) {
-          return "pointer";
-        } else if constexpr (std::is_same_v<T, bool>) {
-          return x ? "true" : "false";
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      value);
 }
 
 // The nodes a run entered, by file (the top-level file and each module).
@@ -101,48 +113,54 @@ std::map<std::string, const Model*> files_of(const runtime::Graph& graph) {
   return files;
 }
 
-// Stored values of properties and inputs that differ, when the traces agree: on a node some run
-// entered (the stub or scripted class ignored the value), or on one no run reached (the edit
-// went untested).
-// `module` names a module file ("" for the top-level file), whose notes say which file they are in.
-void value_notes(const Model& a, const Model& b, const std::set<std::int64_t>& entered,
-                 const std::string& module, std::vector<std::string>& notes) {
-  auto note = [&](std::size_t i, std::string_view what, std::string_view name, const Value& x,
-                  const Value& y) {
-    const auto& n = a.nodes[i];
+// The edits of one file the traces could not see (they agree), each with why: on a node some
+// run entered (its class ignored the change, as a stub does, or the runs were too short), on
+// one no run reached (nothing tested it), or of the file as a whole. `module` names a module
+// file ("" for the top-level file).
+void edit_notes(const Model& a, const Model& b, const NodePairing& pairing,
+                const std::set<std::int64_t>& entered, const std::string& module,
+                std::vector<std::string>& notes) {
+  const auto where = module.empty() ? std::string() : "module " + module + ", ";
+  for (const auto& edit : edits_between(a, b, pairing)) {
+    if (edit.original_node < 0 && edit.edited_node < 0) {
+      notes.push_back(
+          fmt::format("{}{}; the traces agree: the runs did not depend on it", where, edit.what));
+      continue;
+    }
+    const bool ran = entered.contains(edit.original_node);
+    std::string node;
+    if (edit.original_node < 0) {
+      node = fmt::format("node #{} of the edited file ({})", edit.edited_node,
+                         node_class_name(b.nodes[static_cast<std::size_t>(edit.edited_node)]));
+    } else {
+      const auto i = static_cast<std::size_t>(edit.original_node);
+      node = edit.edited_node >= 0 && edit.edited_node != edit.original_node
+                 ? fmt::format("node #{} (#{} in the edited file, {})", i, edit.edited_node,
+                               node_class_name(a.nodes[i]))
+                 : fmt::format("node #{} ({})", i, node_class_name(a.nodes[i]));
+    }
     notes.push_back(fmt::format(
-        "{}node #{} ({}): {} {} is {} in the original and {} in the edited file; {}",
-        module.empty() ? "" : "module " + module + ", ", i,
-        n.name.empty() ? node_type_name(n.type) : n.name, what, name, value_text(x), value_text(y),
-        entered.contains(static_cast<std::int64_t>(i))
-            ? "the node ran and the traces agree: its class ignores the value (as a stub does), "
+        "{}{}: {}; {}", where, node, edit.what,
+        ran ? "the node ran and the traces agree: its class ignores the change (as a stub does), "
               "or these runs did not last or reach far enough for it to show"
             : "no run entered this node, so nothing tested the edit (a scenario that reaches it "
               "would)"));
-  };
-  for (std::size_t i = 0; i < a.nodes.size() && i < b.nodes.size(); ++i) {
-    if (a.nodes[i].name != b.nodes[i].name) continue;
-    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-      const auto type = static_cast<ParamType>(t);
-      for (const auto& p : a.properties_of(a.nodes[i], type)) {
-        for (const auto& q : b.properties_of(b.nodes[i], type)) {
-          if (p.name == q.name && value_text(p.value) != value_text(q.value)) {
-            note(i, "property", p.name, p.value, q.value);
-          }
-        }
-      }
-      for (const auto& p : a.inputs_of(a.nodes[i], type)) {
-        for (const auto& q : b.inputs_of(b.nodes[i], type)) {
-          if (p.name == q.name && value_text(p.default_value) != value_text(q.default_value)) {
-            note(i, "input", p.name, p.default_value, q.default_value);
-          }
-        }
-      }
-    }
   }
 }
 
 }  // namespace
+
+NodePairings pair_files(const runtime::Graph& original, const runtime::Graph& edited) {
+  NodePairings pairings;
+  pairings.emplace(original.file_name(), pair_nodes(original.model(), edited.model()));
+  const auto files_a = files_of(original), files_b = files_of(edited);
+  for (const auto& [name, model] : files_a) {
+    const auto other = files_b.find(name);
+    if (name != original.file_name() && other != files_b.end())
+      pairings.emplace(name, pair_nodes(*model, *other->second));
+  }
+  return pairings;
+}
 
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
                       const std::vector<Scenario>& scenarios, const RunOptions& options) {
@@ -154,12 +172,14 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
   }
   Entered entered;
   std::shared_ptr<const runtime::Graph> original_graph, edited_graph;
+  NodePairings pairings;
   for (const auto& scenario : runs) {
     TraceCollector a(options.max_held_events), b(options.max_held_events);
     // Which side an error is of: both files often have the same internal name.
-    auto run = [&](const char* side, const std::filesystem::path& file, TraceCollector& trace) {
+    auto run = [&](const char* side, const std::filesystem::path& file, const RunOptions& o,
+                   TraceCollector& trace) {
       try {
-        auto summary = simulate(file, scenario, options, &trace);
+        auto summary = simulate(file, scenario, o, &trace);
         if (!summary.fault.empty())
           throw std::runtime_error("the run stopped on a fault: " + summary.fault);
         return summary;
@@ -167,12 +187,37 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
         throw std::runtime_error(fmt::format("{} ({}): {}", side, file.string(), e.what()));
       }
     };
-    const auto sa = run("original", original, a);
-    const auto sb = run("edited", edited, b);
+    const auto sa = run("original", original, options, a);
+    // The edited file runs the command the original started, by name: its first command may be
+    // another one.
+    auto edited_options = options;
+    edited_options.command = sa.started;
+    Summary sb;
+    std::string does_not_fit;
+    try {
+      sb = simulate(edited, scenario, edited_options, &b);
+      if (!sb.fault.empty()) throw std::runtime_error("the run stopped on a fault: " + sb.fault);
+    } catch (const ScenarioError& e) {
+      does_not_fit = e.what();
+    } catch (const NoSuchCommand& e) {
+      does_not_fit = e.what();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("edited ({}): {}", edited.string(), e.what()));
+    }
+    if (!does_not_fit.empty()) {
+      // What the scenario or the command names, which the original has, is gone: a difference.
+      Difference d;
+      d.scenario = scenario.name;
+      d.explanation = fmt::format("the edited file does not fit this run: {}", does_not_fit);
+      result.difference = std::move(d);
+      ++result.scenarios;
+      return result;
+    }
     original_graph = sa.graph;
     edited_graph = sb.graph;
+    pairings = pair_files(*original_graph, *edited_graph);
     ++result.scenarios;
-    if (auto d = first_difference(a.events, b.events, sa.file, sb.file)) {
+    if (auto d = first_difference(a.events, b.events, sa.file, sb.file, &pairings)) {
       d->scenario = scenario.name;
       result.events += d->index;
       result.difference = std::move(d);
@@ -181,33 +226,36 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     result.events += a.events.size();
     mark_entered(a.events, entered);
   }
-  // Edited values the runs could not see: in the file, then in each module both sides loaded
-  // (an edit of a module file counts as much as one of the file).
+  // Edits the runs could not see: in the file, then in each module both sides loaded (an edit
+  // of a module file counts as much as one of the file).
   const auto original_files = files_of(*original_graph), edited_files = files_of(*edited_graph);
   const auto top = original_graph->file_name();
-  value_notes(original_graph->model(), edited_graph->model(), entered[top], "", result.notes);
+  edit_notes(original_graph->model(), edited_graph->model(), pairings.at(top), entered[top], "",
+             result.notes);
   for (const auto& [name, model] : original_files) {
     const auto other = edited_files.find(name);
     if (name == top || other == edited_files.end()) continue;
-    value_notes(*model, *other->second, entered[name], name, result.notes);
+    edit_notes(*model, *other->second, pairings.at(name), entered[name], name, result.notes);
   }
   return result;
 }
 
 std::optional<Difference> first_difference(const std::vector<TraceEvent>& a,
                                            const std::vector<TraceEvent>& b,
-                                           const std::string& file_a, const std::string& file_b) {
+                                           const std::string& file_a, const std::string& file_b,
+                                           const NodePairings* pairings) {
+  const EventMatcher match{file_a, file_b, pairings};
   const auto n = std::max(a.size(), b.size());
   for (std::size_t i = 0; i < n; ++i) {
     const bool has_a = i < a.size(), has_b = i < b.size();
-    if (has_a && has_b && same(a[i], b[i], file_a, file_b)) continue;
+    if (has_a && has_b && match.same(a[i], b[i])) continue;
     Difference d;
     d.index = i;
     for (std::size_t k = i >= 5 ? i - 5 : 0; k < i; ++k)
       d.context.push_back(a[k]);
     if (has_a) d.original = a[i];
     if (has_b) d.edited = b[i];
-    d.explanation = explain(d.original, d.edited);
+    d.explanation = explain(d.original, d.edited, match);
     return d;
   }
   return std::nullopt;
@@ -225,6 +273,11 @@ void print_regress(const RegressResult& r, std::ostream& out) {
 
 void print_difference(const Difference& d, std::ostream& out, std::string_view original,
                       std::string_view edited) {
+  if (!d.original && !d.edited) {  // the edited file could not run what the original ran
+    out << fmt::format("different: scenario {}, before the first event\n  {}\n", d.scenario,
+                       d.explanation);
+    return;
+  }
   out << fmt::format("different: scenario {}, event {}, frame {}\n", d.scenario, d.index,
                      d.original ? d.original->frame : d.edited->frame);
   out << fmt::format("  {}\n", d.explanation);

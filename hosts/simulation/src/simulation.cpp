@@ -605,6 +605,13 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   const auto& commands = graph->model().commands;
   std::string command = !options.command.empty() ? options.command : scenario.command.value_or("");
   if (command.empty() && !commands.empty()) command = commands[0].name;
+  if (!command.empty() && !graph->find_command(command)) {
+    std::string known;
+    for (const auto& c : commands)
+      known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", c.name);
+    throw NoSuchCommand(fmt::format("{} has no command \"{}\" ({})", file.string(), command,
+                                    known.empty() ? "it has none" : "it has: " + known));
+  }
   for (const auto& c : scenario.commands) {
     if (std::none_of(commands.begin(), commands.end(),
                      [&](const Command& k) { return k.name == c.command; })) {
@@ -617,7 +624,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   summary.graph = graph;
   summary.warnings = blackboard_files.warnings();
   summary.file = graph->file_name();
-  summary.command = command;
+  summary.command = summary.started = command;
   Tracer tracer(trace, summary);
   {
     Instance actor(graph, {.seed = scenario.seed.value_or(options.seed), .observer = &tracer});

@@ -4,6 +4,7 @@
 // seed, and their traces are compared event by event (`ainb regress`).
 
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,18 +26,40 @@ struct RegressResult {
   std::size_t scenarios = 0;
   std::size_t events = 0;  // compared, over every scenario
   std::optional<Difference> difference;
-  // Stored property and input values that differ although the traces agree: on nodes the runs
-  // entered (a stub or scripted class ignores them; register the real class to see their effect),
-  // or on nodes no run entered (no scenario tested the edit).
+  // Edits the traces could not see (they agree): on nodes the runs entered (a stub or scripted
+  // class ignores them; register the real class to see their effect), on nodes no run entered
+  // (no scenario tested the edit), new or deleted nodes, and edits of the file (commands,
+  // blackboard entries, modules). Nodes are paired by GUID.
   std::vector<std::string> notes;
 };
 
+// The nodes of two versions of one file, paired: by GUID where the GUID is unique in each file
+// (a node keeps its GUID when others are inserted or deleted before it), else by index where
+// neither node at that index has a partner yet. -1: no partner (a new or a deleted node).
+struct NodePairing {
+  std::vector<std::int64_t> original_of;  // by edited index
+  std::vector<std::int64_t> edited_of;    // by original index
+  // The original's index of edited node `node` (-1 when it is new); -1 stays -1.
+  std::int64_t original(std::int64_t node) const {
+    return node < 0 || static_cast<std::size_t>(node) >= original_of.size()
+               ? -1
+               : original_of[static_cast<std::size_t>(node)];
+  }
+};
+// Per file: the top-level file under the original's name, each module both actors loaded
+// under its own.
+using NodePairings = std::map<std::string, NodePairing>;
+NodePairings pair_files(const runtime::Graph& original, const runtime::Graph& edited);
+
 // The first event where two runs differ (`original_file` and `edited_file` are the top-level
 // files' names, which may differ), with context and an explanation; nullopt when they agree.
+// With `pairings` an edited node is compared as the original node it is paired with (a node
+// inserted or deleted before it shifts its index); without, by index.
 std::optional<Difference> first_difference(const std::vector<TraceEvent>& original,
                                            const std::vector<TraceEvent>& edited,
                                            const std::string& original_file,
-                                           const std::string& edited_file);
+                                           const std::string& edited_file,
+                                           const NodePairings* pairings = nullptr);
 // The difference as `ainb regress` prints it; `original` and `edited` label the two runs.
 void print_difference(const Difference& difference, std::ostream& out,
                       std::string_view original = "original", std::string_view edited = "edited");

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,7 +97,8 @@ TraceEvent parse_trace_event(const nlohmann::json& line);
 
 struct Summary {
   std::string file;
-  std::string command;
+  std::string command;  // the one running (or last run) at the end
+  std::string started;  // the one the run started with
   std::uint64_t frames = 0;
   std::uint64_t visits = 0;                               // update calls, every file of the actor
   std::map<std::string, std::uint64_t> updates_by_class;  // by class or built-in type name
@@ -117,10 +119,16 @@ struct Summary {
 };
 void print_summary(const Summary& summary, std::ostream& out);
 
+// A command the run is asked to start (RunOptions::command, a scenario's "command") that the
+// file does not have; the message lists the ones it has.
+class NoSuchCommand : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 // Loads `file` (a path, or PACK:MEMBER such as "Pack/Actor/X.pack.zs:AI/X.root.ainb"), resolves
 // its modules and runs it. Throws LoadError (file or module),
-// ScenarioError (a scenario that does not fit the file) or std::invalid_argument (an unknown
-// command: the message lists the file's commands).
+// ScenarioError (a scenario that does not fit the file) or NoSuchCommand.
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                  const RunOptions& options, TraceSink* trace);
 

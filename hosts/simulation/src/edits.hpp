@@ -1,0 +1,31 @@
+#pragma once
+
+// What an edit changed in a file, for `ainb regress`: which node of the edited file is which
+// node of the original, and the differences between the two files node by node.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ainb/model.hpp"
+#include "ainb/simulation/regress.hpp"
+
+namespace ainb::simulation {
+
+// The pairing of two versions of one file (NodePairing).
+NodePairing pair_nodes(const Model& original, const Model& edited);
+
+// One difference between the files: of a node (original_node or, for a new node, edited_node
+// is set) or of the file (both -1). `what` reads "property Speed is 1 in the original and 2 in
+// the edited file"; nodes in it are named by their original numbers.
+struct Edit {
+  std::int64_t original_node = -1;
+  std::int64_t edited_node = -1;
+  std::string what;
+};
+// Compared through the text form (docs/text-form.md), so every field it holds counts, except
+// those that only restate another (GUIDs, name hashes, the names shown beside indices, layout).
+std::vector<Edit> edits_between(const Model& original, const Model& edited,
+                                const NodePairing& pairing);
+
+}  // namespace ainb::simulation
