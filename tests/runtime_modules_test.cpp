@@ -250,8 +250,9 @@ TEST_CASE("module errors: cycles name the chain, missing files and depth follow 
     chain.add("M3.module.ainb", load_spec(caller("M3.module", "M4.module")));
     const auto top = load_spec(caller("Root.root", "M1.module"));
     CHECK_THROWS_WITH(Graph(top, registry, GraphOptions{.modules = &chain, .max_module_depth = 2}),
-                      "M1.module.ainb: nodes at offset 0x8c: node 0 calls module "
-                      "\"M2.module.ainb\", nested deeper than the limit of 2 modules");
+                      "M2.module.ainb: nodes at offset 0x8c: node 0 calls module "
+                      "\"M3.module.ainb\", nested deeper than the limit of 2 modules: "
+                      "Root.root.ainb -> M1.module.ainb -> M2.module.ainb -> M3.module.ainb");
   }
 }
 

@@ -708,14 +708,17 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
     if (const auto it = build.done.find(path); it != build.done.end()) {
       called = it->second;
     } else {
+      std::string chain;  // the files being built, callers first, then this one
+      for (const auto& file : build.chain)
+        chain += file + " -> ";
+      chain += path;
       if (std::find(build.chain.begin(), build.chain.end(), path) != build.chain.end()) {
-        std::string chain;
-        for (const auto& file : build.chain)
-          chain += file + " -> ";
-        fail(fmt::format("which calls itself: {}{}", chain, path));
+        fail("which calls itself: " + chain);
       }
-      if (build.chain.size() >= options.max_module_depth) {
-        fail(fmt::format("nested deeper than the limit of {} modules", options.max_module_depth));
+      // The chain holds the top-level file and the modules above this call.
+      if (build.chain.size() > options.max_module_depth) {
+        fail(fmt::format("nested deeper than the limit of {} modules: {}", options.max_module_depth,
+                         chain));
       }
       auto model = options.modules ? options.modules->find(path) : nullptr;
       if (!model) {
