@@ -155,6 +155,73 @@ TEST_CASE("stubs write the output defaults the registry gives them") {
   CHECK(reader->seen == std::vector<std::string>{"7 0 from definitions"});
 }
 
+TEST_CASE("a user class runs its child plugs; a stub may pass through to its first") {
+  // A wrapper in the manner of TotK's Selector* and Execute* classes: each update runs both of
+  // its children and returns the first one's result.
+  struct Wrapper : NodeClass {
+    Log& log;
+    explicit Wrapper(Log& l) : log(l) {}
+    Result update(NodeContext& c) override {
+      log.push_back(fmt::format("update Wrapper ({} children: {}, {})", c.child_count(),
+                                c.child_name(0), c.child_name(1)));
+      const auto first = c.run_child(0);
+      c.run_child(1);
+      CHECK(c.run_child(7) == Result::Success);  // no such child: nothing happens
+      return first;
+    }
+    void leave(NodeContext&) override { log.push_back("leave Wrapper"); }
+  };
+  Harness h;
+  h.registry.add("Wrapper", std::make_shared<Wrapper>(h.log));
+  h.probe("A", {R, S});
+  h.probe("B", {R});
+  h.probe("Tail", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 4, ""}};
+  BuildNode wrapper = user("Wrapper");
+  wrapper.plugs = {{PlugKind::Child, 2, "A"}, {PlugKind::Child, 3, "B"}};
+  spec.nodes = {seq, wrapper, user("A"), user("B"), user("Tail")};
+  for (const bool observed : {true, false}) {
+    CAPTURE(observed);
+    h.load(spec);
+    if (!observed) h.unobserved();
+    h.instance->start("Root");
+    CHECK(h.tick() ==
+          Log{"update Wrapper (2 children: A, B)", "enter A", "update A", "enter B", "update B"});
+    // A finishes and is left at once; the Wrapper finishes with it and leaves B, which it
+    // still holds, before its own Leave.
+    CHECK(h.tick() == Log{"update Wrapper (2 children: A, B)", "update A", "leave A", "update B",
+                          "leave B", "leave Wrapper", "enter Tail", "update Tail"});
+    // Stopping leaves what the Wrapper holds, too.
+    h.tick();
+    h.instance->start("Root");
+    h.tick();
+    CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave B", "leave A", "leave Wrapper"});
+  }
+
+  SUBCASE("stubs: no children by default; with stub_runs_first_child, the first one's result") {
+    AinbSpec event;
+    event.commands = {{"Root", 0, {}}};
+    BuildNode execute = user("EventExecute");  // not registered: a stub
+    execute.plugs = {{PlugKind::Child, 1, "Execute"}, {PlugKind::Child, 2, "Other"}};
+    event.nodes = {execute, user("A"), user("B")};
+    h.load(event);
+    h.instance->start("Root");
+    CHECK(h.tick().empty());
+    CHECK(h.instance->state() == CommandState::Succeeded);
+    h.registry.stub_runs_first_child = true;
+    h.load(event);
+    h.instance->start("Root");
+    CHECK(h.tick() == Log{"enter A", "update A"});
+    CHECK(h.instance->state() == CommandState::Running);
+    CHECK(h.tick() == Log{"update A", "leave A"});
+    CHECK(h.instance->state() == CommandState::Succeeded);
+  }
+}
+
 TEST_CASE("the child replacement table is applied once, when the graph is built") {
   Harness h;
   for (const auto* name : {"Debug", "Real", "Swapped", "Spare"})

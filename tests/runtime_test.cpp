@@ -618,36 +618,41 @@ GraphOptions corpus_options(const DirectoryResolver& resolver) {
 TEST_CASE("every corpus file runs 600 frames with stub nodes, keeping the invariants") {
   std::size_t files = 0, module_events = 0;
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
-  for (const auto& path : ainb::test::corpus_ainb_files()) {
-    CAPTURE(path.filename().string());
-    const auto model = load_file(path);
-    NodeRegistry registry;
-    const auto graph = std::make_shared<Graph>(model, registry, corpus_options(resolver));
-    InvariantObserver observer;
-    {
-      Instance instance(graph, InstanceOptions{1, nullptr, &observer});
-      const auto& commands = model->commands;
-      for (std::size_t frame = 0; frame < 600; ++frame) {
-        // Cycle through the commands so every one runs, and switches happen mid-run.
-        if (!commands.empty() && frame % 50 == 0) {
-          instance.start(commands[(frame / 50) % commands.size()].name);
+  // Stubs run no children, then pass through to their first (an event's Execute wrapper), so
+  // the trees below user classes keep the invariants too.
+  for (const bool stub_children : {false, true})
+    for (const auto& path : ainb::test::corpus_ainb_files()) {
+      CAPTURE(path.filename().string());
+      CAPTURE(stub_children);
+      const auto model = load_file(path);
+      NodeRegistry registry;
+      registry.stub_runs_first_child = stub_children;
+      const auto graph = std::make_shared<Graph>(model, registry, corpus_options(resolver));
+      InvariantObserver observer;
+      {
+        Instance instance(graph, InstanceOptions{1, nullptr, &observer});
+        const auto& commands = model->commands;
+        for (std::size_t frame = 0; frame < 600; ++frame) {
+          // Cycle through the commands so every one runs, and switches happen mid-run.
+          if (!commands.empty() && frame % 50 == 0) {
+            instance.start(commands[(frame / 50) % commands.size()].name);
+          }
+          instance.tick();
         }
-        instance.tick();
-      }
-    }  // destruction leaves everything
-    for (const auto& v : observer.violations)
-      FAIL_CHECK(v);
-    const auto still_active = std::count_if(observer.active.begin(), observer.active.end(),
-                                            [](const auto& a) { return a.second != 0; });
-    CHECK(still_active == 0);
-    CHECK(observer.events > 0);
-    CHECK(observer.switches == (model->commands.empty() ? 0u : 12u));
-    module_events += observer.module_events;
-    ++files;
-  }
+      }  // destruction leaves everything
+      for (const auto& v : observer.violations)
+        FAIL_CHECK(v);
+      const auto still_active = std::count_if(observer.active.begin(), observer.active.end(),
+                                              [](const auto& a) { return a.second != 0; });
+      CHECK(still_active == 0);
+      CHECK(observer.events > 0);
+      CHECK(observer.switches == (model->commands.empty() ? 0u : 12u));
+      module_events += observer.module_events;
+      ++files;
+    }
   // Toby.action.basicattack calls the corpus's _LocalModule_d0e7ebe89ded twice.
   CHECK(module_events > 0);
-  MESSAGE(files << " corpus files ran 600 frames each; " << module_events
+  MESSAGE(files << " runs of corpus files, 600 frames each; " << module_events
                 << " events inside real module files");
 }
 

@@ -465,6 +465,53 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
   CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
 }
 
+TEST_CASE("ainb run: the trees below stubs with child plugs, by --stub-children or a scenario") {
+  // An event's wrapper class with an Execute child: a stub runs nothing below it by default.
+  ainb::test::AinbSpec spec;
+  spec.file_name = "Event.root";
+  spec.commands = {{"Talk", 0, {}}};
+  ainb::test::BuildNode execute{.name = "EventExecute"};
+  execute.plugs = {{PlugKind::Child, 2, "Other"}, {PlugKind::Child, 1, "Execute"}};
+  spec.nodes = {execute, ainb::test::BuildNode{.name = "Speak"},
+                ainb::test::BuildNode{.name = "Wave"}};
+  const auto file = write_spec("event.ainb", spec);
+  auto entered = [](const std::string& trace) {
+    std::string names;
+    std::istringstream lines(trace);
+    for (std::string line; std::getline(lines, line);) {
+      const auto j = nlohmann::json::parse(line);
+      if (j.value("event", "") == "enter") names += j.value("type", "") + " ";
+    }
+    return names;
+  };
+  const auto bare = ainb_cli({"run", file, "--frames", "2", "--trace", "-"});
+  CHECK(bare.code == 0);
+  CHECK(entered(bare.out) == "EventExecute ");
+  CHECK(ainb_cli({"run", file, "--frames", "2"})
+            .out.find(
+                "note: 1 stub node with child plugs ran none of them (--stub-children runs each "
+                "one's first, a scenario's \"child\" names one)\n") != std::string::npos);
+  CHECK(ainb_cli({"run", file, "--frames", "2", "--stub-children"}).out.find("note:") ==
+        std::string::npos);
+  // --stub-children: the first child plug (Other: Wave).
+  const auto first = ainb_cli({"run", file, "--frames", "2", "--trace", "-", "--stub-children"});
+  CHECK(first.code == 0);
+  CHECK(entered(first.out) == "EventExecute Wave ");
+  // A scenario names the plug to run; the wrapper's result is the child's.
+  const auto scenario = ainb::test::write_scratch(
+      "event.scenario.json",
+      R"({"nodes": {"EventExecute": {"child": "Execute"}, "Speak": {"running": 2}}})");
+  const auto scripted =
+      ainb_cli({"run", file, "--frames", "5", "--trace", "-", "--scenario", scenario.string()});
+  CHECK(scripted.code == 0);
+  CHECK(entered(scripted.out) == "EventExecute Speak ");
+  CHECK(scripted.out.find("\"event\":\"update\",\"file\":\"Event.root.ainb\",\"node\":0,"
+                          "\"type\":\"EventExecute\",\"name\":\"EventExecute\",\"result\":"
+                          "\"Success\"") != std::string::npos);
+  CHECK(ainb_cli({"run", file, "--scenario", scenario.string()})
+            .out.find("succeeded in frame 3 of 600") != std::string::npos);
+}
+
 TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by name") {
   const auto original = write_spec("guard.ainb", guard());
   SUBCASE("a node deleted before others: they keep their GUIDs, and the traces agree") {

@@ -62,6 +62,10 @@ std::vector<CLI::Option*> add_run_options(CLI::App& command, RunRequest& request
   command.add_flag("--generic-nodes", request.generic_nodes,
                    "Run TotK's generic classes (blackboard writes, result setters, math queries) "
                    "as implemented (docs/generic-nodes.md) instead of as stubs");
+  command.add_flag("--stub-children", request.stub_children,
+                   "Stubs with child plugs run their first one and return its result, so the tree "
+                   "below a class nobody scripted runs (an event's Execute wrapper, a Selector* "
+                   "class)");
   command.add_flag("--restart", request.restart,
                    "Start the command again whenever it ends, before the next frame (a "
                    "scenario's \"restart\" wins)");

@@ -52,6 +52,7 @@ struct RunRequest {
   bool stub_missing_modules = false;
   bool restart = false;
   bool generic_nodes = false;
+  bool stub_children = false;
   FileLookup source;              // the romfs also holds modules and blackboard parameter files
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents

@@ -36,6 +36,7 @@ simulation::RunOptions run_options(const RunRequest& request) {
   options.seed = request.seed;
   options.restart = request.restart;
   options.generic_nodes = request.generic_nodes;
+  options.stub_children = request.stub_children;
   options.stub_missing_modules = request.stub_missing_modules;
   for (const auto& dir : request.module_dirs)
     options.module_dirs.emplace_back(dir);

@@ -245,7 +245,10 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     } else if (!g.is_stub) {
       continue;
     }
-    g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink;
+    if (g.is_stub && registry.stub_runs_first_child && g.children.count != 0) g.named_plugs[0] = 0;
+    // A node that may hold children (NodeContext::run_child) leaves them on the general path.
+    g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink &&
+              g.children.count == 0;
     g.plain_update = g.plain && g.transitions.count == 0;
     g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
   }
@@ -634,7 +637,8 @@ void Graph::build_control_flow() {
       is_target[target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
-    if (n.type == NodeType::Simultaneous && g.children.count > GraphNode::kInlineHeld) {
+    if ((n.type == NodeType::Simultaneous || n.type == NodeType::UserDefined) &&
+        g.children.count > GraphNode::kInlineHeld) {
       g.held = held_flags_;
       held_flags_ += g.children.count;
     }

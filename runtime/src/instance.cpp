@@ -914,6 +914,32 @@ Result Instance::calculate(std::uint32_t node) {
 
 // ---- enter / update / leave -----------------------------------------------------------------
 
+// A user node's children (NodeContext::run_child): held from the Enter run_child gives them
+// until they finish or the node leaves them.
+Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
+  const auto& g = graph_->nodes()[node];
+  const auto children = graph_->children(node);
+  if (k >= children.size()) return Result::Success;
+  const auto held = held_children(g, state_of(node));
+  if (!held.holds(k)) {
+    held.set(k, true);
+    enter(children[k]);
+  }
+  const auto result = update(children[k]);
+  if (result != Result::Running) leave_user_child(node, k);
+  return result;
+}
+
+void Instance::leave_user_child(std::uint32_t node, std::size_t k) {
+  const auto& g = graph_->nodes()[node];
+  const auto children = graph_->children(node);
+  if (k >= children.size()) return;
+  const auto held = held_children(g, state_of(node));
+  if (!held.holds(k)) return;
+  held.set(k, false);
+  leave(children[k]);
+}
+
 // A stub: Running for the configured updates, then Success.
 inline Result Instance::update_stub(NodeState& s) const {
   if (s.counter >= graph_->stub_running_updates()) return Result::Success;
@@ -1101,7 +1127,11 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
     calculate_queries(node);
   }
   if (g.sites.count != 0 || observed()) enter_setup_and_events(node, g);
-  if (g.type == NodeType::UserDefined) return enter_own(node);
+  if (g.type == NodeType::UserDefined) {
+    // The children it holds: none yet (the bits are in the state cleared above).
+    if (g.held != GraphNode::kHeldInState) std::memset(held_bytes(g), 0, g.children.count);
+    return enter_own(node);
+  }
   enter_builtin(node);
 }
 
@@ -1231,7 +1261,9 @@ Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& 
   if (g.user_class != nullptr) {
     result = call_update_outlined(node, g);
   } else if (g.is_stub) {
-    result = update_stub(state);
+    result = g.named_plugs[0] >= 0
+                 ? run_user_child(node, static_cast<std::size_t>(g.named_plugs[0]))
+                 : update_stub(state);
   } else {
     result = update_builtin(node, state);
   }
@@ -1262,6 +1294,8 @@ void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
     return;
   }
   if (g.type == NodeType::UserDefined) {
+    for (auto k = g.children.count; k-- > 0;)  // the children it runs, before its own Leave
+      leave_user_child(node, k);
     leave_own(node);
   } else {
     leave_builtin(node);
@@ -1989,6 +2023,20 @@ std::span<const std::uint32_t> NodeContext::attachments() const {
 }
 bool NodeContext::transition(std::uint32_t k) {
   return instance_.request_transition(node_, k);
+}
+std::size_t NodeContext::child_count() const {
+  return instance_.graph().children(node_).size();
+}
+std::string_view NodeContext::child_name(std::size_t k) const {
+  const auto& g = instance_.graph();
+  const auto plugs = g.child_plugs(node_);
+  return k < plugs.size() ? std::string_view(g.model().plugs[plugs[k]].name) : std::string_view();
+}
+Result NodeContext::run_child(std::size_t k) {
+  return instance_.run_user_child(node_, k);
+}
+void NodeContext::leave_child(std::size_t k) {
+  instance_.leave_user_child(node_, k);
 }
 void NodeContext::throw_state_too_large(std::size_t size) const {
   // The fault that catches this names the file and node.

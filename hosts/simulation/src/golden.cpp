@@ -93,6 +93,7 @@ nlohmann::json options_json(const RunOptions& o) {
           {"seed", o.seed},
           {"restart", o.restart},
           {"generic_nodes", o.generic_nodes},
+          {"stub_children", o.stub_children},
           {"modules", strings(o.module_dirs)},
           {"stub_missing_modules", o.stub_missing_modules},
           {"romfs", o.romfs.generic_string()},
@@ -108,6 +109,7 @@ RunOptions options_from(const nlohmann::json& j) {
   // Absent from folders recorded before they existed.
   o.restart = j.value("restart", false);
   o.generic_nodes = j.value("generic_nodes", false);
+  o.stub_children = j.value("stub_children", false);
   o.module_dirs = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
   o.romfs = j.at("romfs").get<std::string>();

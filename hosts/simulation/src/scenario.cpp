@@ -120,8 +120,9 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
     for (const auto& [cls, spec] : nodes.items()) {
       const auto path = "/nodes/" + cls;
       r.expect_object(spec, path);
-      r.only(spec, path, {"running", "result", "outputs", "frames"});
+      r.only(spec, path, {"running", "result", "outputs", "frames", "child"});
       NodeBehaviour b;
+      if (spec.contains("child")) b.child = r.text(spec["child"], path + "/child");
       if (spec.contains("running") && spec["running"].is_object()) {
         // {"property": NAME, "scale": K}: each node's property, times K, rounded.
         const auto& running = spec["running"];

@@ -150,6 +150,7 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
   Result on_update(NodeContext& c, ScriptedState& state) override {
     const auto updates = ++state.updates;
     auto result = updates <= state.running ? Result::Running : behaviour_.result;
+    if (behaviour_.child) result = run_child(c, *behaviour_.child, result);
     write(c, behaviour_.outputs);
     for (const auto& o : behaviour_.overrides) {
       if (o.frame != c.instance().frame()) continue;
@@ -160,6 +161,12 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
   }
 
  private:
+  static Result run_child(NodeContext& c, const std::string& name, Result otherwise) {
+    for (std::size_t k = 0; k < c.child_count(); ++k) {
+      if (c.child_name(k) == name) return c.run_child(k);
+    }
+    return otherwise;
+  }
   static void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
     for (const auto& [name, json] : outputs) {
       for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -572,6 +579,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   runtime::NodeRegistry registry;
   if (!options.definitions.empty())
     registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
+  registry.stub_runs_first_child = options.stub_children;
   for (const auto& [cls, behaviour] : scenario.nodes)
     registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
   // After the scenario's classes, which win over the generic ones.
@@ -625,6 +633,15 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   summary.warnings = blackboard_files.warnings();
   summary.file = graph->file_name();
   summary.command = summary.started = command;
+  {
+    std::vector<const runtime::Graph*> graphs;
+    collect_graphs(*graph, graphs);
+    for (const auto* g : graphs) {
+      for (const auto& node : g->nodes())
+        summary.stubs_with_children +=
+            node.is_stub && node.children.count != 0 && node.named_plugs[0] < 0;
+    }
+  }
   Tracer tracer(trace, summary);
   {
     Instance actor(graph, {.seed = scenario.seed.value_or(options.seed), .observer = &tracer});
@@ -695,6 +712,12 @@ void print_summary(const Summary& s, std::ostream& out) {
   out << fmt::format("summary: {}, command {}: {} {}, {} node update{}\n", s.file,
                      s.command.empty() ? "(none)" : s.command, s.state, when, s.visits,
                      s.visits == 1 ? "" : "s");
+  if (s.stubs_with_children != 0) {
+    out << fmt::format(
+        "note: {} stub node{} with child plugs ran none of them (--stub-children runs each one's "
+        "first, a scenario's \"child\" names one)\n",
+        s.stubs_with_children, s.stubs_with_children == 1 ? "" : "s");
+  }
   out << "updates by class:\n";
   for (const auto& [cls, count] : s.updates_by_class)
     out << fmt::format("  {:<40} {}\n", cls, count);

@@ -156,15 +156,17 @@ struct GraphNode {
   SelectorSource selector_source = SelectorSource::Binding;
   std::uint32_t selector_at = 0;
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the
-  // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave.
+  // node has none): BoolSelector's True and False; SplitTiming's Enter, Update and Leave. A
+  // stub's [0]: the child it passes through to (NodeRegistry::stub_runs_first_child).
   std::array<std::int16_t, 3> named_plugs{-1, -1, -1};
   // The transition a node takes when it finishes: its first that is not a StateEnd one (an index
   // in transitions()); -1 when it has none, and for Element_Fork, whose transitions are its
   // paths.
   std::int16_t first_transition = -1;
-  // Element_Simultaneous: which children it holds (from its Enter until each finishes) is a bit
-  // per child in its own state (kHeldInState) when it has at most kInlineHeld; with more, a byte
-  // per child in the instance's held flags, from this offset.
+  // Element_Simultaneous and user nodes (NodeContext::run_child): which children it holds (from
+  // their Enter until each finishes) is a bit per child in its own state (kHeldInState) when it
+  // has at most kInlineHeld; with more, a byte per child in the instance's held flags, from this
+  // offset.
   static constexpr std::uint32_t kInlineHeld = 8;
   static constexpr std::uint32_t kHeldInState = ~0u;
   std::uint32_t held = kHeldInState;

@@ -128,6 +128,8 @@ class alignas(64) Instance {
   template <ParamValue T>
   bool write_declared(std::uint32_t node, std::uint32_t slot, T value);
   bool request_transition(std::uint32_t node, std::uint32_t k);
+  Result run_user_child(std::uint32_t node, std::size_t k);  // NodeContext::run_child
+  void leave_user_child(std::uint32_t node, std::size_t k);
 
  private:
   // 8 bytes per node: the state a tick touches is what an actor costs in cache when thousands

@@ -142,6 +142,17 @@ class NodeContext {
   // choose another one, or to leave while still running. False when there is no such plug.
   bool transition(std::uint32_t k);
 
+  // The node's child plugs (after the file's child replacement table), for a class that runs
+  // children as a composite does (TotK's Selector* and Execute*Simultaneous classes, event
+  // wrappers with an `Execute` child). run_child(k) enters child `k` when this node does not hold
+  // it yet, updates it, and leaves it once it finishes (its result is not Running); leave_child
+  // leaves one this node holds. The children a node holds are left before its own Leave, last
+  // first. Out of range: Success, and nothing happens.
+  std::size_t child_count() const;
+  std::string_view child_name(std::size_t k) const;
+  Result run_child(std::size_t k);
+  void leave_child(std::size_t k);
+
   // This node's state block in this instance: `State` must be trivially copyable and fit the
   // class's `state_size()`. It is zeroed at each Enter.
   template <typename State>
@@ -253,6 +264,11 @@ class NodeRegistry {
   UnknownClassPolicy unknown_classes = UnknownClassPolicy::Stub;
   // A stub returns Running for this many updates after its Enter, then Success.
   std::uint32_t stub_running_updates = 0;
+  // A stub with child plugs passes through to its first one: each update runs that child
+  // (NodeContext::run_child) and returns its result, so the tree below a class the host does
+  // not implement (an event's `Execute` wrapper, a Selector* class) runs. False (the default):
+  // stubs run no children and return their own result.
+  bool stub_runs_first_child = false;
   StubOutputDefaults stub_outputs;
 
  private:

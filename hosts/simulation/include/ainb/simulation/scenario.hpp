@@ -29,8 +29,11 @@ class ScenarioError : public std::runtime_error {
 // its Enter, then `result`; the outputs are written at every update. An override replaces the
 // result and adds outputs in the frames it names. With `running_property`, the Running updates
 // are each node's int or float property of that name times `running_scale`, rounded, read at its
-// Enter (so an edit of the property shows in the trace).
+// Enter (so an edit of the property shows in the trace). With `child`, each update instead runs
+// the node's child plug of that name (NodeContext::run_child) and returns its result (a node
+// without such a plug returns `result`); overrides still replace it.
 struct NodeBehaviour {
+  std::optional<std::string> child;
   std::uint32_t running = 0;
   std::optional<std::string> running_property;
   double running_scale = 1.0;

@@ -30,6 +30,9 @@ struct RunOptions {
   // TotK's generic classes (blackboard writes, result setters, math queries) run as implemented
   // by gamedata::add_generic_nodes instead of as stubs; a scenario's scripted classes win.
   bool generic_nodes = false;
+  // Stubs with child plugs pass through to their first (NodeRegistry::stub_runs_first_child),
+  // so the trees below classes nobody scripted run; a scenario's "child" picks another plug.
+  bool stub_children = false;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
   // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
@@ -99,6 +102,9 @@ struct Summary {
   std::string file;
   std::string command;  // the one running (or last run) at the end
   std::string started;  // the one the run started with
+  // Stub nodes (in every file of the actor) with child plugs they do not run, without
+  // RunOptions::stub_children: the trees below them are not simulated.
+  std::size_t stubs_with_children = 0;
   std::uint64_t frames = 0;
   std::uint64_t visits = 0;                               // update calls, every file of the actor
   std::map<std::string, std::uint64_t> updates_by_class;  // by class or built-in type name
