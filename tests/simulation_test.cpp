@@ -465,6 +465,27 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
   CHECK(ainb_cli({"regress", original, "/nonexistent.ainb"}).code == 2);
 }
 
+TEST_CASE(
+    "ainb run --trace: never the input, and an earlier trace survives a file that does not load") {
+  namespace fs = std::filesystem;
+  const auto input = ainb::test::scratch_dir() / "trace-input.ainb";
+  fs::copy_file(kPatrol, input, fs::copy_options::overwrite_existing);
+  const auto size = fs::file_size(input);
+  const auto r = ainb_cli({"run", input.string(), "--frames", "3", "--trace", input.string()});
+  CHECK(r.code == 2);
+  CHECK(r.err == "error: --trace " + input.string() +
+                     " is the input file; the trace would "
+                     "overwrite it\n");
+  CHECK(fs::file_size(input) == size);
+  const auto trace = ainb::test::write_scratch("earlier.jsonl", "earlier\n");
+  CHECK(ainb_cli({"run", "/nonexistent.ainb", "--trace", trace.string()}).code == 1);
+  CHECK(ainb::test::read_text(trace) == "earlier\n");
+  CHECK_FALSE(fs::exists(trace.string() + ".partial"));
+  CHECK(ainb_cli({"run", input.string(), "--frames", "3", "--trace", trace.string()}).code == 0);
+  CHECK(ainb::test::read_text(trace).starts_with("{\"frame\":0,\"event\":\"command\""));
+  CHECK_FALSE(fs::exists(trace.string() + ".partial"));
+}
+
 TEST_CASE("ainb run: the trees below stubs with child plugs, by --stub-children or a scenario") {
   // An event's wrapper class with an Execute child: a stub runs nothing below it by default.
   ainb::test::AinbSpec spec;

@@ -2,9 +2,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <ostream>
+#include <utility>
 
 #include <unistd.h>
 
@@ -13,6 +16,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
 #include "ainb/simulation/golden.hpp"
 #include "ainb/simulation/regress.hpp"
@@ -125,6 +129,8 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
 
 namespace {
 
+namespace fs = std::filesystem;
+
 // A trace written to a file: a failed write (a full disk) is an error that names the file and
 // the system's reason. It reaches the run as the observer's fault, which stops it (exit 2).
 class FileTrace : public simulation::TraceSink {
@@ -159,6 +165,45 @@ class FileTrace : public simulation::TraceSink {
   bool failed_ = false;
 };
 
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return fs::equivalent(a, b, ec) && !ec;
+}
+
+// Where a trace file is written until the run ends: beside it (a regular file, or none yet), or
+// the path itself (a device, a pipe). Without keep(), the partial file is removed.
+class TraceFile {
+ public:
+  explicit TraceFile(std::string path) : path_(std::move(path)) {
+    std::error_code ec;
+    const auto status = fs::status(path_, ec);
+    if (!fs::exists(status) || fs::is_regular_file(status)) partial_ = path_ + ".partial";
+  }
+  TraceFile(const TraceFile&) = delete;
+  TraceFile& operator=(const TraceFile&) = delete;
+  ~TraceFile() {
+    std::error_code ec;
+    if (!partial_.empty()) fs::remove(partial_, ec);
+  }
+  const std::string& writing() const { return partial_.empty() ? path_ : partial_; }
+  // Closes the file and moves it to its path; false (and a message) when that fails.
+  bool keep(std::ofstream& file, std::ostream& err) {
+    file.close();
+    if (partial_.empty()) return true;
+    std::error_code ec;
+    fs::rename(partial_, path_, ec);
+    if (!ec) {
+      partial_.clear();
+      return true;
+    }
+    err << "error: cannot write the trace to " << path_ << ": " << ec.message() << '\n';
+    return false;
+  }
+
+ private:
+  std::string path_, partial_;
+};
+
 }  // namespace
 
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err) {
@@ -169,10 +214,24 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
 
   std::ofstream file_out;
   std::unique_ptr<simulation::TraceSink> trace;
+  // A trace file is written beside its path and moved there when the run has loaded and ended,
+  // so a file that does not load leaves an earlier trace as it was; a device or pipe is written
+  // directly. A trace path that is the input or the scenario is refused before anything opens.
+  std::optional<TraceFile> trace_file;
   if (request.trace == "-") {
     trace = simulation::make_trace_writer(format, out, request.max_trace_events);
   } else if (!request.trace.empty()) {
-    file_out.open(request.trace, std::ios::binary);
+    const auto input = gamedata::parse_file_spec(request.file).file;
+    for (const auto& [other, what] : {std::pair{input, "the input file"},
+                                      std::pair{fs::path(request.scenario), "the scenario"}}) {
+      if (!other.empty() && same_file(request.trace, other)) {
+        err << "error: --trace " << request.trace << " is " << what
+            << "; the trace would overwrite it\n";
+        return kExitUsage;
+      }
+    }
+    trace_file.emplace(request.trace);
+    file_out.open(trace_file->writing(), std::ios::binary);
     if (!file_out) {
       err << "error: cannot write " << request.trace << '\n';
       return kExitLoadError;
@@ -194,6 +253,7 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
       err << "warning: trace truncated after " << request.max_trace_events << " events ("
           << trace->dropped() << " dropped; --max-trace-events raises the limit)\n";
     }
+    if (trace_file && !trace_file->keep(file_out, err)) return kExitLoadError;
     if (!summary.fault.empty()) {
       err << "error: the run stopped on a fault: " << summary.fault << '\n';
       return kExitFault;

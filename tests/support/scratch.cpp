@@ -1,6 +1,7 @@
 #include "scratch.hpp"
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 
@@ -38,6 +39,11 @@ void write_file(const std::filesystem::path& path, std::string_view bytes) {
 
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   write_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::filesystem::path write_scratch(const std::string& name, std::string_view bytes) {

@@ -17,6 +17,9 @@ const std::filesystem::path& scratch_dir();
 void write_file(const std::filesystem::path& path, std::string_view bytes);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 
+// The whole file as text ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+
 // Writes a file of that name in the scratch folder and returns its path.
 std::filesystem::path write_scratch(const std::string& name, std::string_view bytes);
 std::filesystem::path write_scratch(const std::string& name,
