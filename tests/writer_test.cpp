@@ -558,6 +558,22 @@ TEST_CASE("text form: invalid JSON gives errors naming the JSON path") {
         "block");
 }
 
+TEST_CASE("text form: fields the format stores narrower are refused, not wrapped") {
+  // s32 values before the f32 ones: 16,400 x 4 bytes puts the f32 section's offset past 16 bits,
+  // which used to wrap and give PatrolSpeed another entry's bytes.
+  auto text = example_text();
+  auto& s32 = text["blackboard"]["s32"] = json::array();
+  for (int i = 0; i < 16'400; ++i)
+    s32.push_back({{"name", "E" + std::to_string(i)}, {"default", 0}});
+  CHECK(error_of(text) ==
+        "/: the blackboard's first f32 value offset is 65600, past the 16 bits "
+        "the format stores (65,535)");
+  // A NUL would end the stored string there.
+  auto nul = example_text();
+  nul["file_name"] = std::string("patrol\0copy", 11);
+  CHECK(error_of(nul) == "/file_name: a string cannot hold a NUL character (\\u0000)");
+}
+
 TEST_CASE("text form: the bundled example's JSON compiles to the file the build ships") {
   const auto text = example_text();
   const auto bytes = writer::from_text(text, "patrol.root.json");

@@ -668,7 +668,10 @@ struct At {
   }
   std::string string() const {
     if (!j.is_string()) fail("expected a string, got " + type_of(j));
-    return j.get<std::string>();
+    auto s = j.get<std::string>();
+    // The file stores strings NUL-terminated: one inside would cut the string there.
+    if (s.find('\0') != std::string::npos) fail("a string cannot hold a NUL character (\\u0000)");
+    return s;
   }
   bool boolean() const {
     if (!j.is_boolean()) fail("expected true or false, got " + type_of(j));
@@ -993,6 +996,10 @@ class FromText {
     std::uint32_t total = 0;
     for (const auto type : types) {
       const auto t = static_cast<std::size_t>(type);
+      if (total > 0xFFFF) {
+        j.fail(fmt::format("{} entries before the {} ones, past the 65,535 the format can index",
+                           total, blackboard_type_name(type)));
+      }
       bb.first[t] = static_cast<std::uint16_t>(total);
       const auto key = std::string(blackboard_type_name(type));
       if (!j.has(key)) continue;
@@ -1796,7 +1803,12 @@ std::vector<std::uint8_t> from_text(const nlohmann::ordered_json& text, const st
   Built built;
   FromText(text, built).run();
   const auto write_and_load = [&] {
-    auto bytes = write(built.model, built.layout);
+    std::vector<std::uint8_t> bytes;
+    try {
+      bytes = write(built.model, built.layout);
+    } catch (const WriteError& e) {  // a count or offset past what the format stores
+      throw TextFormError("", e.what());
+    }
     std::shared_ptr<const Model> loaded;
     try {
       loaded = load(bytes, name);

@@ -120,7 +120,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       const auto& t = *m_.replacements;
       u8(t.applied ? 1 : 0);
       u8(0);
-      u16(static_cast<std::uint16_t>(t.entries.size()));
+      u16(narrow16(t.entries.size(), "the child replacement table's entry count"));
       u16(static_cast<std::uint16_t>(t.node_count_after));
       u16(static_cast<std::uint16_t>(t.attachment_count_after));
       for (const auto& r : t.entries) {
@@ -278,13 +278,26 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
     }
   }
 
+  // "NAME: " before a message, when the model has a name (a text form's model may not yet).
+  std::string prefix() const {
+    return m_.name.empty() ? std::string() : std::string(m_.name) + ": ";
+  }
+  // A count or offset the format stores in 16 bits: larger ones are refused, not wrapped.
+  std::uint16_t narrow16(std::size_t value, const std::string& what) const {
+    if (value > 0xFFFF) {
+      throw WriteError(fmt::format("{}{} is {}, past the 16 bits the format stores (65,535)",
+                                   prefix(), what, value));
+    }
+    return static_cast<std::uint16_t>(value);
+  }
+
   void write_node_entries() {
     const bool v404 = m_.version() == kVersion404;
     nodes_at_ = size();
     for (const auto& n : m_.nodes) {
       u16(static_cast<std::uint16_t>(n.type));
       u16(n.index);
-      u16(static_cast<std::uint16_t>(n.attachments.count));
+      u16(narrow16(n.attachments.count, fmt::format("node {}'s attachment count", n.index)));
       u8(n.flags);
       u8(0);
       u32(str(n.name));
@@ -296,8 +309,8 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       u16(n.multi_param_count);
       u16(0);
       u32(n.attachments.base);
-      u16(static_cast<std::uint16_t>(n.queries.base));
-      u16(static_cast<std::uint16_t>(n.queries.count));
+      u16(narrow16(n.queries.base, fmt::format("node {}'s first query entry", n.index)));
+      u16(narrow16(n.queries.count, fmt::format("node {}'s query count", n.index)));
       u32(n.state_info ? 0 : n.state_info_offset);  // patched when written
       guid(n.guid);
     }
@@ -318,13 +331,21 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       const auto t = static_cast<std::size_t>(type);
       u16(bb.count[t]);
       u16(bb.first[t]);
-      u16(static_cast<std::uint16_t>(value_offset));
+      u16(narrow16(value_offset, fmt::format("the blackboard's first {} value offset",
+                                             blackboard_type_name(type))));
       u16(0);
       value_offset += blackboard_value_size(type) * bb.count[t];
     }
     for (const auto type : types) {
       for (const auto& e : bb.of_type(type)) {
-        std::uint32_t word = (e.raw_word & ~0x3FFFFFu) | (str(e.name) & 0x3FFFFFu);
+        const auto name = str(e.name);
+        if (name > 0x3FFFFFu) {
+          throw WriteError(fmt::format(
+              "{}blackboard entry \"{}\": its name lands at byte {:#x} of the string pool, past "
+              "the 22 bits the format stores for it (4 MiB)",
+              prefix(), e.name, name));
+        }
+        std::uint32_t word = (e.raw_word & ~0x3FFFFFu) | name;
         u32(word);
         u32(str(e.notes));
       }
