@@ -243,6 +243,34 @@ TEST_CASE("module errors: cycles name the chain, missing files and depth follow 
     instance.tick();
     CHECK(instance.state() == CommandState::Succeeded);
   }
+  SUBCASE("module calls that multiply past the instance limit") {
+    // Each file calls the next three times: 3 + 9 + 27 sub-instances below Root.
+    auto fan = [&](const std::string& name, const std::string& calls) {
+      auto spec = caller(name, calls);
+      spec.nodes = {module_node(calls), module_node(calls), module_node(calls)};
+      BuildNode all{.type = NodeType::Simultaneous};
+      all.plugs = {{PlugKind::Child, 0, ""}, {PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+      spec.nodes.push_back(all);
+      spec.commands = {{"Run", 3, {}}};
+      return spec;
+    };
+    MemoryResolver files;
+    files.add("F1.module.ainb", load_spec(fan("F1.module", "F2.module")));
+    files.add("F2.module.ainb", load_spec(fan("F2.module", "F3.module")));
+    auto leaf = fan("F3.module", "none");
+    leaf.nodes = {user("Leaf")};
+    leaf.modules.clear();
+    leaf.commands = {{"Run", 0, {}}};
+    files.add("F3.module.ainb", load_spec(leaf));
+    const auto top = load_spec(fan("Root.root", "F1.module"));
+    CHECK(Graph(top, registry, GraphOptions{.modules = &files, .max_module_instances = 39})
+              .module_calls()
+              .size() == 3);
+    CHECK_THROWS_WITH(
+        Graph(top, registry, GraphOptions{.modules = &files, .max_module_instances = 38}),
+        "Root.root.ainb: modules at offset 0x4a8: an actor of this file would hold 39 module "
+        "instances (one per call, in every module called), past the limit of 38");
+  }
   SUBCASE("modules nested deeper than the limit") {
     MemoryResolver chain;
     chain.add("M1.module.ainb", load_spec(caller("M1.module", "M2.module")));

@@ -784,6 +784,15 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
     }
     module_calls_.push_back(std::move(call));
   }
+  module_instances_ = 0;
+  for (const auto& call : module_calls_)
+    module_instances_ += 1 + call.graph->module_instances_;  // each at most the limit: no overflow
+  if (module_instances_ > options.max_module_instances) {
+    throw LoadError(m.name, "modules", m.header.offsets[header_slot::kModules],
+                    fmt::format("an actor of this file would hold {} module instances (one per "
+                                "call, in every module called), past the limit of {}",
+                                module_instances_, options.max_module_instances));
+  }
 }
 
 void Graph::collect_expression_sites() {

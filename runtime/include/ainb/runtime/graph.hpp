@@ -41,6 +41,10 @@ struct GraphOptions {
   MissingModulePolicy missing_modules = MissingModulePolicy::Error;
   // Modules calling modules deeper than this is a load error (a guard; real files nest 3-4).
   std::uint32_t max_module_depth = 16;
+  // An actor holds one sub-instance per module call, and calls in modules multiply: more than
+  // this many in all is a load error (a guard against a fan-out that would need gigabytes per
+  // actor; real files have tens).
+  std::uint64_t max_module_instances = 4096;
   // Initial blackboard values other than the ones the file stores (e.g. read from the parameter
   // files its entries reference): asked once per entry of every file (modules too) while the
   // graph is built; nullopt keeps the stored default, a value of another type than the entry's
@@ -406,6 +410,7 @@ class Graph {
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t node_memory_ = 0;
   std::uint32_t held_flags_ = 0;
+  std::uint64_t module_instances_ = 0;  // sub-instances an actor holds, its modules' included
   std::array<std::uint32_t, kParamTypeCount> output_offset_{};
   std::uint32_t output_bytes_ = 0;
   std::array<std::vector<InputBinding>, kParamTypeCount> input_bindings_;
