@@ -853,6 +853,21 @@ TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot 
   CHECK(ainb_cli({"graph", kPatrol.string(), "--trace", bad.string()}).err ==
         "error: " + bad.string() +
             ": line 1: not a JSON trace event (write the trace with ainb run --format jsonl)\n");
+  // A node number the file does not have (a trace of another file of that name), or that is
+  // no integer, is an error, not a colour on another node.
+  const auto wide = ainb::test::write_scratch(
+      "wide.trace.jsonl",
+      R"({"frame":1,"event":"update","file":"patrol.root.ainb","node":4294967297,"result":"Success"})"
+      "\n");
+  CHECK(ainb_cli({"graph", kPatrol.string(), "--trace", wide.string()}).err ==
+        "error: " + wide.string() +
+            ": line 1: \"node\" is 4294967297, not a node of patrol.root.ainb (it has 10)\n");
+  const auto typed = ainb::test::write_scratch(
+      "typed.trace.jsonl", R"({"event":"update","file":"patrol.root.ainb","node":1,"result":7})"
+                           "\n");
+  CHECK(ainb_cli({"graph", kPatrol.string(), "--trace", typed.string()})
+            .err.starts_with("error: " + typed.string() +
+                             ": line 1: not a JSON trace event ([json.exception.type_error.302]"));
 
   const auto svg = ainb_cli({"graph", kPatrol.string(), "--svg"});
   if (svg.code == 0) {

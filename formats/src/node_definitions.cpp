@@ -128,6 +128,8 @@ NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view f
     root = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw LoadError(std::string(file_name), std::string(kSection), e.byte, e.what());
+  } catch (const nlohmann::json::exception& e) {  // a number past double's range
+    throw LoadError(std::string(file_name), std::string(kSection), 0, e.what());
   }
   if (!root.is_object()) fail(file_name, "the top level is not an object of categories");
   NodeCatalogue catalogue;

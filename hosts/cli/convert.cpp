@@ -37,7 +37,7 @@ nlohmann::ordered_json read_json(const std::string& path) {
   const auto bytes = formats::read_binary_file(path);
   try {
     return nlohmann::ordered_json::parse(bytes.begin(), bytes.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number past double
     throw std::runtime_error(fmt::format("{}: not JSON: {}", path, e.what()));
   }
 }

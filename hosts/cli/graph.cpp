@@ -34,8 +34,10 @@ const char* colour(std::string_view result) {
   return "#ffffff";
 }
 
-// The last result of each node of `file` in a JSON-lines trace ("visited" when it only entered).
-std::map<std::uint32_t, std::string> read_trace(const std::string& path, const std::string& file) {
+// The last result of each node of `file` (of `node_count` nodes) in a JSON-lines trace
+// ("visited" when it only entered).
+std::map<std::uint32_t, std::string> read_trace(const std::string& path, const std::string& file,
+                                                std::size_t node_count) {
   if (std::error_code ec; std::filesystem::is_directory(path, ec)) {
     throw std::runtime_error(path + ": cannot be read: Is a directory");
   }
@@ -46,21 +48,31 @@ std::map<std::uint32_t, std::string> read_trace(const std::string& path, const s
   for (std::string line; std::getline(in, line);) {
     ++line_number;
     if (line.empty()) continue;
-    nlohmann::json e;
+    auto fail = [&](const std::string& why) {
+      throw std::runtime_error(fmt::format("{}: line {}: {}", path, line_number, why));
+    };
     try {
-      e = nlohmann::json::parse(line);
+      const auto e = nlohmann::json::parse(line);
+      if (!e.is_object())
+        fail("not a JSON trace event (write the trace with ainb run --format jsonl)");
+      if (e.value("file", "") != file || !e.contains("node")) continue;
+      const auto& n = e["node"];
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 0 ||
+          n.get<std::uint64_t>() >= node_count) {
+        fail(fmt::format("\"node\" is {}, not a node of {} (it has {})", n.dump(), file,
+                         node_count));
+      }
+      const auto node = n.get<std::uint32_t>();
+      if (e.value("event", "") == "update") {
+        results[node] = e.value("result", "");
+      } else if (!results.contains(node)) {
+        results[node] = "visited";
+      }
     } catch (const nlohmann::json::parse_error&) {
-      throw std::runtime_error(
-          fmt::format("{}: line {}: not a JSON trace event (write the trace "
-                      "with ainb run --format jsonl)",
-                      path, line_number));
-    }
-    if (e.value("file", "") != file || !e.contains("node")) continue;
-    const auto node = e["node"].get<std::uint32_t>();
-    if (e.value("event", "") == "update") {
-      results[node] = e.value("result", "");
-    } else if (!results.contains(node)) {
-      results[node] = "visited";
+      fail("not a JSON trace event (write the trace with ainb run --format jsonl)");
+    } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+      fail(fmt::format("not a JSON trace event ({}; write the trace with ainb run --format jsonl)",
+                       e.what()));
     }
   }
   return results;
@@ -180,9 +192,11 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
   std::map<std::uint32_t, std::string> results;
   if (!request.trace.empty()) {
     try {
-      results = read_trace(request.trace, model.header.file_name.empty()
-                                              ? model.name
-                                              : std::string(model.header.file_name) + ".ainb");
+      results =
+          read_trace(request.trace,
+                     model.header.file_name.empty() ? model.name
+                                                    : std::string(model.header.file_name) + ".ainb",
+                     model.nodes.size());
     } catch (const std::exception& e) {
       err << "error: " << e.what() << '\n';
       return kExitLoadError;

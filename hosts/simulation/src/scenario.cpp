@@ -175,7 +175,7 @@ Scenario load_scenario(const std::filesystem::path& path) {
   nlohmann::json json;
   try {
     json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // syntax, or a number past double
     throw ScenarioError(fmt::format("{}: not valid JSON: {}", path.string(), e.what()));
   }
   return parse_scenario(json, path.string());
