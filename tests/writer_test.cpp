@@ -303,6 +303,22 @@ TEST_CASE("exb assembler: the text of a parameter-region constant and its errors
                        "expression 0 main line 0: operand \"float 1.0\" is not of the "
                        "instruction's type INT",
                        exb::AssemblyError);
+  // Values past their 32-bit type are refused, not wrapped (99999999999 became 1215752191) or
+  // made infinite; the extremes themselves are kept.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"STR int GMem[0x0], int 99999999999", "int 99999999999 is past the 32-bit signed range"},
+      {"STR int GMem[0x0], int 2147483648", "int 2147483648 is past the 32-bit signed range"},
+      {"STR float GMem[0x0], float 1e40", "float 1e40 is past float's range (about 3.4e38)"}};
+  for (const auto& [line, message] : refused) {
+    fn.main = {line, "END"};
+    src.functions = {fn};
+    CHECK_THROWS_WITH_AS(exb::assemble(src), ("expression 0 main line 0: " + message).c_str(),
+                         exb::AssemblyError);
+  }
+  fn.main = {"STR int GMem[0x0], int -2147483648", "STR int GMem[0x4], int 2147483647",
+             "STR float GMem[0x8], float inf", "END"};
+  src.functions = {fn};
+  CHECK_NOTHROW(exb::assemble(src));
 }
 
 TEST_CASE("writer: murmur3 name hashes are those of the corpus's node entries") {

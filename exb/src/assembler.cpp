@@ -224,6 +224,10 @@ class Assembler {
     char* end = nullptr;
     const float v = std::strtof(s.c_str(), &end);
     if (s.empty() || end != s.c_str() + s.size()) fail(fmt::format("bad float \"{}\"", text));
+    // strtof gives infinity for a number past float's range; only "inf" itself means it.
+    if (std::isinf(v) && s.find_first_of("iI") == std::string::npos) {
+      fail(fmt::format("float {} is past float's range (about 3.4e38)", text));
+    }
     return v;
   }
 
@@ -311,6 +315,14 @@ class Assembler {
         const auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), v);
         if (ec != std::errc{} || p != rest.data() + rest.size()) {
           fail(fmt::format("bad integer \"{}\"", rest));
+        }
+        // A 32-bit word: an int in the signed range, a uint in the unsigned one.
+        const bool fits =
+            type == DataType::Int ? v >= INT32_MIN && v <= INT32_MAX : v >= 0 && v <= UINT32_MAX;
+        if (!fits) {
+          fail(fmt::format("{} {} is past the 32-bit {} range",
+                           type == DataType::Int ? "int" : "uint", rest,
+                           type == DataType::Int ? "signed" : "unsigned"));
         }
         if (!in_param && v >= 0 && v <= 0xFFFF) {
           return {Source::Immediate, static_cast<std::uint16_t>(v)};
