@@ -678,6 +678,31 @@ TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
   CHECK(r.err == "error: --check takes an AINB file\n");
 }
 
+TEST_CASE("ainb convert: a written file that is likely a mistake gives warnings") {
+  // Both commands named Root, and Root's Sequential a child of itself: the file is written (it
+  // loads), with a warning each.
+  auto text = example_text();
+  text["commands"][1]["name"] = "Root";
+  text["nodes"][0]["plugs"]["child"].push_back({{"node", 0}, {"name", ""}});
+  const auto path = ainb::test::write_scratch("writer_doubtful.json", text.dump(2)).string();
+  const auto out = (ainb::test::scratch_dir() / "writer_doubtful.ainb").string();
+  const auto r = ainb_cli({"convert", path, out});
+  CHECK(r.code == 0);
+  CHECK(r.err ==
+        "warning: " + out +
+            ": command \"Root\" is given more than once\n"
+            "warning: " +
+            out +
+            ": ainb run refuses it: nodes at offset 0xa4: node 0 is its "
+            "own descendant through child plugs (from node 0): a cycle would never finish\n");
+  // The example itself gives none.
+  CHECK(
+      ainb_cli({"convert",
+                (std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.root.json").string(),
+                out})
+          .err.empty());
+}
+
 TEST_CASE("the hurry example: an expression authored as assembly in JSON, compiled by the build") {
   const auto path = std::filesystem::path(AINB_EXAMPLES_DIR) / "hurry.root.ainb";
   const auto model = load_file(path);

@@ -7,11 +7,15 @@
 #include <fstream>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "ainb/formats/sarc.hpp"
 #include "ainb/loader.hpp"
+#include "ainb/runtime/graph.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
 #include "commands.hpp"
@@ -159,6 +163,74 @@ int check(const std::string& path, const FileLookup& source, std::ostream& out, 
   return kExitOk;
 }
 
+// What a written file holds that loads but is likely a mistake: names given twice where the
+// game looks them up by name, and what the runtime refuses when it builds the graph (a cycle of
+// child plugs, a Join's InFlowNum, ...). Warnings: the file is written all the same.
+std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
+  const auto& m = *model;
+  std::vector<std::string> found;
+  auto repeated = [&](const std::string& what, std::vector<std::string_view> names) {
+    std::sort(names.begin(), names.end());
+    for (std::size_t i = 1; i < names.size(); ++i) {
+      if (names[i] == names[i - 1] && (i + 1 == names.size() || names[i + 1] != names[i]))
+        found.push_back(fmt::format("{} \"{}\" is given more than once", what, names[i]));
+    }
+  };
+  std::vector<std::string_view> names;
+  for (const auto& c : m.commands)
+    names.push_back(c.name);
+  repeated("command", names);
+  for (const auto type : blackboard_types(m.version())) {
+    names.clear();
+    for (const auto& e : m.blackboard.of_type(type))
+      names.push_back(e.name);
+    repeated(fmt::format("{} blackboard entry", blackboard_type_name(type)), names);
+  }
+  std::vector<std::string> guids;
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    if (n.type == NodeType::UserDefined && n.name.empty())
+      found.push_back(fmt::format("node {} is a user node with no class name", i));
+    if (n.guid != Guid{}) guids.push_back(n.guid.to_string());
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto type = static_cast<ParamType>(t);
+      const auto kind = fmt::format("node {}'s {}", i, param_type_name(type));
+      names.clear();
+      for (const auto& p : m.properties_of(n, type))
+        names.push_back(p.name);
+      repeated(kind + " property", names);
+      names.clear();
+      for (const auto& p : m.inputs_of(n, type))
+        names.push_back(p.name);
+      repeated(kind + " input", names);
+      names.clear();
+      for (const auto& p : m.outputs_of(n, type))
+        names.push_back(p.name);
+      repeated(kind + " output", names);
+    }
+  }
+  std::sort(guids.begin(), guids.end());
+  for (std::size_t i = 1; i < guids.size(); ++i) {
+    if (guids[i] == guids[i - 1])
+      found.push_back(fmt::format("GUID {} is given to two nodes", guids[i]));
+  }
+  // The runtime's own checks, with every class a stub and every module missing (quietly).
+  const auto level = spdlog::default_logger()->level();
+  spdlog::default_logger()->set_level(spdlog::level::off);
+  try {
+    const runtime::Graph graph(
+        model, runtime::NodeRegistry{},
+        runtime::GraphOptions{.missing_modules = runtime::MissingModulePolicy::Stub});
+  } catch (const LoadError& e) {
+    found.push_back(fmt::format("ainb run refuses it: {} at offset {:#x}: {}", e.section(),
+                                e.offset(), e.reason()));
+  } catch (const std::exception& e) {
+    found.push_back(fmt::format("ainb run refuses it: {}", e.what()));
+  }
+  spdlog::default_logger()->set_level(level);
+  return found;
+}
+
 }  // namespace
 
 int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& err) {
@@ -187,6 +259,10 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
       const auto bytes = ainb_bytes(request.input, request.source);
       write_bytes(request.output,
                   std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      if (is_json(request.input)) {
+        for (const auto& warning : doubtful(load(bytes, request.output)))
+          err << "warning: " << request.output << ": " << warning << '\n';
+      }
     }
     return kExitOk;
   } catch (const LoadError& e) {
