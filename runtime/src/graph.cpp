@@ -246,9 +246,12 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
       continue;
     }
     if (g.is_stub && registry.stub_runs_first_child && g.children.count != 0) g.named_plugs[0] = 0;
-    // A node that may hold children (NodeContext::run_child) leaves them on the general path.
+    // A node that may hold children (a class that can call NodeContext::run_child, a stub that
+    // passes through) leaves them on the general path; a stub that runs none stays plain.
+    const bool may_hold_children =
+        g.children.count != 0 && (g.user_class != nullptr || g.named_plugs[0] >= 0);
     g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink &&
-              g.children.count == 0;
+              !may_hold_children;
     g.plain_update = g.plain && g.transitions.count == 0;
     g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
   }
