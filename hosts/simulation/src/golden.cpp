@@ -317,7 +317,8 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       std::string top;
       const auto events = run_case(it->second, scenario, options, top);
       const auto golden_top = golden.empty() ? top : golden.front().file;
-      if (auto d = first_difference(golden, events, golden_top, top)) {
+      if (auto d = first_difference(golden, events, golden_top, top, nullptr,
+                                    RunLabels{"the recording", "this run"})) {
         d->scenario = c.scenario.empty() ? kNoScenario : c.scenario;
         c.status = GoldenCase::Status::Different;
         c.events = d->index;

@@ -48,47 +48,45 @@ namespace {
 
 // A short reason for the first difference, in the modder's terms.
 std::string explain(const std::optional<TraceEvent>& a, const std::optional<TraceEvent>& b,
-                    const EventMatcher& match) {
-  if (!a) return "the edited file does more: its run has events where the original's ended";
-  if (!b) return "the edited file does less: its run ends where the original's goes on";
+                    const EventMatcher& match, const RunLabels& labels) {
+  const auto& o = labels.original;
+  const auto& e = labels.edited;
+  if (!a) return fmt::format("{} does more: its run has events where {}'s ended", e, o);
+  if (!b) return fmt::format("{} does less: its run ends where {}'s goes on", e, o);
   const auto b_node = match.original(*b, b->node);
   const auto edited_node = [&] {
-    if (b_node < 0 && b->node >= 0)
-      return fmt::format("#{} (a node new in the edited file)", b->node);
+    if (b_node < 0 && b->node >= 0) return fmt::format("#{} (a node new in {})", b->node, e);
     return b_node == b->node ? fmt::format("#{}", b->node)
-                             : fmt::format("#{} (#{} in the edited file)", b_node, b->node);
+                             : fmt::format("#{} (#{} in {})", b_node, b->node, e);
   };
   auto same_step = *b;
   same_step.frame = a->frame;
   if (a->frame != b->frame && match.same(*a, same_step)) {
     return fmt::format(
-        "the same step happens at frame {} in the original and at frame {} in the "
-        "edited file (timing changed)",
-        a->frame, b->frame);
+        "the same step happens at frame {} in {} and at frame {} in {} (timing changed)", a->frame,
+        o, b->frame, e);
   }
   if (a->event == b->event && a->node == b_node && a->type != b->type) {
-    return fmt::format("node #{} is {} in the original and {} in the edited file", a->node, a->type,
-                       b->type);
+    return fmt::format("node #{} is {} in {} and {} in {}", a->node, a->type, o, b->type, e);
   }
   if (a->event == "update" && b->event == "update" && a->node == b_node) {
-    return fmt::format("node #{} ({}) returned {} in the original and {} in the edited file",
-                       a->node, a->type, a->result, b->result);
+    return fmt::format("node #{} ({}) returned {} in {} and {} in {}", a->node, a->type, a->result,
+                       o, b->result, e);
   }
   if (a->event == "enter" && b->event == "enter") {
     return fmt::format(
-        "a different node was entered: #{} {} in the original, {} {} in the "
-        "edited file (a different child was chosen or linked)",
-        a->node, a->type, edited_node(), b->type);
+        "a different node was entered: #{} {} in {}, {} {} in {} (a different child was chosen "
+        "or linked)",
+        a->node, a->type, o, edited_node(), b->type, e);
   }
   if (a->event == b->event && a->event == "blackboard") {
-    return fmt::format("a different blackboard write: {} in the original, {} in the edited file",
-                       a->detail, b->detail);
+    return fmt::format("a different blackboard write: {} in {}, {} in {}", a->detail, o, b->detail,
+                       e);
   }
   if (a->event == "transition" || b->event == "transition") {
     return "a different transition (active node update) was taken";
   }
-  return fmt::format("the original does \"{}\" where the edited file does \"{}\"", describe(*a),
-                     describe(*b));
+  return fmt::format("{} does \"{}\" where {} does \"{}\"", o, describe(*a), e, describe(*b));
 }
 
 // The nodes a run entered, by file (the top-level file and each module).
@@ -243,7 +241,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
 std::optional<Difference> first_difference(const std::vector<TraceEvent>& a,
                                            const std::vector<TraceEvent>& b,
                                            const std::string& file_a, const std::string& file_b,
-                                           const NodePairings* pairings) {
+                                           const NodePairings* pairings, const RunLabels& labels) {
   const EventMatcher match{file_a, file_b, pairings};
   const auto n = std::max(a.size(), b.size());
   for (std::size_t i = 0; i < n; ++i) {
@@ -255,7 +253,7 @@ std::optional<Difference> first_difference(const std::vector<TraceEvent>& a,
       d.context.push_back(a[k]);
     if (has_a) d.original = a[i];
     if (has_b) d.edited = b[i];
-    d.explanation = explain(d.original, d.edited, match);
+    d.explanation = explain(d.original, d.edited, match, labels);
     return d;
   }
   return std::nullopt;

@@ -51,6 +51,13 @@ struct NodePairing {
 using NodePairings = std::map<std::string, NodePairing>;
 NodePairings pair_files(const runtime::Graph& original, const runtime::Graph& edited);
 
+// How an explanation names the two runs: an edit's, or a golden check's ("the recording",
+// "this run").
+struct RunLabels {
+  std::string original = "the original";
+  std::string edited = "the edited file";
+};
+
 // The first event where two runs differ (`original_file` and `edited_file` are the top-level
 // files' names, which may differ), with context and an explanation; nullopt when they agree.
 // With `pairings` an edited node is compared as the original node it is paired with (a node
@@ -59,7 +66,8 @@ std::optional<Difference> first_difference(const std::vector<TraceEvent>& origin
                                            const std::vector<TraceEvent>& edited,
                                            const std::string& original_file,
                                            const std::string& edited_file,
-                                           const NodePairings* pairings = nullptr);
+                                           const NodePairings* pairings = nullptr,
+                                           const RunLabels& labels = {});
 // The difference as `ainb regress` prints it; `original` and `edited` label the two runs.
 void print_difference(const Difference& difference, std::ostream& out,
                       std::string_view original = "original", std::string_view edited = "edited");
