@@ -154,7 +154,8 @@ TEST_CASE("ainb lint: a corpus file with deliberately wrong nodes") {
   const auto name = path.string();
   CHECK(text.out == name +
                         ": node 2 QueryEquipmentGetEquipWeaponTypX: unknown-class: class "
-                        "QueryEquipmentGetEquipWeaponTypX is not declared in any category\n" +
+                        "QueryEquipmentGetEquipWeaponTypX is not declared in any category (did "
+                        "you mean QueryEquipmentGetEquipWeaponType?)\n" +
                         name +
                         ": node 19 QueryVolumeStatsRaycastDownwardSuccess: extra-input: input "
                         "RaycastLengtx (float) is not declared for the class\n" +

@@ -1,5 +1,9 @@
 #include "ainb/gamedata/catalogue.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -107,6 +111,47 @@ runtime::StubOutputDefaults catalogue_stub_outputs(const formats::NodeCatalogue&
   };
 }
 
+namespace {
+
+// Levenshtein distance, for names a letter or two off.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const auto above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The declared class closest to a misspelt `name`: at most 3 edits, and fewer than a quarter of
+// its letters ("" when none is that close, or two are equally close).
+std::string nearest_class(const formats::NodeCatalogue& catalogue, std::string_view name) {
+  std::string best;
+  std::size_t best_distance = std::min<std::size_t>(3, name.size() / 4) + 1;
+  bool tie = false;
+  for (const auto& c : catalogue.classes()) {
+    if (c.name == best) continue;  // the same class in another category
+    const auto d = edit_distance(name, c.name);
+    if (d < best_distance) {
+      best = c.name;
+      best_distance = d;
+      tie = false;
+    } else if (d == best_distance && !best.empty()) {
+      tie = true;
+    }
+  }
+  return tie ? std::string() : best;
+}
+
+}  // namespace
+
 const char* lint_kind_name(LintFinding::Kind kind) {
   using Kind = LintFinding::Kind;
   switch (kind) {
@@ -140,11 +185,14 @@ std::vector<LintFinding> lint(const Model& m, const formats::NodeCatalogue& cata
     if (definition == nullptr) {
       const auto elsewhere = catalogue.categories_of(n.name);
       if (elsewhere.empty()) {
-        findings.push_back({LintFinding::Kind::UnknownClass,
-                            i,
-                            std::string(n.name),
-                            {},
-                            fmt::format("class {} is not declared in any category", n.name)});
+        const auto near = nearest_class(catalogue, n.name);
+        findings.push_back(
+            {LintFinding::Kind::UnknownClass,
+             i,
+             std::string(n.name),
+             {},
+             fmt::format("class {} is not declared in any category{}", n.name,
+                         near.empty() ? "" : fmt::format(" (did you mean {}?)", near))});
       } else {
         findings.push_back({LintFinding::Kind::WrongCategory,
                             i,
