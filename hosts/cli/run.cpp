@@ -7,12 +7,14 @@
 #include <iostream>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <utility>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -32,6 +34,45 @@ void log_to_stderr() {
   // standard output stays clean.
   if (!spdlog::get("ainb")) spdlog::set_default_logger(spdlog::stderr_color_st("ainb"));
 }
+
+// Passes each distinct message once to the sinks it wraps.
+class OnceSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ public:
+  explicit OnceSink(std::vector<spdlog::sink_ptr> targets) : targets_(std::move(targets)) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    if (!seen_.emplace(msg.payload.data(), msg.payload.size()).second) return;
+    for (const auto& target : targets_)
+      target->log(msg);
+  }
+  void flush_() override {
+    for (const auto& target : targets_)
+      target->flush();
+  }
+
+ private:
+  std::vector<spdlog::sink_ptr> targets_;
+  std::set<std::string> seen_;
+};
+
+// While it lives, a warning is shown once: regress and golden sets load each file once per
+// scenario (a missing module's warning 19 times over, per side).
+class WarnOnce {
+ public:
+  WarnOnce() : previous_(spdlog::default_logger()) {
+    auto logger = std::make_shared<spdlog::logger>("ainb-once",
+                                                   std::make_shared<OnceSink>(previous_->sinks()));
+    logger->set_level(previous_->level());
+    spdlog::set_default_logger(std::move(logger));
+  }
+  WarnOnce(const WarnOnce&) = delete;
+  WarnOnce& operator=(const WarnOnce&) = delete;
+  ~WarnOnce() { spdlog::set_default_logger(previous_); }
+
+ private:
+  std::shared_ptr<spdlog::logger> previous_;
+};
 
 simulation::RunOptions run_options(const RunRequest& request) {
   simulation::RunOptions options;
@@ -102,6 +143,7 @@ int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& e
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   log_to_stderr();
+  const WarnOnce once;
   if (!request.record.empty() || !request.check.empty()) return run_golden(request, out, err);
   if (request.files.size() != 2) {
     err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
