@@ -435,9 +435,78 @@ static void test_generic_nodes(const char* counter_path) {
   CHECK(ainb_runtime_add_generic_nodes(NULL) == AINB_ERROR_ARGUMENT);
 }
 
+/* wrapper.root: Wrap runs its Execute child, Leaf, which is Running once, then succeeds. */
+typedef struct leaf_log {
+  int enters, updates, leaves;
+} leaf_log;
+static void leaf_enter(ainb_node* node, void* class_data) {
+  (void)node;
+  ((leaf_log*)class_data)->enters++;
+}
+static ainb_result leaf_update(ainb_node* node, void* class_data) {
+  (void)node;
+  return ++((leaf_log*)class_data)->updates % 2 == 1 ? AINB_RUNNING : AINB_SUCCESS;
+}
+static void leaf_leave(ainb_node* node, void* class_data) {
+  (void)node;
+  ((leaf_log*)class_data)->leaves++;
+}
+static ainb_result wrap_update(ainb_node* node, void* class_data) {
+  (void)class_data;
+  CHECK(ainb_node_child_count(node) == 1 && equals(ainb_node_child_name(node, 0), "Execute"));
+  CHECK(ainb_node_run_child(node, 5) == AINB_SUCCESS); /* no such child */
+  return ainb_node_run_child(node, 0);
+}
+
+static void test_children(const char* wrapper_path) {
+  ainb_runtime* rt = ainb_runtime_create();
+  leaf_log log = {0, 0, 0};
+  const ainb_node_class wrap = {NULL, wrap_update, NULL, NULL, 0};
+  const ainb_node_class leaf = {leaf_enter, leaf_update, leaf_leave, &log, 0};
+  CHECK(ainb_runtime_register_node(rt, "Wrap", &wrap) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Leaf", &leaf) == AINB_OK);
+  ainb_graph* graph = ainb_graph_load(rt, wrapper_path);
+  CHECK(graph != NULL);
+  ainb_instance* actor = ainb_instance_create(graph, 1, NULL);
+  CHECK(ainb_instance_start(actor, "Run") == AINB_OK);
+  CHECK(ainb_instance_tick(actor) == AINB_OK);
+  CHECK(log.enters == 1 && log.updates == 1 && log.leaves == 0);
+  CHECK(ainb_instance_state(actor) == AINB_COMMAND_RUNNING);
+  CHECK(ainb_instance_tick(actor) == AINB_OK);
+  CHECK(log.enters == 1 && log.updates == 2 && log.leaves == 1);
+  CHECK(ainb_instance_state(actor) == AINB_SUCCEEDED);
+  /* Stopped while the child runs: the wrapper's leave leaves it first. */
+  CHECK(ainb_instance_start(actor, "Run") == AINB_OK);
+  CHECK(ainb_instance_tick(actor) == AINB_OK);
+  CHECK(ainb_instance_stop(actor) == AINB_OK);
+  CHECK(log.enters == 2 && log.leaves == 2);
+  CHECK(ainb_node_child_count(NULL) == 0 && ainb_node_run_child(NULL, 0) == AINB_SUCCESS);
+  ainb_instance_destroy(actor);
+  ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+
+  /* A child that faults (here: it calls its own instance's tick) faults the instance once the
+     wrapper's callback has returned; nothing unwinds through the C frames. */
+  rt = ainb_runtime_create();
+  misuser m = {NULL, CALL_TICK, AINB_OK, 0};
+  const ainb_node_class misusing_leaf = {NULL, misuse_update, NULL, &m, 0};
+  CHECK(ainb_runtime_register_node(rt, "Wrap", &wrap) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Leaf", &misusing_leaf) == AINB_OK);
+  graph = ainb_graph_load(rt, wrapper_path);
+  m.self = ainb_instance_create(graph, 1, NULL);
+  CHECK(ainb_instance_start(m.self, "Run") == AINB_OK);
+  CHECK(ainb_instance_tick(m.self) == AINB_OK);
+  CHECK(m.returned && ainb_instance_state(m.self) == AINB_FAULTED);
+  CHECK(strstr(ainb_instance_fault(m.self), "node 1 (Leaf): user node class threw in update") !=
+        NULL);
+  ainb_instance_destroy(m.self);
+  ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+}
+
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb\n");
+  if (argc != 5) {
+    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb WRAPPER.ainb\n");
     return 2;
   }
   test_patrol(argv[1]);
@@ -445,6 +514,7 @@ int main(int argc, char** argv) {
   test_misuse(argv[1]);
   test_user_functions(argv[2]);
   test_generic_nodes(argv[3]);
+  test_children(argv[4]);
   if (failures > 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -4,10 +4,12 @@
 #include "ainb/ainb.h"
 
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -311,8 +313,11 @@ struct ainb_instance {
   TraceBuffer trace;
   std::unique_ptr<runtime::Instance> instance;  // its InstanceOptions::host is this object
   void* host = nullptr;                         // the host's pointer (ainb_node_host)
-  bool busy = false;       // inside tick, start or stop: its callbacks may not call them again
-  std::string misuse;      // what a callback called that was refused (raise_misuse)
+  bool busy = false;   // inside tick, start or stop: its callbacks may not call them again
+  std::string misuse;  // what a callback called that was refused (raise_misuse)
+  // What a child run from a callback (ainb_node_run_child) threw: rethrown when the callback
+  // returns, so it never unwinds through C frames.
+  std::exception_ptr deferred;
   std::string fault_text;  // ainb_instance_fault's storage
   std::string last_error;
 };
@@ -320,6 +325,7 @@ struct ainb_instance {
 namespace {
 void raise_misuse(void* host) {
   auto* i = static_cast<ainb_instance*>(host);
+  if (i->deferred) std::rethrow_exception(std::exchange(i->deferred, nullptr));
   if (i->misuse.empty()) return;
   auto message = std::move(i->misuse);
   i->misuse.clear();
@@ -828,6 +834,41 @@ bool ainb_node_set_vec3f(ainb_node* n, uint32_t slot, ainb_vec3f v) {
 bool ainb_node_transition(ainb_node* n, uint32_t k) {
   if (n == nullptr) return false;
   return context(n).transition(k);
+}
+
+uint32_t ainb_node_child_count(const ainb_node* n) {
+  if (n == nullptr) return 0;
+  return static_cast<uint32_t>(context(n).child_count());
+}
+
+ainb_string ainb_node_child_name(const ainb_node* n, uint32_t k) {
+  if (n == nullptr) return {};
+  return to_c(context(n).child_name(k));
+}
+
+ainb_result ainb_node_run_child(ainb_node* n, uint32_t k) {
+  if (n == nullptr) return AINB_SUCCESS;
+  auto& c = context(n);
+  auto* i = static_cast<ainb_instance*>(c.host());
+  if (i->deferred) return AINB_FAILURE;  // a child already failed this callback's instance
+  try {
+    return static_cast<ainb_result>(c.run_child(k));
+  } catch (...) {  // a fault below: it goes on from the callback's return, in C++
+    i->deferred = std::current_exception();
+    return AINB_FAILURE;
+  }
+}
+
+void ainb_node_leave_child(ainb_node* n, uint32_t k) {
+  if (n == nullptr) return;
+  auto& c = context(n);
+  auto* i = static_cast<ainb_instance*>(c.host());
+  if (i->deferred) return;
+  try {
+    c.leave_child(k);
+  } catch (...) {
+    i->deferred = std::current_exception();
+  }
 }
 
 }  // extern "C"

@@ -295,6 +295,16 @@ AINB_API bool ainb_node_set_vec3f(ainb_node* node, uint32_t slot, ainb_vec3f val
 /* Takes the node's transition plug `k` (see docs/semantics.md); false when there is none. */
 AINB_API bool ainb_node_transition(ainb_node* node, uint32_t k);
 
+/* Child plugs, for a composite class (docs/semantics.md, "Child plugs of user classes"): how many
+   the node has, the name of plug `k`; run_child enters child `k` when the node does not hold it,
+   updates it and leaves it once it finishes, and returns its result; leave_child leaves one the
+   node holds. The children a node holds are left before its own leave. Out of range: nothing
+   happens (AINB_SUCCESS). A fault below the child ends the run when this callback returns. */
+AINB_API uint32_t ainb_node_child_count(const ainb_node* node);
+AINB_API ainb_string ainb_node_child_name(const ainb_node* node, uint32_t k);
+AINB_API ainb_result ainb_node_run_child(ainb_node* node, uint32_t k);
+AINB_API void ainb_node_leave_child(ainb_node* node, uint32_t k);
+
 #ifdef __cplusplus
 }
 #endif
