@@ -202,6 +202,17 @@ TEST_CASE("a user class runs its child plugs; a stub may pass through to its fir
     CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave B", "leave A", "leave Wrapper"});
   }
 
+  SUBCASE("a child run from leave() is left right after it") {
+    struct Farewell : NodeClass {
+      Farewell() : NodeClass(kLeave) {}
+      Result update(NodeContext&) override { return Result::Success; }
+      void leave(NodeContext& c) override { c.run_child(1); }
+    };
+    h.registry.add("Wrapper", std::make_shared<Farewell>());
+    h.load(spec);
+    h.instance->start("Root");
+    CHECK(h.tick() == Log{"enter B", "update B", "leave B", "enter Tail", "update Tail"});
+  }
   SUBCASE("stubs: no children by default; with stub_runs_first_child, the first one's result") {
     AinbSpec event;
     event.commands = {{"Root", 0, {}}};

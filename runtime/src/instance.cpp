@@ -1294,9 +1294,13 @@ void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
     return;
   }
   if (g.type == NodeType::UserDefined) {
-    for (auto k = g.children.count; k-- > 0;)  // the children it runs, before its own Leave
-      leave_user_child(node, k);
+    auto leave_children = [&] {
+      for (auto k = g.children.count; k-- > 0;)
+        leave_user_child(node, k);
+    };
+    leave_children();  // the children it runs, before its own Leave
     leave_own(node);
+    leave_children();  // any its leave() ran, so every Enter below it is matched
   } else {
     leave_builtin(node);
   }
