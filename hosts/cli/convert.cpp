@@ -5,12 +5,14 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "ainb/formats/sarc.hpp"
@@ -186,12 +188,12 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
       names.push_back(e.name);
     repeated(fmt::format("{} blackboard entry", blackboard_type_name(type)), names);
   }
-  std::vector<std::string> guids;
+  std::map<std::string, std::vector<std::size_t>> guids;  // the nodes of each GUID
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
     if (n.type == NodeType::UserDefined && n.name.empty())
       found.push_back(fmt::format("node {} is a user node with no class name", i));
-    if (n.guid != Guid{}) guids.push_back(n.guid.to_string());
+    if (n.guid != Guid{}) guids[n.guid.to_string()].push_back(i);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
       const auto kind = fmt::format("node {}'s {}", i, param_type_name(type));
@@ -209,10 +211,9 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
       repeated(kind + " output", names);
     }
   }
-  std::sort(guids.begin(), guids.end());
-  for (std::size_t i = 1; i < guids.size(); ++i) {
-    if (guids[i] == guids[i - 1])
-      found.push_back(fmt::format("GUID {} is given to two nodes", guids[i]));
+  for (const auto& [guid, nodes] : guids) {
+    if (nodes.size() > 1)
+      found.push_back(fmt::format("nodes {} share GUID {}", fmt::join(nodes, ", "), guid));
   }
   // The runtime's own checks, with every class a stub and every module missing (quietly).
   const auto level = spdlog::default_logger()->level();

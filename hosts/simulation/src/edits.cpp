@@ -1,5 +1,6 @@
 #include "edits.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -50,13 +51,23 @@ class Normaliser {
       return out;
     }
     if (!v.is_object()) return v;
-    static const std::set<std::string> restated = {"node_name", "output_name", "root_name",
-                                                   "name_hash", "guid",        "state_info_offset"};
+    static const std::set<std::string> restated = {"node_name", "root_name", "name_hash", "guid",
+                                                   "state_info_offset"};
     json out = json::object();
     for (const auto& [key, x] : v.items()) {
       if (restated.contains(key)) continue;
-      if (key == "node" && x.is_number_integer()) {
+      // An index beside the name it gives (an output, a plug's blackboard entry): the name.
+      static const std::set<std::string> named_indices = {"output", "blackboard", "min_blackboard",
+                                                          "max_blackboard"};
+      if (named_indices.contains(key) && x.is_number_integer() && v.contains(key + "_name")) {
+        continue;
+      }
+      if ((key == "node" || key == "root" || key == "secondary_root" ||
+           key == "replacement_node") &&
+          x.is_number_integer()) {
         out[key] = node_ref(x.get<std::int64_t>());
+      } else if (key == "file_reference" && x.is_number_integer()) {
+        out[key] = table("/blackboard_files", x).value("path", json(x));
       } else if (key == "queries" && x.is_array()) {
         out[key] = json::array();
         for (const auto& q : x)
@@ -138,6 +149,45 @@ std::string was_now(const json& a, const json& b) {
   return fmt::format("{} in the original and {} in the edited file", shown(a), shown(b));
 }
 
+// The differences between two values, a line each, under `label` ("input Speed", "its plugs"):
+// objects field by field, lists of one length item by item (an item by its name when it has
+// one), an expression by its first differing instruction, anything else whole.
+void describe_changes(const std::string& label, const json& a, const json& b,
+                      std::vector<std::string>& out) {
+  if (a == b) return;
+  if (a.is_object() && b.is_object()) {
+    std::vector<std::string> keys;
+    for (const auto& [key, _] : a.items())
+      keys.push_back(key);
+    for (const auto& [key, _] : b.items()) {
+      if (!a.contains(key)) keys.push_back(key);
+    }
+    for (const auto& key : keys) {
+      const auto x = a.value(key, json()), y = b.value(key, json());
+      if (key == "expression" && x.is_object() && y.is_object() && x != y) {
+        out.push_back(fmt::format("{}: {}", label, expression_change(x, y)));
+      } else {
+        // A parameter's stored value is the parameter's: "property Time is 2 ... 5".
+        describe_changes(key == "value" || key == "default" ? label : label + " " + key, x, y, out);
+      }
+    }
+    return;
+  }
+  const bool items =
+      a.is_array() && b.is_array() && a.size() == b.size() &&
+      std::any_of(a.begin(), a.end(), [](const json& x) { return x.is_structured(); });
+  if (items) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const auto name = a[i].is_object() ? a[i].value("name", "") : std::string();
+      describe_changes(
+          fmt::format("{} {}", label, name.empty() ? std::to_string(i) : "\"" + name + "\""), a[i],
+          b[i], out);
+    }
+    return;
+  }
+  out.push_back(fmt::format("{} is {}", label, was_now(a, b)));
+}
+
 const json* named(const json& list, const std::string& name) {
   for (const auto& x : list) {
     if (x.is_object() && x.value("name", "") == name) return &x;
@@ -158,28 +208,8 @@ void compare_entries(const json& la, const json& lb, const std::string& kind,
     const auto* y = named(lb, name);
     if (y == nullptr) {
       out.push_back(label(name) + " is not in the edited file");
-    } else if (x != *y) {
-      // Only the value (a property), or only the default (an input, an entry): that value.
-      json rest_x = x, rest_y = *y;
-      for (const auto* field : {"value", "default"}) {
-        rest_x.erase(field);
-        rest_y.erase(field);
-      }
-      const auto* field = x.contains("value") ? "value" : "default";
-      const auto expression = x.value("expression", json()), other = y->value("expression", json());
-      rest_x.erase("expression");
-      rest_y.erase("expression");
-      if (rest_x != rest_y) {
-        out.push_back(fmt::format("{} {} is {}", kind, name, was_now(x, *y)));
-      } else if (expression != other && expression.is_object() && other.is_object()) {
-        out.push_back(fmt::format("{} {}: {}", kind, name, expression_change(expression, other)));
-      } else if (expression != other) {
-        out.push_back(
-            fmt::format("{} {}'s expression is {}", kind, name, was_now(expression, other)));
-      } else {
-        out.push_back(fmt::format("{} {} is {}", kind, name,
-                                  was_now(x.value(field, json()), y->value(field, json()))));
-      }
+    } else {
+      describe_changes(fmt::format("{} {}", kind, name), x, *y, out);
     }
   }
   for (const auto& y : lb) {
@@ -216,7 +246,7 @@ void compare_node(const json& a, const json& b, std::vector<std::string>& out) {
     } else if (key == "type" || key == "name") {
       out.push_back(fmt::format("its {} is {}", key == "type" ? "type" : "class", was_now(x, y)));
     } else {
-      out.push_back(fmt::format("its {} {}", key, was_now(x, y)));
+      describe_changes("its " + key, x, y, out);
     }
   }
 }
@@ -227,17 +257,38 @@ NodePairing pair_nodes(const Model& original, const Model& edited) {
   NodePairing p;
   p.edited_of.assign(original.nodes.size(), -1);
   p.original_of.assign(edited.nodes.size(), -1);
+  auto pair = [&](std::size_t i, std::size_t j) {
+    p.edited_of[i] = static_cast<std::int64_t>(j);
+    p.original_of[j] = static_cast<std::int64_t>(i);
+  };
+  // GUIDs given once in each file first.
   const auto in_original = unique_guids(original);
   for (const auto& [key, j] : unique_guids(edited)) {
-    if (const auto i = in_original.find(key); i != in_original.end()) {
-      p.edited_of[i->second] = static_cast<std::int64_t>(j);
-      p.original_of[j] = static_cast<std::int64_t>(i->second);
-    }
+    if (const auto i = in_original.find(key); i != in_original.end()) pair(i->second, j);
   }
+  // A GUID given more than once (a node copied with its GUID): each original node with it goes
+  // to the nearest edited node with it, so the copy, not the node, is the new one.
+  std::map<std::string, std::vector<std::size_t>> repeated;
+  const Guid none{};
+  for (std::size_t j = 0; j < edited.nodes.size(); ++j) {
+    if (p.original_of[j] < 0 && edited.nodes[j].guid != none)
+      repeated[edited.nodes[j].guid.to_string()].push_back(j);
+  }
+  for (std::size_t i = 0; i < original.nodes.size(); ++i) {
+    if (p.edited_of[i] >= 0 || original.nodes[i].guid == none) continue;
+    const auto found = repeated.find(original.nodes[i].guid.to_string());
+    if (found == repeated.end() || found->second.empty()) continue;
+    auto& candidates = found->second;
+    const auto distance = [&](std::size_t j) { return j > i ? j - i : i - j; };
+    const auto nearest =
+        std::min_element(candidates.begin(), candidates.end(),
+                         [&](std::size_t x, std::size_t y) { return distance(x) < distance(y); });
+    pair(i, *nearest);
+    candidates.erase(nearest);
+  }
+  // The rest by index, where neither side's node there has a partner.
   for (std::size_t i = 0; i < original.nodes.size() && i < edited.nodes.size(); ++i) {
-    if (p.edited_of[i] < 0 && p.original_of[i] < 0) {
-      p.edited_of[i] = p.original_of[i] = static_cast<std::int64_t>(i);
-    }
+    if (p.edited_of[i] < 0 && p.original_of[i] < 0) pair(i, i);
   }
   return p;
 }
@@ -247,21 +298,39 @@ std::vector<Edit> edits_between(const Model& original, const Model& edited,
   const auto text_a = writer::to_text(original), text_b = writer::to_text(edited);
   const Normaliser norm_a(text_a, pairing, false), norm_b(text_b, pairing, true);
   std::vector<Edit> edits;
-  auto file_edit = [&](std::string what) { edits.push_back({-1, -1, std::move(what)}); };
 
-  // The file: its commands (by name), blackboard entries (by type and name), other fields.
+  // The file: its commands (by name), blackboard entries (by type and name, and their order,
+  // which expressions that read entries by index see), other fields.
   {
     std::vector<std::string> found;
     compare_entries(norm_a(text_a.value("commands", json::array())),
                     norm_b(text_b.value("commands", json::array())), "command", "", found);
-    compare_named(norm_a(text_a.value("blackboard", json::object())),
-                  norm_b(text_b.value("blackboard", json::object())), "blackboard entry", found);
-    for (const auto* key : {"category", "blackboard_files", "modules"}) {
-      const auto x = text_a.value(key, json()), y = text_b.value(key, json());
-      if (x != y) found.push_back(fmt::format("the file's {} {}", key, was_now(x, y)));
+    const auto bb_a = norm_a(text_a.value("blackboard", json::object()));
+    const auto bb_b = norm_b(text_b.value("blackboard", json::object()));
+    compare_named(bb_a, bb_b, "blackboard entry", found);
+    for (const auto& [type, list] : bb_a.items()) {
+      if (!bb_b.contains(type)) continue;
+      auto names = [](const json& entries) {
+        std::vector<std::string> out;
+        for (const auto& e : entries)
+          out.push_back(e.value("name", ""));
+        return out;
+      };
+      const auto before = names(list), after = names(bb_b[type]);
+      if (before != after &&
+          std::is_permutation(before.begin(), before.end(), after.begin(), after.end())) {
+        found.push_back(fmt::format(
+            "the {} blackboard entries are in another order (an expression that reads entries "
+            "by index, as GetBBCode* functions do, now reads others)",
+            type));
+      }
+    }
+    for (const auto* key : {"category", "blackboard_files", "modules", "replacements"}) {
+      describe_changes(fmt::format("the file's {}", key), norm_a(text_a.value(key, json())),
+                       norm_b(text_b.value(key, json())), found);
     }
     for (auto& what : found)
-      file_edit(std::move(what));
+      edits.push_back({-1, -1, std::move(what)});
   }
 
   // The nodes, pair by pair, then the unpaired ones.

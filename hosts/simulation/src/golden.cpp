@@ -315,7 +315,24 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       std::optional<Scenario> scenario;
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
       std::string top;
-      const auto events = run_case(it->second, scenario, options, top);
+      std::vector<TraceEvent> events;
+      std::string does_not_fit;
+      try {
+        events = run_case(it->second, scenario, options, top);
+      } catch (const ScenarioError& e) {  // it fitted when recorded: the file lost what it names
+        does_not_fit = e.what();
+      } catch (const NoSuchCommand& e) {
+        does_not_fit = e.what();
+      }
+      if (!does_not_fit.empty()) {
+        Difference d;
+        d.scenario = c.scenario.empty() ? kNoScenario : c.scenario;
+        d.explanation = "the file no longer fits the recorded run: " + does_not_fit;
+        c.status = GoldenCase::Status::Different;
+        c.difference = std::move(d);
+        result.cases.push_back(std::move(c));
+        continue;
+      }
       const auto golden_top = golden.empty() ? top : golden.front().file;
       if (auto d = first_difference(golden, events, golden_top, top, nullptr,
                                     RunLabels{"the recording", "this run"})) {
@@ -357,8 +374,12 @@ void print_golden(const GoldenReport& r, std::ostream& out) {
     std::string result = kStatus[static_cast<int>(c.status)];
     if (c.difference) {
       const auto& d = *c.difference;
-      result += fmt::format(" at event {}, frame {}", d.index,
-                            d.original ? d.original->frame : d.edited->frame);
+      if (!d.original && !d.edited) {
+        result += ": the file no longer fits the recorded run";
+      } else {
+        result += fmt::format(" at event {}, frame {}", d.index,
+                              d.original ? d.original->frame : d.edited->frame);
+      }
     }
     if (!c.error.empty()) result += ": " + c.error;
     out << fmt::format("{:<{}}  {:<{}}  {:>7}  {}\n", c.file, file_width,

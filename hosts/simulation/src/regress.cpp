@@ -122,7 +122,9 @@ void edit_notes(const Model& a, const Model& b, const NodePairing& pairing,
   for (const auto& edit : edits_between(a, b, pairing)) {
     if (edit.original_node < 0 && edit.edited_node < 0) {
       notes.push_back(
-          fmt::format("{}{}; the traces agree: the runs did not depend on it", where, edit.what));
+          fmt::format("{}{}; the traces agree: the runs did not depend on it, or not in a way "
+                      "their trace shows",
+                      where, edit.what));
       continue;
     }
     const bool ran = entered.contains(edit.original_node);
