@@ -451,6 +451,13 @@ static void leaf_leave(ainb_node* node, void* class_data) {
   (void)node;
   ((leaf_log*)class_data)->leaves++;
 }
+/* A wrapper that misuses its instance and then runs its child: the fault is the wrapper's. */
+static ainb_instance* misusing_self = NULL;
+static ainb_result misusing_wrap_update(ainb_node* node, void* class_data) {
+  CHECK(ainb_instance_stop(*(ainb_instance**)class_data) == AINB_ERROR_ARGUMENT);
+  CHECK(ainb_node_run_child(node, 0) == AINB_FAILURE); /* nothing runs after the misuse */
+  return AINB_SUCCESS;
+}
 static ainb_result wrap_update(ainb_node* node, void* class_data) {
   (void)class_data;
   CHECK(ainb_node_child_count(node) == 1 && equals(ainb_node_child_name(node, 0), "Execute"));
@@ -500,6 +507,26 @@ static void test_children(const char* wrapper_path) {
   CHECK(strstr(ainb_instance_fault(m.self), "node 1 (Leaf): user node class threw in update") !=
         NULL);
   ainb_instance_destroy(m.self);
+  ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+
+  /* The wrapper's own misuse, then a child it runs: the fault names the wrapper, not the child. */
+  rt = ainb_runtime_create();
+  leaf_log quiet = {0, 0, 0};
+  const ainb_node_class counted_leaf = {leaf_enter, leaf_update, leaf_leave, &quiet, 0};
+  const ainb_node_class misusing_wrap = {NULL, misusing_wrap_update, NULL, &misusing_self, 0};
+  CHECK(ainb_runtime_register_node(rt, "Leaf", &counted_leaf) == AINB_OK);
+  CHECK(ainb_runtime_register_node(rt, "Wrap", &misusing_wrap) == AINB_OK);
+  graph = ainb_graph_load(rt, wrapper_path);
+  misusing_self = ainb_instance_create(graph, 1, NULL);
+  CHECK(ainb_instance_start(misusing_self, "Run") == AINB_OK);
+  CHECK(ainb_instance_tick(misusing_self) == AINB_OK);
+  CHECK(ainb_instance_state(misusing_self) == AINB_FAULTED);
+  CHECK(strstr(ainb_instance_fault(misusing_self),
+               "node 0 (Wrap): user node class threw in update: ainb_instance_stop called") !=
+        NULL);
+  CHECK(quiet.enters == 0);
+  ainb_instance_destroy(misusing_self);
   ainb_graph_release(graph);
   ainb_runtime_destroy(rt);
 }

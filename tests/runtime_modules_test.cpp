@@ -270,6 +270,16 @@ TEST_CASE("module errors: cycles name the chain, missing files and depth follow 
         Graph(top, registry, GraphOptions{.modules = &files, .max_module_instances = 38}),
         "Root.root.ainb: modules at offset 0x4a8: an actor of this file would hold 39 module "
         "instances (one per call, in every module called), past the limit of 38");
+    // Past it inside a module: the error names the chain down to it.
+    try {
+      Graph(top, registry, GraphOptions{.modules = &files, .max_module_instances = 11});
+      FAIL("expected a LoadError");
+    } catch (const LoadError& e) {
+      CHECK(std::string(e.what()).starts_with("F1.module.ainb: modules at offset "));
+      CHECK(std::string(e.what()).ends_with(
+          ": an actor of this file would hold 12 module instances (one per call, in every "
+          "module called), past the limit of 11 (the chain: Root.root.ainb -> F1.module.ainb)"));
+    }
   }
   SUBCASE("modules nested deeper than the limit") {
     MemoryResolver chain;

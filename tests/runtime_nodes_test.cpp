@@ -202,6 +202,30 @@ TEST_CASE("a user class runs its child plugs; a stub may pass through to its fir
     CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave B", "leave A", "leave Wrapper"});
   }
 
+  SUBCASE("a child's fault caught by the class (catch (...)) still faults the instance") {
+    struct Swallow : NodeClass {
+      Result update(NodeContext& c) override {
+        try {
+          return c.run_child(0);
+        } catch (...) {
+          CHECK(c.run_child(1) == Result::Failure);  // nothing more runs below it
+          return Result::Failure;
+        }
+      }
+    };
+    struct Throw : NodeClass {
+      Result update(NodeContext&) override { throw std::runtime_error("no target"); }
+    };
+    h.registry.add("Wrapper", std::make_shared<Swallow>());
+    h.registry.add("A", std::make_shared<Throw>());
+    h.load(spec);
+    h.instance->start("Root");
+    CHECK(h.tick().empty());  // B is never entered; A's class is not left
+    REQUIRE(h.instance->fault() != nullptr);
+    CHECK(h.instance->state() == CommandState::Faulted);
+    CHECK(h.instance->fault()->describe() ==
+          "Test.root.ainb: frame 1: node 2 (A): user node class threw in update: no target");
+  }
   SUBCASE("a child run from leave() is left right after it") {
     struct Farewell : NodeClass {
       Farewell() : NodeClass(kLeave) {}

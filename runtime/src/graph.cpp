@@ -791,10 +791,16 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
   for (const auto& call : module_calls_)
     module_instances_ += 1 + call.graph->module_instances_;  // each at most the limit: no overflow
   if (module_instances_ > options.max_module_instances) {
+    std::string chain;  // from the top-level file down to this one, when it is a module
+    if (build.chain.size() > 1) {
+      for (const auto& file : build.chain)
+        chain += (chain.empty() ? " (the chain: " : " -> ") + file;
+    }
     throw LoadError(m.name, "modules", m.header.offsets[header_slot::kModules],
                     fmt::format("an actor of this file would hold {} module instances (one per "
-                                "call, in every module called), past the limit of {}",
-                                module_instances_, options.max_module_instances));
+                                "call, in every module called), past the limit of {}{}",
+                                module_instances_, options.max_module_instances,
+                                chain.empty() ? "" : chain + ")"));
   }
 }
 

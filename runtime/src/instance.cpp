@@ -106,13 +106,25 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
   if (node >= 0) {
     name = node_class_name(m.nodes[static_cast<std::size_t>(node)]);
   }
-  throw FaultException{Fault{.source = source,
-                             .file = m.name,
-                             .node = node,
-                             .node_name = std::move(name),
-                             .frame = frame(),
-                             .call = std::move(call),
-                             .message = std::move(message)}};
+  Fault fault{.source = source,
+              .file = m.name,
+              .node = node,
+              .node_name = std::move(name),
+              .frame = frame(),
+              .call = std::move(call),
+              .message = std::move(message)};
+  const auto* top = this;
+  while (top->parent_ != nullptr)
+    top = top->parent_;
+  if (!top->thrown_) top->thrown_ = std::make_unique<Fault>(fault);
+  throw FaultException{std::move(fault)};
+}
+
+bool Instance::faulting() const {
+  const auto* top = this;
+  while (top->parent_ != nullptr)
+    top = top->parent_;
+  return top->thrown_ != nullptr;
 }
 
 bool Instance::inside_entry() const {
@@ -130,18 +142,25 @@ void Instance::catching(F&& f) {
   // (inside_entry() for a top-level instance; hosts never reach a sub-instance's entry points)
   if (has(kEntered)) return f();
   set(kEntered, true);
+  thrown_.reset();
+  auto fault_with = [this](Fault fault) {
+    set(kEntered, false);
+    thrown_.reset();
+    fault_ = std::make_unique<Fault>(std::move(fault));
+    reset_after_fault();
+    state_ = CommandState::Faulted;
+  };
   try {
     f();
   } catch (FaultException& e) {
-    set(kEntered, false);
-    fault_ = std::make_unique<Fault>(std::move(e.fault));
-    reset_after_fault();
-    state_ = CommandState::Faulted;
-    return;
+    return fault_with(std::move(e.fault));
   } catch (...) {
     set(kEntered, false);
+    thrown_.reset();
     throw;
   }
+  // A fault a class caught and did not rethrow: the first one thrown.
+  if (thrown_) return fault_with(std::move(*thrown_));
   set(kEntered, false);
 }
 
@@ -920,6 +939,7 @@ Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (k >= children.size()) return Result::Success;
+  if (faulting()) return Result::Failure;  // a child's fault the class caught: run no more
   const auto held = held_children(g, state_of(node));
   if (!held.holds(k)) {
     held.set(k, true);
@@ -935,7 +955,7 @@ void Instance::leave_user_child(std::uint32_t node, std::size_t k) {
   const auto children = graph_->children(node);
   if (k >= children.size()) return;
   const auto held = held_children(g, state_of(node));
-  if (!held.holds(k)) return;
+  if (!held.holds(k) || faulting()) return;  // after a fault nothing is left (robustness.md)
   held.set(k, false);
   leave(children[k]);
 }

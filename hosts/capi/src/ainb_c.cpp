@@ -850,7 +850,9 @@ ainb_result ainb_node_run_child(ainb_node* n, uint32_t k) {
   if (n == nullptr) return AINB_SUCCESS;
   auto& c = context(n);
   auto* i = static_cast<ainb_instance*>(c.host());
-  if (i->deferred) return AINB_FAILURE;  // a child already failed this callback's instance
+  // A child already failed, or this callback misused its instance (the fault is its own, raised
+  // when it returns): run nothing more.
+  if (i->deferred || !i->misuse.empty()) return AINB_FAILURE;
   try {
     return static_cast<ainb_result>(c.run_child(k));
   } catch (...) {  // a fault below: it goes on from the callback's return, in C++
@@ -863,7 +865,7 @@ void ainb_node_leave_child(ainb_node* n, uint32_t k) {
   if (n == nullptr) return;
   auto& c = context(n);
   auto* i = static_cast<ainb_instance*>(c.host());
-  if (i->deferred) return;
+  if (i->deferred || !i->misuse.empty()) return;
   try {
     c.leave_child(k);
   } catch (...) {

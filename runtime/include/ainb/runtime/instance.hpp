@@ -332,6 +332,7 @@ class alignas(64) Instance {
                                 std::string message) const;
   template <typename F>
   void catching(F&& f);
+  bool faulting() const;  // a fault was thrown in the current entry point
   template <typename F>
   void scheduling(const char* call,
                   F&& f);    // start, stop, tick: refused from inside, then catching
@@ -425,6 +426,10 @@ class alignas(64) Instance {
   std::pmr::vector<BlackboardLink> blackboard_links_;
   // Top-level instances only; on the heap, as faults are rare and every sub-instance has one.
   std::unique_ptr<Fault> fault_;
+  // The fault thrown during the current entry point (top-level instance only): a class that
+  // catches the runtime's exception (catch (...) around run_child) cannot hide it, as the entry
+  // point faults the instance when it returns all the same.
+  mutable std::unique_ptr<Fault> thrown_;
 };
 
 }  // namespace ainb::runtime
