@@ -142,26 +142,32 @@ void Instance::catching(F&& f) {
   // (inside_entry() for a top-level instance; hosts never reach a sub-instance's entry points)
   if (has(kEntered)) return f();
   set(kEntered, true);
-  thrown_.reset();
-  auto fault_with = [this](Fault fault) {
-    set(kEntered, false);
-    thrown_.reset();
-    fault_ = std::make_unique<Fault>(std::move(fault));
-    reset_after_fault();
-    state_ = CommandState::Faulted;
-  };
   try {
     f();
   } catch (FaultException& e) {
-    return fault_with(std::move(e.fault));
+    return stop_on_fault(e.fault);
   } catch (...) {
-    set(kEntered, false);
-    thrown_.reset();
+    forget_thrown();
     throw;
   }
-  // A fault a class caught and did not rethrow: the first one thrown.
-  if (thrown_) return fault_with(std::move(*thrown_));
+  // A fault a class caught and did not rethrow: the first one thrown. (thrown_ is null outside
+  // an entry point, so this is the only check a fault-free call makes.)
+  if (thrown_) [[unlikely]]
+    return stop_on_fault(*thrown_);
   set(kEntered, false);
+}
+
+void Instance::forget_thrown() {
+  set(kEntered, false);
+  thrown_.reset();
+}
+
+void Instance::stop_on_fault(Fault& fault) {
+  set(kEntered, false);
+  fault_ = std::make_unique<Fault>(std::move(fault));
+  thrown_.reset();  // (after the move: `fault` may be *thrown_)
+  reset_after_fault();
+  state_ = CommandState::Faulted;
 }
 
 // start, stop and tick run the scheduler. Called from inside it (a node class calling them on the

@@ -332,6 +332,8 @@ class alignas(64) Instance {
                                 std::string message) const;
   template <typename F>
   void catching(F&& f);
+  [[gnu::cold, gnu::noinline]] void stop_on_fault(Fault& fault);
+  [[gnu::cold, gnu::noinline]] void forget_thrown();  // an exception that is not a fault
   bool faulting() const;  // a fault was thrown in the current entry point
   template <typename F>
   void scheduling(const char* call,
