@@ -178,15 +178,16 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
         found.push_back(fmt::format("{} \"{}\" is given more than once", what, names[i]));
     }
   };
-  std::vector<std::string_view> names;
-  for (const auto& c : m.commands)
-    names.push_back(c.name);
-  repeated("command", names);
-  for (const auto type : blackboard_types(m.version())) {
-    names.clear();
-    for (const auto& e : m.blackboard.of_type(type))
+  auto names_of = [](const auto& entries) {
+    std::vector<std::string_view> names;
+    for (const auto& e : entries)
       names.push_back(e.name);
-    repeated(fmt::format("{} blackboard entry", blackboard_type_name(type)), names);
+    return names;
+  };
+  repeated("command", names_of(m.commands));
+  for (const auto type : blackboard_types(m.version())) {
+    repeated(fmt::format("{} blackboard entry", blackboard_type_name(type)),
+             names_of(m.blackboard.of_type(type)));
   }
   std::map<std::string, std::vector<std::size_t>> guids;  // the nodes of each GUID
   for (std::size_t i = 0; i < m.nodes.size(); ++i) {
@@ -197,18 +198,9 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
       const auto kind = fmt::format("node {}'s {}", i, param_type_name(type));
-      names.clear();
-      for (const auto& p : m.properties_of(n, type))
-        names.push_back(p.name);
-      repeated(kind + " property", names);
-      names.clear();
-      for (const auto& p : m.inputs_of(n, type))
-        names.push_back(p.name);
-      repeated(kind + " input", names);
-      names.clear();
-      for (const auto& p : m.outputs_of(n, type))
-        names.push_back(p.name);
-      repeated(kind + " output", names);
+      repeated(kind + " property", names_of(m.properties_of(n, type)));
+      repeated(kind + " input", names_of(m.inputs_of(n, type)));
+      repeated(kind + " output", names_of(m.outputs_of(n, type)));
     }
   }
   for (const auto& [guid, nodes] : guids) {

@@ -20,8 +20,6 @@ std::string describe(const TraceEvent& e) {
   return s + fmt::format(" [{}]", e.file);
 }
 
-}  // namespace
-
 // Reads the edited run's node numbers as the original's, file by file (the top-level file's
 // pairing under the original's name, the modules' under theirs).
 struct EventMatcher {
@@ -43,8 +41,6 @@ struct EventMatcher {
            a.detail == b.detail;
   }
 };
-
-namespace {
 
 // A short reason for the first difference, in the modder's terms.
 std::string explain(const std::optional<TraceEvent>& a, const std::optional<TraceEvent>& b,
