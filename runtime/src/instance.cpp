@@ -113,25 +113,23 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
               .frame = frame(),
               .call = std::move(call),
               .message = std::move(message)};
-  const auto* top = this;
-  while (top->parent_ != nullptr)
-    top = top->parent_;
-  if (!top->thrown_) top->thrown_ = std::make_unique<Fault>(fault);
+  if (const auto& top = top_level(); !top.thrown_) top.thrown_ = std::make_unique<Fault>(fault);
   throw FaultException{std::move(fault)};
 }
 
-bool Instance::faulting() const {
+const Instance& Instance::top_level() const {
   const auto* top = this;
   while (top->parent_ != nullptr)
     top = top->parent_;
-  return top->thrown_ != nullptr;
+  return *top;
+}
+
+bool Instance::faulting() const {
+  return top_level().thrown_ != nullptr;
 }
 
 bool Instance::inside_entry() const {
-  const auto* top = this;
-  while (top->parent_ != nullptr)
-    top = top->parent_;
-  return top->has(kEntered);
+  return top_level().has(kEntered);
 }
 
 // The entry points run their work through this: a fault thrown inside stops the instance (state

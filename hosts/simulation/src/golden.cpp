@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "misfit.hpp"
+
 namespace ainb::simulation {
 
 namespace fs = std::filesystem;
@@ -316,18 +318,12 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
       std::string top;
       std::vector<TraceEvent> events;
-      std::string does_not_fit;
-      try {
-        events = run_case(it->second, scenario, options, top);
-      } catch (const ScenarioError& e) {  // it fitted when recorded: the file lost what it names
-        does_not_fit = e.what();
-      } catch (const NoSuchCommand& e) {
-        does_not_fit = e.what();
-      }
-      if (!does_not_fit.empty()) {
+      // It fitted when recorded: the file lost what the run names.
+      if (const auto does_not_fit =
+              misfit([&] { events = run_case(it->second, scenario, options, top); })) {
         Difference d;
         d.scenario = c.scenario.empty() ? kNoScenario : c.scenario;
-        d.explanation = "the file no longer fits the recorded run: " + does_not_fit;
+        d.explanation = "the file no longer fits the recorded run: " + *does_not_fit;
         c.status = GoldenCase::Status::Different;
         c.difference = std::move(d);
         result.cases.push_back(std::move(c));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "edits.hpp"
+#include "misfit.hpp"
 
 namespace ainb::simulation {
 
@@ -172,39 +173,33 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
   for (const auto& scenario : runs) {
     TraceCollector a(options.max_held_events), b(options.max_held_events);
     // Which side an error is of: both files often have the same internal name.
-    auto run = [&](const char* side, const std::filesystem::path& file, const RunOptions& o,
-                   TraceCollector& trace) {
+    auto with_side = [](const char* side, const std::filesystem::path& file, auto&& f) {
       try {
-        auto summary = simulate(file, scenario, o, &trace);
-        if (!summary.fault.empty())
-          throw std::runtime_error("the run stopped on a fault: " + summary.fault);
-        return summary;
+        f();
       } catch (const std::exception& e) {
         throw std::runtime_error(fmt::format("{} ({}): {}", side, file.string(), e.what()));
       }
     };
-    const auto sa = run("original", original, options, a);
+    auto run = [&](const std::filesystem::path& file, const RunOptions& o, TraceCollector& trace) {
+      auto summary = simulate(file, scenario, o, &trace);
+      if (!summary.fault.empty())
+        throw std::runtime_error("the run stopped on a fault: " + summary.fault);
+      return summary;
+    };
+    Summary sa, sb;
+    with_side("original", original, [&] { sa = run(original, options, a); });
     // The edited file runs the command the original started, by name: its first command may be
     // another one.
     auto edited_options = options;
     edited_options.command = sa.started;
-    Summary sb;
-    std::string does_not_fit;
-    try {
-      sb = simulate(edited, scenario, edited_options, &b);
-      if (!sb.fault.empty()) throw std::runtime_error("the run stopped on a fault: " + sb.fault);
-    } catch (const ScenarioError& e) {
-      does_not_fit = e.what();
-    } catch (const NoSuchCommand& e) {
-      does_not_fit = e.what();
-    } catch (const std::exception& e) {
-      throw std::runtime_error(fmt::format("edited ({}): {}", edited.string(), e.what()));
-    }
-    if (!does_not_fit.empty()) {
+    std::optional<std::string> does_not_fit;
+    with_side("edited", edited,
+              [&] { does_not_fit = misfit([&] { sb = run(edited, edited_options, b); }); });
+    if (does_not_fit) {
       // What the scenario or the command names, which the original has, is gone: a difference.
       Difference d;
       d.scenario = scenario.name;
-      d.explanation = fmt::format("the edited file does not fit this run: {}", does_not_fit);
+      d.explanation = "the edited file does not fit this run: " + *does_not_fit;
       result.difference = std::move(d);
       ++result.scenarios;
       return result;

@@ -334,7 +334,8 @@ class alignas(64) Instance {
   void catching(F&& f);
   [[gnu::cold, gnu::noinline]] void stop_on_fault(Fault& fault);
   [[gnu::cold, gnu::noinline]] void forget_thrown();  // an exception that is not a fault
-  bool faulting() const;  // a fault was thrown in the current entry point
+  bool faulting() const;              // a fault was thrown in the current entry point
+  const Instance& top_level() const;  // the actor's instance (this one, or its callers' top)
   template <typename F>
   void scheduling(const char* call,
                   F&& f);    // start, stop, tick: refused from inside, then catching
