@@ -1058,6 +1058,7 @@ TEST_CASE(
                     << kThreads << " threads: " << events << " identical events");
 }
 
+#include "ainb/exb/assembler.hpp"
 #include "exb_assembler.hpp"
 
 TEST_CASE("expressions: an Element_Expression node and an expression property") {
@@ -1113,6 +1114,82 @@ TEST_CASE("expressions: an Element_Expression node and an expression property") 
   // Count is 1, 2, 3, 4; with B = 7 the sum reaches 10 in the third frame.
   CHECK(reader->ok == std::vector<bool>{false, false, true, true});
   CHECK(reader->speed == std::vector<float>{3.0f, 3.0f, 3.0f, 3.0f});
+}
+
+TEST_CASE("expressions: selector inputs, and setup blocks run at each Enter of their node") {
+  // Function 0 feeds a Bool selector: its setup block zeroes a counter in static memory when the
+  // selector is entered; its main block counts the evaluations and says whether the count has
+  // reached 3. Function 1 feeds an S32 selector: GetBBCodeInt(5), a user function.
+  exb::AssemblySource exb_source;
+  exb_source.functions = {
+      {.output_type = exb::DataType::Bool,
+       .static_size = 8,
+       .setup = std::vector<std::string>{"STR int GMem[0x0], int 0", "END"},
+       .main = {"ADD int GMem[0x0], int 1", "STR int GMem[0x4], int GMem[0x0]",
+                "GTE int GMem[0x4], int 3", "STR bool Out[0x0], bool GMem[0x4]", "END"}},
+      {.output_type = exb::DataType::Int,
+       .static_size = 4,
+       .main = {"STR int GMem[0x0], int 5", "CFN GetBBCodeInt( Int, Int ), GMem[0x0]",
+                "STR int Out[0x0], int GMem[0x0]", "END"}}};
+  exb::UserFunctions functions;
+  functions.add("GetBBCodeInt( Int, Int )", [](std::int32_t code) { return code * 10; });
+
+  Harness h;
+  for (const auto* name : {"Yes", "No", "Fifty", "Seven", "Other"})
+    h.probe(name, {R});
+  h.options.functions = &functions;
+  AinbSpec spec;
+  spec.exb = exb::assemble(exb_source);
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode counted{.type = NodeType::BoolSelector};
+  counted.inputs = {{ParamType::Bool, "Input", -1, 0, 0xC2000000u, false}};
+  counted.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
+  BuildNode coded{.type = NodeType::S32Selector};
+  coded.inputs = {{ParamType::Int, "Input", -1, 0, 0xC2000001u, std::int32_t{7}}};
+  coded.plugs = {{PlugKind::Child, 5, "", 0, s32_condition(50)},
+                 {PlugKind::Child, 6, "", 0, s32_condition(7)},
+                 {PlugKind::Child, 7, "", 0, s32_condition(0)}};
+  spec.nodes = {both,       counted,       coded,         user("Yes"),
+                user("No"), user("Fifty"), user("Seven"), user("Other")};
+  h.load(spec);
+  // Only the selector whose expression has a setup block leaves the short paths.
+  CHECK(h.graph->nodes()[1].runs_setup);
+  CHECK_FALSE(h.graph->nodes()[1].plain_composite);
+  CHECK_FALSE(h.graph->nodes()[2].runs_setup);
+  CHECK(h.graph->nodes()[2].plain_composite);
+
+  const auto run = [&] {
+    // The Enter's choice is the first evaluation (count 1), each Update's the next.
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No", "enter Fifty"});
+    CHECK(h.tick() == Log{"update No", "update Fifty"});                            // 2
+    CHECK(h.tick() == Log{"leave No", "enter Yes", "update Yes", "update Fifty"});  // 3
+    // (A Simultaneous leaves its children last first.)
+    CHECK(h.step([&] { h.instance->stop(); }) == Log{"leave Fifty", "leave Yes"});
+    // A new Enter runs the setup block again: the count starts over.
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No", "enter Fifty"});
+  };
+  SUBCASE("observed") {
+    run();
+  }
+  SUBCASE("on the short paths") {
+    h.unobserved();
+    run();
+  }
+  SUBCASE("without the user function") {
+    h.options.functions = nullptr;
+    h.load(spec);
+    SUBCASE("a failed evaluation gives the input's stored value") {
+      h.instance = std::make_unique<Instance>(
+          h.graph, InstanceOptions{.missing_functions = exb::MissingFunctionPolicy::Error});
+      CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No", "enter Seven"});
+    }
+    SUBCASE("a missing function returns zero under ZeroAndLogOnce") {
+      h.unobserved();
+      CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter No", "enter Other"});
+    }
+  }
 }
 
 TEST_CASE(

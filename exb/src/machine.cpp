@@ -182,6 +182,23 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::uint32_t
 inline void zero_bytes(std::uint8_t* to, std::uint32_t n) {
   if (n != 0) std::memset(to, 0, n);
 }
+// A value of `type` set to zero: stores of constant size (a call of a missing function, which a
+// simulation of real files makes at every evaluation), not a library call.
+inline void zero_value(std::uint8_t* to, DataType type) {
+  switch (value_size(type)) {
+    case 4:
+      std::memset(to, 0, 4);
+      return;
+    case 8:
+      std::memset(to, 0, 8);
+      return;
+    case 12:
+      std::memset(to, 0, 12);
+      return;
+    default:
+      return;
+  }
+}
 
 // Moves the frame's memory into the arena before a run, and the writable parts back after it.
 struct FrameCopy {
@@ -446,7 +463,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
         trust_result_string(D);
       }
     } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
-      std::memset(D, 0, value_size(site.signature.result));
+      zero_value(D, site.signature.result);
       // Read before the exchange: the flag lives in the shared program, and an exchange at every
       // call would write its cache line from every thread that runs the function.
       if (!site.reported.load(std::memory_order_relaxed) &&

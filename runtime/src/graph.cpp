@@ -237,8 +237,8 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   collect_expression_sites();
   bind_inputs();
   for (auto& g : nodes_) {
-    g.plain_composite = is_composite(g.type) && g.queries.count == 0 && g.transitions.count == 0 &&
-                        g.sites.count == 0;
+    g.plain_composite =
+        is_composite(g.type) && g.queries.count == 0 && g.transitions.count == 0 && !g.runs_setup;
     if (g.user_class != nullptr) {
       g.calls_enter = (g.user_class->hooks() & NodeClass::kEnter) != 0;
       g.calls_leave = (g.user_class->hooks() & NodeClass::kLeave) != 0;
@@ -250,8 +250,8 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     // passes through) leaves them on the general path; a stub that runs none stays plain.
     const bool may_hold_children =
         g.children.count != 0 && (g.user_class != nullptr || g.named_plugs[0] >= 0);
-    g.plain = g.module < 0 && g.queries.count == 0 && g.sites.count == 0 && !g.has_xlink &&
-              !may_hold_children;
+    g.plain =
+        g.module < 0 && g.queries.count == 0 && !g.runs_setup && !g.has_xlink && !may_hold_children;
     g.plain_update = g.plain && g.transitions.count == 0;
     g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
   }
@@ -824,6 +824,7 @@ void Graph::collect_expression_sites() {
                                   kMaxExpressionMemory));
     }
     sites_.push_back({function, owner, expression_memory_});
+    if (program_->functions()[function].setup >= 0) nodes_[owner].runs_setup = true;
     expression_memory_ += size;
     site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));
     return static_cast<std::int32_t>(sites_.size() - 1);
@@ -933,6 +934,15 @@ void Graph::bind_inputs() {
     } else if (b.kind == InputBinding::Kind::Blackboard) {
       g.selector_source = GraphNode::SelectorSource::Blackboard;
       g.selector_at = b.slot;
+    } else if (b.kind == InputBinding::Kind::Expression && b.source_slot < 0 &&
+               g.type != NodeType::StringSelector) {
+      const auto& function = *program_->functions()[sites_[b.slot].function].source;
+      const auto out = function.output_type;
+      if (exb::value_size(function.input_type) == 0 &&
+          (exb::value_size(out) == 0 || param_type_of(out) == static_cast<ParamType>(t))) {
+        g.selector_source = GraphNode::SelectorSource::Expression;
+        g.selector_at = b.slot;
+      }
     }
   }
 }

@@ -1150,7 +1150,7 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
       ++state_of(q).query_users;
     calculate_queries(node);
   }
-  if (g.sites.count != 0 || observed()) enter_setup_and_events(node, g);
+  if (g.runs_setup || observed()) enter_setup_and_events(node, g);
   if (g.type == NodeType::UserDefined) {
     // The children it holds: none yet (the bits are in the state cleared above).
     if (g.held != GraphNode::kHeldInState) std::memset(held_bytes(g), 0, g.children.count);
@@ -1161,7 +1161,7 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
 
 // The setup blocks of the expressions a node owns (run once per Enter), then its Enter events.
 void Instance::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
-  for (const auto site : graph_->sites_of(node)) {
+  for (const auto site : g.runs_setup ? graph_->sites_of(node) : std::span<const std::uint32_t>{}) {
     auto frame = site_frame(site);
     guarded(Fault::Source::UserFunction, node, "an expression's setup block",
             [&] { return machine_->run_setup(graph_->expression_sites()[site].function, frame); });
@@ -1590,9 +1590,31 @@ template <typename T>
     }
     case GraphNode::SelectorSource::Blackboard:
       return value_or(*bb_[g.selector_at], T{});
+    case GraphNode::SelectorSource::Expression:
+      if constexpr (std::is_arithmetic_v<T>) return evaluated_selector_input<T>(g, type);
+      [[fallthrough]];
     default:
       return bound_selector_input<T>(g, type);
   }
+}
+
+// What evaluate() does for a selector's expression, without the Value conversions: the function
+// takes no input (Graph::bind_inputs checked) and its output is read as the selector's type. A
+// failed run gives the input's stored value, as evaluate() does.
+template <typename T>
+T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
+  if (!machine_) return bound_selector_input<T>(g, type);
+  const auto site = g.selector_at;
+  auto frame = site_frame(site);
+  const auto& s = graph_->expression_sites()[site];
+  const auto status = guarded(Fault::Source::UserFunction, s.owner, "an expression",
+                              [&] { return machine_->run_main(s.function, frame); });
+  if (status != exb::Status::Ok) {
+    const auto index = static_cast<std::uint32_t>(g.selector_input);
+    return value_or(graph_->model().inputs[static_cast<std::size_t>(type)][index].default_value,
+                    T{});
+  }
+  return exb::detail::load<T>(frame.output.data());
 }
 
 template <typename T>

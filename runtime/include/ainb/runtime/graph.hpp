@@ -118,19 +118,22 @@ inline bool is_composite(NodeType type) {
 struct GraphNode {
   NodeType type = NodeType::UserDefined;
   // A registered class or a stub with nothing else to do on Enter and Leave (no queries,
-  // expression sites, XLink actions): the instance takes a short path for it when no observer
+  // setup blocks, XLink actions): the instance takes a short path for it when no observer
   // is attached.
   bool plain = false;
   // Plain, and no transitions: Update is the class's call alone. (A plain node with transitions
   // also requests its first_transition when it finishes: Instance::update_plain_transition.)
   bool plain_update = false;
-  // Sequential, Simultaneous or a selector without queries, transitions or expression sites:
+  // Sequential, Simultaneous or a selector without queries, transitions or setup blocks:
   // with no observer attached, its Enter, Update and Leave are its own work on its children.
   bool plain_composite = false;
   bool calls_enter = false, calls_leave = false;  // the class's hooks
   bool enter_work = false;  // Enter writes stub outputs, zeroes a state block or calls enter()
   bool is_stub = false;     // an unregistered class, or a missing module under the Stub policy
   bool has_xlink = false;   // the file names XLink actions for this node
+  // One of its expression sites has a setup block, run on every Enter. Sites without one are
+  // evaluated where their value is read, so they leave the node on the short paths.
+  bool runs_setup = false;
   // Where this node's state is in an instance's node state array: in visit order, not file
   // order (Graph::order_node_states), so the nodes a frame reads share cache lines.
   std::uint32_t state_index = 0;
@@ -154,9 +157,10 @@ struct GraphNode {
   // Selectors: their input ("Input", the only one of their type), as an index among the model's
   // inputs of that type; -1 when the file gives none. A choice reads the common sources straight
   // from the instance, at `selector_at`: another node's output (its bytes' offset in the
-  // instance's outputs) or a blackboard entry (its index); any other source through its binding.
+  // instance's outputs), a blackboard entry (its index) or, for Bool, S32 and F32 selectors, an
+  // expression that takes no input (its site); any other source through its binding.
   std::int32_t selector_input = -1;
-  enum class SelectorSource : std::uint8_t { Binding, Output, Blackboard };
+  enum class SelectorSource : std::uint8_t { Binding, Output, Blackboard, Expression };
   SelectorSource selector_source = SelectorSource::Binding;
   std::uint32_t selector_at = 0;
   // Child plugs a built-in finds by name, found once (their index in children(), -1 when the

@@ -313,6 +313,8 @@ class alignas(64) Instance {
   template <typename T>
   [[gnu::noinline]] T bound_selector_input(const GraphNode& g, ParamType type) const;
   template <typename T>
+  [[gnu::noinline]] T evaluated_selector_input(const GraphNode& g, ParamType type) const;
+  template <typename T>
   T plug_operand(std::int32_t entry, T constant) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
   void write_blackboard(std::string_view name, BlackboardType type, Value value, bool& found);
