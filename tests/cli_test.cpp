@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include <doctest/doctest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "ainb_builder.hpp"
@@ -12,6 +14,7 @@
 #include "commands.hpp"
 #include "corpus.hpp"
 #include "scratch.hpp"
+#include "terminal.hpp"
 
 using ainb::test::ainb_cli;
 
@@ -33,6 +36,54 @@ TEST_CASE("ainb info summarises a file") {
         std::string::npos);
   CHECK(r.out.find("user functions called by expressions (the host registers these):\n"
                    "  Actor.Pos( Vector3F )\n") != std::string::npos);
+}
+
+TEST_CASE("text for a terminal shows control characters as escapes") {
+  using ainb::cli::printable;
+  // C0 controls (newline and tab too), DEL and the UTF-8 C1 controls; "©" (C2 A9), Japanese and
+  // bytes that are not UTF-8 are kept.
+  CHECK(printable("a\x1b[2Jb\n\t\x7f") == "a\\x1b[2Jb\\x0a\\x09\\x7f");
+  CHECK(printable("\xc2\x9b"
+                  "31m \xc2\xa9 その他 \xff") == "\\xc2\\x9b31m \xc2\xa9 その他 \xff");
+  CHECK(printable("ends in \xc2") == "ends in \xc2");
+
+  SUBCASE("the stream buffer keeps lines and tabs, and holds a 0xC2 across writes") {
+    std::ostringstream target;
+    {
+      std::ostringstream stream;
+      const ainb::cli::TerminalText terminal(stream, true);
+      stream << "name: \x1b]0;title\x07\tok\n" << '\xc2';
+      stream.flush();  // the held byte waits for the next
+      stream << '\x9b' << "x \xc2"
+             << "\xa9 \xc2";
+      target << stream.str();
+    }
+    CHECK(target.str() == "name: \\x1b]0;title\\x07\tok\n\\xc2\\x9bx \xc2\xa9 ");
+  }
+  SUBCASE("a 0xC2 at the end is written when the buffer goes") {
+    std::ostringstream stream;
+    {
+      const ainb::cli::TerminalText terminal(stream, true);
+      stream << "\xc2";
+    }
+    CHECK(stream.str() == "\xc2");
+  }
+  SUBCASE("not a terminal: the bytes pass unchanged") {
+    std::ostringstream stream;
+    {
+      const ainb::cli::TerminalText terminal(stream, false);
+      stream << "\x1b[2J";
+    }
+    CHECK(stream.str() == "\x1b[2J");
+  }
+  SUBCASE("log lines") {
+    std::ostringstream out;
+    auto lines = std::make_shared<spdlog::sinks::ostream_sink_st>(out);
+    lines->set_pattern("%v");
+    spdlog::logger logger("test", ainb::cli::printable_sink(lines));
+    logger.warn("module \"{}\" not found", "evil\x1b[2J\nline");
+    CHECK(out.str() == "module \"evil\\x1b[2J\\x0aline\" not found\n");
+  }
 }
 
 TEST_CASE("ainb dump prints the model and the peer layout as JSON") {

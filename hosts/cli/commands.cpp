@@ -1,4 +1,5 @@
 #include "commands.hpp"
+#include "terminal.hpp"
 
 #include <fstream>
 #include <ostream>
@@ -90,6 +91,7 @@ std::shared_ptr<const Model> open_model(const std::string& spec, const FileLooku
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  log_to_stderr();
   CLI::App app{"ainb: inspect and run AINB behavior-tree files"};
   app.name("ainb");
   app.require_subcommand(1);

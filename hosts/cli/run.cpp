@@ -1,6 +1,7 @@
 // `ainb run`: simulates a file offline under a scenario, with a trace and a summary.
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +16,6 @@
 #include <fmt/format.h>
 
 #include <spdlog/sinks/base_sink.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "ainb/gamedata/romfs.hpp"
@@ -24,16 +24,11 @@
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "commands.hpp"
+#include "terminal.hpp"
 
 namespace ainb::cli {
 
 namespace {
-
-void log_to_stderr() {
-  // Warnings (a module run as a stub, a missing user function) go to stderr, so a trace on
-  // standard output stays clean.
-  if (!spdlog::get("ainb")) spdlog::set_default_logger(spdlog::stderr_color_st("ainb"));
-}
 
 // Passes each distinct message once to the sinks it wraps.
 class OnceSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
@@ -99,15 +94,18 @@ simulation::RunOptions regress_options(const RegressRequest& request) {
 }
 
 // A progress bar on a terminal (stderr), nothing in a log: batches of golden traces can be long.
+// It writes to stderr itself, as its carriage returns are control characters that
+// std::cerr would escape on a terminal (terminal.hpp); the label, a path, is made printable.
 simulation::GoldenProgress progress_bar(std::ostream& err) {
   if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
   return [&err](std::size_t done, std::size_t total, const std::string& label) {
     constexpr std::size_t kWidth = 30;
     const auto filled = total == 0 ? kWidth : done * kWidth / total;
-    err << fmt::format("\r[{:#<{}}{:.<{}}] {}/{} {:<50.50}", "", filled, "", kWidth - filled, done,
-                       total, label);
-    if (done == total) err << '\n';
     err.flush();
+    fmt::print(stderr, "\r[{:#<{}}{:.<{}}] {}/{} {:<50.50}", "", filled, "", kWidth - filled, done,
+               total, printable(label));
+    if (done == total) fmt::print(stderr, "\n");
+    std::fflush(stderr);
   };
 }
 
@@ -142,7 +140,6 @@ int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& e
 }  // namespace
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
-  log_to_stderr();
   const WarnOnce once;
   if (!request.record.empty() || !request.check.empty()) return run_golden(request, out, err);
   if (request.files.size() != 2) {
@@ -249,7 +246,6 @@ class TraceFile {
 }  // namespace
 
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err) {
-  log_to_stderr();
   simulation::TraceFormat format = simulation::TraceFormat::Jsonl;
   if (request.format == "text") format = simulation::TraceFormat::Text;
   if (request.format == "chrome") format = simulation::TraceFormat::Chrome;
