@@ -180,13 +180,27 @@ TEST_CASE("dictionaries load from the folder and from ZsDic.pack.zs, and are cho
   byml_frame.resize(byml_size);
   CHECK(ainb::formats::zstd_decompress(byml_frame, "Banc/A-4_Static.bcett.byml.zs", &from_folder) ==
         byml);
-  // Under another name the game's choice is zs.zsdic: the frame does not decode to the file.
-  bool same = false;
+  // Under another name the game's choice is zs.zsdic: the frame does not decode to the file,
+  // and the error says which dictionary was used and why.
+  std::string message;
   try {
-    same = ainb::formats::zstd_decompress(byml_frame, "A-4_Static.byml.zs", &from_folder) == byml;
-  } catch (const ainb::LoadError&) {
+    ainb::formats::zstd_decompress(byml_frame, "A-4_Static.byml.zs", &from_folder);
+  } catch (const ainb::LoadError& e) {
+    message = e.what();
   }
-  CHECK_FALSE(same);
+  CHECK(message.starts_with("A-4_Static.byml.zs: zstd at offset 0x"));
+  CHECK(message.ends_with(
+      " (the frame names no dictionary, so it was read with zs.zsdic, the one the game uses for "
+      "this file name: a renamed file, or one compressed with another dictionary, reads so)"));
+  // Without dictionaries, the error says where they are.
+  CHECK_THROWS_WITH(
+      ainb::formats::zstd_decompress(byml_frame, "A-4_Static.bcett.byml.zs"),
+      doctest::Contains(" (the frame names no dictionary and none is loaded: a TotK file "
+                        "compressed with one reads so; `--romfs` or `--zsdic` in the ainb tools)"));
+  CHECK_THROWS_WITH(
+      ainb::formats::zstd_decompress(byml_frame, "ZsDic.pack.zs", &from_folder),
+      doctest::Contains(" (the frame names no dictionary, and none is used for this file name, so "
+                        "it was read without one)"));
 }
 
 TEST_CASE("the corpus packs list their files, and their AI files load and match the corpus") {

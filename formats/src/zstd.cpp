@@ -220,6 +220,26 @@ std::vector<std::uint8_t> zstd_decompress(std::span<const std::uint8_t> compress
     } else if (dictionaries && base_name(file_name) != "ZsDic.pack.zs") {
       dictionary = dictionaries->find_name(ZstdDictionaries::dictionary_name_for(file_name));
     }
+    // What a corrupt frame's error adds when the frame did not name its dictionary: the likely
+    // cause is the dictionary, not the bytes.
+    std::string dictionary_hint;
+    if (header.dictID == 0) {
+      if (dictionary) {
+        dictionary_hint = fmt::format(
+            " (the frame names no dictionary, so it was read with {}, the one the game uses for "
+            "this file name: a renamed file, or one compressed with another dictionary, reads "
+            "so)",
+            dictionary->name);
+      } else if (!dictionaries) {
+        dictionary_hint =
+            " (the frame names no dictionary and none is loaded: a TotK file compressed with "
+            "one reads so; `--romfs` or `--zsdic` in the ainb tools)";
+      } else {
+        dictionary_hint =
+            " (the frame names no dictionary, and none is used for this file name, so it was "
+            "read without one)";
+      }
+    }
     const std::uint64_t limit = options.max_decompressed_size;
     if (header.frameContentSize != ZSTD_CONTENTSIZE_UNKNOWN) {
       if (header.frameContentSize > limit - std::min<std::uint64_t>(limit, output.size())) {
@@ -247,7 +267,8 @@ std::vector<std::uint8_t> zstd_decompress(std::span<const std::uint8_t> compress
       remaining_hint = ZSTD_decompressStream(context.get(), &out, &in);
       if (ZSTD_isError(remaining_hint)) {
         fail(file_name, position + in.pos,
-             fmt::format("corrupt zstd frame: {}", ZSTD_getErrorName(remaining_hint)));
+             fmt::format("corrupt zstd frame: {}{}", ZSTD_getErrorName(remaining_hint),
+                         dictionary_hint));
       }
       if (out.pos > limit - std::min<std::uint64_t>(limit, output.size())) {
         fail(file_name, position + in.pos,
