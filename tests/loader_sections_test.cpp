@@ -354,6 +354,27 @@ TEST_CASE("bad files give one LoadError naming file, section, offset and reason"
                       "the file ({:#x})",
                       model->header.offsets[header_slot::kStringPool] + 0x10000, bytes.size()));
   }
+  SUBCASE("a section offset inside the header") {
+    // The header's own bytes would be read as the section's (a file identification hash that is
+    // the magic "AIB ", say); 0 means "absent" only where a section is optional.
+    auto set_slot = [&](std::size_t slot, std::uint32_t value) {
+      auto bytes = good;
+      for (std::size_t k = 0; k < 4; ++k)
+        bytes[0x20 + 4 * slot + k] = static_cast<std::uint8_t>(value >> (8 * k));
+      return bytes;
+    };
+    CHECK(std::string(error_of(set_slot(header_slot::kBlackboardIds, 0)).what()) ==
+          "bad.ainb: header at offset 0x70: blackboard ID (file identification hash) offset 0x0 "
+          "lies inside the header (which ends at 0x74)");
+    CHECK(std::string(error_of(set_slot(header_slot::kStringPool, 0x10)).what()) ==
+          "bad.ainb: header at offset 0x24: string pool offset 0x10 lies inside the header "
+          "(which ends at 0x74)");
+    CHECK(std::string(error_of(set_slot(header_slot::kEnumResolve, 0x73)).what()) ==
+          "bad.ainb: header at offset 0x28: enum resolve array offset 0x73 lies inside the "
+          "header (which ends at 0x74)");
+    const auto without_enums = load(set_slot(header_slot::kEnumResolve, 0), "optional.ainb");
+    CHECK(without_enums->enum_resolves.empty());
+  }
   SUBCASE("a section starting inside the node array") {
     auto bytes = good;
     bytes[0x20] = 0x80;  // blackboard offset 0x80: inside the node entries

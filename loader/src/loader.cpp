@@ -1,6 +1,7 @@
 #include "ainb/loader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 
@@ -15,6 +16,37 @@ namespace ainb {
 namespace {
 
 constexpr std::uint64_t kHeaderSize = 0x74;
+
+// The header's offset slots (0x20 + 4 * slot; header_slot), named for messages. Null: a value,
+// or a field no reader follows (0x50, "the same as the resident update array offset"; 0x54 and
+// 0x6C, unused). Optional: 0 means the file has no such section.
+struct OffsetSlot {
+  const char* name;
+  bool optional;
+};
+constexpr std::array<OffsetSlot, 21> kOffsetSlots{{
+    {"blackboard", false},
+    {"string pool", false},
+    {"enum resolve array", true},
+    {"property table", false},
+    {"transition array", false},
+    {"input/output table", false},
+    {"multi-param array", false},
+    {"attachment array", false},
+    {"attachment index array", false},
+    {"EXB section", true},
+    {"child replacement table", true},
+    {"resident update (query) array", false},
+    {nullptr, false},
+    {nullptr, false},
+    {"0x58 section", true},
+    {"module array", false},
+    {nullptr, false},
+    {nullptr, false},
+    {"XLink action array", false},
+    {nullptr, false},
+    {"blackboard ID (file identification hash)", false},
+}};
 constexpr std::uint64_t kCommandSize = 0x18;
 constexpr std::uint64_t kParamHeaderSize = 0x90;  // node body: parameter ranges
 constexpr std::uint64_t kPlugHeaderSize = 0x14;   // node body: 10 x (count, base)
@@ -143,10 +175,16 @@ class Loader {
                 h.offsets[i], r_.size());
       }
     }
-    const auto pool_offset = offset(header_slot::kStringPool);
-    if (pool_offset < kHeaderSize) {
-      r_.fail(0x24, "string pool offset {:#x} lies inside the header", pool_offset);
+    // A section cannot start inside the header: its reads would take header fields for its
+    // own. Offset 0 marks an absent section where the format has optional ones.
+    for (std::size_t i = 0; i < h.offsets.size(); ++i) {
+      const auto& slot = kOffsetSlots[i];
+      if (slot.name == nullptr || h.offsets[i] >= kHeaderSize) continue;
+      if (h.offsets[i] == 0 && slot.optional) continue;
+      r_.fail(0x20 + 4 * i, "{} offset {:#x} lies inside the header (which ends at {:#x})",
+              slot.name, h.offsets[i], kHeaderSize);
     }
+    const auto pool_offset = offset(header_slot::kStringPool);
     pool_ = std::string_view(reinterpret_cast<const char*>(m_.bytes.data()) + pool_offset,
                              m_.bytes.size() - pool_offset);
     h.file_name = string(0x08, r_.u32(0x08), "file name");
