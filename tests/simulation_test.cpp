@@ -669,6 +669,44 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
           "  > recorded: frame 0 enter #3 Patrol [Guard.root.ainb]\n"
           "  > now:      frame 0 enter #2 Attack [Guard.root.ainb]\n");
 
+  // Nodes are paired by the GUIDs the recording kept, as regress pairs them. copy.ainb runs no
+  // scenario, so Attack (#2) never runs: deleting it renumbers Patrol and Wait and changes no
+  // run; deleting Patrol, which runs, differs where it ran.
+  auto no_attack = guard();
+  no_attack.nodes.erase(no_attack.nodes.begin() + 2);
+  no_attack.nodes[0].plugs[1].node = 3;
+  no_attack.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
+  no_attack.nodes[2].guid_from = 3;
+  no_attack.nodes[3].guid_from = 4;
+  ainb::test::write_file(mod / "guard.ainb", ainb::test::build(guard()));
+  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_attack));
+  fs::remove(mod / "new.ainb");
+  CHECK(ainb_cli({"regress", "--check", golden, mod.string()}).out ==
+        "file           scenario                              events  result\n"
+        "guard.ainb     scenarios/guard.alarm.scenario.json       17  same\n"
+        "sub/copy.ainb  -                                         14  same\n"
+        "2 case(s): 2 same\n");
+  auto no_patrol = guard();
+  no_patrol.nodes.erase(no_patrol.nodes.begin() + 3);
+  no_patrol.nodes[0].plugs[1].node = 3;
+  no_patrol.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
+  no_patrol.nodes[3].guid_from = 4;
+  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_patrol));
+  const auto deleted = ainb_cli({"regress", "--check", golden, mod.string()});
+  CHECK(deleted.out.find("  a different node was entered: #3 Patrol in the recording, #2 Attack "
+                         "in this run") != std::string::npos);
+  // A recording made before GUIDs were kept compares nodes by index: Patrol, now #2, differs.
+  {
+    auto manifest = nlohmann::json::parse(ainb::test::read_text(root / "golden" / "manifest.json"));
+    for (auto& entry : manifest["cases"])
+      entry.erase("guids");
+    ainb::test::write_file(root / "golden" / "manifest.json", manifest.dump());
+    ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_attack));
+    CHECK(ainb_cli({"regress", "--check", golden, mod.string()})
+              .out.find("sub/copy.ainb  -                                          3  DIFFERENT at "
+                        "event 3") != std::string::npos);
+  }
+
   // The alarm's blackboard entry renamed: the recorded scenario no longer fits, a difference.
   auto renamed = guard();
   renamed.blackboard[0].name = "Siren";

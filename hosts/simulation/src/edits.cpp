@@ -16,14 +16,13 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // GUIDs that occur once in the file (an all-zero GUID pairs nothing), and where.
-std::map<std::string, std::size_t> unique_guids(const Model& m) {
+// The nodes whose GUID no other node of the file has, by GUID.
+std::map<std::string, std::size_t> unique_guids(const std::vector<std::string>& guids) {
   std::map<std::string, std::size_t> at;
   std::set<std::string> repeated;
-  const Guid none{};
-  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-    if (m.nodes[i].guid == none) continue;
-    const auto key = m.nodes[i].guid.to_string();
-    if (!at.emplace(key, i).second) repeated.insert(key);
+  for (std::size_t i = 0; i < guids.size(); ++i) {
+    if (guids[i].empty()) continue;
+    if (!at.emplace(guids[i], i).second) repeated.insert(guids[i]);
   }
   for (const auto& key : repeated)
     at.erase(key);
@@ -253,10 +252,20 @@ void compare_node(const json& a, const json& b, std::vector<std::string>& out) {
 
 }  // namespace
 
-NodePairing pair_nodes(const Model& original, const Model& edited) {
+std::vector<std::string> node_guids(const Model& m) {
+  std::vector<std::string> guids;
+  guids.reserve(m.nodes.size());
+  const Guid none{};
+  for (const auto& n : m.nodes)
+    guids.push_back(n.guid == none ? std::string() : n.guid.to_string());
+  return guids;
+}
+
+NodePairing pair_guids(const std::vector<std::string>& original,
+                       const std::vector<std::string>& edited) {
   NodePairing p;
-  p.edited_of.assign(original.nodes.size(), -1);
-  p.original_of.assign(edited.nodes.size(), -1);
+  p.edited_of.assign(original.size(), -1);
+  p.original_of.assign(edited.size(), -1);
   auto pair = [&](std::size_t i, std::size_t j) {
     p.edited_of[i] = static_cast<std::int64_t>(j);
     p.original_of[j] = static_cast<std::int64_t>(i);
@@ -269,14 +278,12 @@ NodePairing pair_nodes(const Model& original, const Model& edited) {
   // A GUID given more than once (a node copied with its GUID): each original node with it goes
   // to the nearest edited node with it, so the copy, not the node, is the new one.
   std::map<std::string, std::vector<std::size_t>> repeated;
-  const Guid none{};
-  for (std::size_t j = 0; j < edited.nodes.size(); ++j) {
-    if (p.original_of[j] < 0 && edited.nodes[j].guid != none)
-      repeated[edited.nodes[j].guid.to_string()].push_back(j);
+  for (std::size_t j = 0; j < edited.size(); ++j) {
+    if (p.original_of[j] < 0 && !edited[j].empty()) repeated[edited[j]].push_back(j);
   }
-  for (std::size_t i = 0; i < original.nodes.size(); ++i) {
-    if (p.edited_of[i] >= 0 || original.nodes[i].guid == none) continue;
-    const auto found = repeated.find(original.nodes[i].guid.to_string());
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    if (p.edited_of[i] >= 0 || original[i].empty()) continue;
+    const auto found = repeated.find(original[i]);
     if (found == repeated.end() || found->second.empty()) continue;
     auto& candidates = found->second;
     const auto distance = [&](std::size_t j) { return j > i ? j - i : i - j; };
@@ -287,10 +294,27 @@ NodePairing pair_nodes(const Model& original, const Model& edited) {
     candidates.erase(nearest);
   }
   // The rest by index, where neither side's node there has a partner.
-  for (std::size_t i = 0; i < original.nodes.size() && i < edited.nodes.size(); ++i) {
+  for (std::size_t i = 0; i < original.size() && i < edited.size(); ++i) {
     if (p.edited_of[i] < 0 && p.original_of[i] < 0) pair(i, i);
   }
   return p;
+}
+
+NodePairing pair_nodes(const Model& original, const Model& edited) {
+  return pair_guids(node_guids(original), node_guids(edited));
+}
+
+std::map<std::string, const Model*> actor_files(const runtime::Graph& graph) {
+  std::map<std::string, const Model*> files;
+  std::vector<const runtime::Graph*> pending{&graph};
+  while (!pending.empty()) {
+    const auto* g = pending.back();
+    pending.pop_back();
+    if (!files.emplace(g->file_name(), &g->model()).second) continue;
+    for (const auto& call : g->module_calls())
+      pending.push_back(call.graph.get());
+  }
+  return files;
 }
 
 std::vector<Edit> edits_between(const Model& original, const Model& edited,

@@ -4,6 +4,7 @@
 // node of the original, and the differences between the two files node by node.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,14 @@ namespace ainb::simulation {
 
 // The pairing of two versions of one file (NodePairing).
 NodePairing pair_nodes(const Model& original, const Model& edited);
+// The same from the files' node GUIDs in node order, as text ("" for a node without one): what
+// a golden recording keeps of the file it ran.
+std::vector<std::string> node_guids(const Model& m);
+NodePairing pair_guids(const std::vector<std::string>& original,
+                       const std::vector<std::string>& edited);
+
+// Every file of an actor by name: the top-level file and the modules it loaded.
+std::map<std::string, const Model*> actor_files(const runtime::Graph& graph);
 
 // One difference between the files: of a node (original_node or, for a new node, edited_node
 // is set) or of the file (both -1). `what` reads "property Speed is 1 in the original and 2 in

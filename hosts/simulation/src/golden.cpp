@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "edits.hpp"
 #include "misfit.hpp"
 
 namespace ainb::simulation {
@@ -135,9 +136,16 @@ std::string case_label(const std::string& key, std::size_t input, std::size_t in
   return inputs > 1 ? fmt::format("{} (input {})", key, input + 1) : key;
 }
 
-// Runs one case: the trace's events (a fault in the run is thrown as an error).
-std::vector<TraceEvent> run_case(const fs::path& file, const std::optional<Scenario>& scenario,
-                                 const RunOptions& options, std::string& top) {
+// One case's run: its trace, the top-level file's name and the actor's graph.
+struct CaseRun {
+  std::vector<TraceEvent> events;
+  std::string top;
+  std::shared_ptr<const runtime::Graph> graph;
+};
+
+// Runs one case (a fault in the run is thrown as an error).
+CaseRun run_case(const fs::path& file, const std::optional<Scenario>& scenario,
+                 const RunOptions& options) {
   TraceCollector events(options.max_held_events);
   Scenario none;
   none.name = kNoScenario;
@@ -145,8 +153,31 @@ std::vector<TraceEvent> run_case(const fs::path& file, const std::optional<Scena
   if (!summary.fault.empty()) {
     throw std::runtime_error("the run stopped on a fault: " + summary.fault);
   }
-  top = summary.file;
-  return std::move(events.events);
+  return {std::move(events.events), summary.file, summary.graph};
+}
+
+// The node GUIDs of every file the case's actor ran, by file name: a check pairs the nodes of
+// the file it runs with these, as `ainb regress` pairs an edited file's with the original's.
+nlohmann::json recorded_guids(const runtime::Graph& graph) {
+  nlohmann::json guids = nlohmann::json::object();
+  for (const auto& [name, model] : actor_files(graph))
+    guids[name] = node_guids(*model);
+  return guids;
+}
+
+// The recorded GUIDs against the files run now; the top-level file is keyed by its recorded
+// name (the trace's), which a renamed copy does not share.
+NodePairings pairings_with(const nlohmann::json& recorded, const std::string& recorded_top,
+                           const CaseRun& run) {
+  NodePairings pairings;
+  const auto files = actor_files(*run.graph);
+  for (const auto& [name, guids] : recorded.items()) {
+    const auto now = files.find(name == recorded_top ? run.top : name);
+    if (now == files.end()) continue;
+    pairings.emplace(name,
+                     pair_guids(guids.get<std::vector<std::string>>(), node_guids(*now->second)));
+  }
+  return pairings;
 }
 
 void report(const GoldenProgress& progress, std::size_t done, std::size_t total,
@@ -227,18 +258,19 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
     try {
       std::optional<Scenario> scenario;
       if (p.scenario) scenario = load_scenario(*p.scenario);
-      std::string top;
-      const auto events = run_case(p.file.path, scenario, options, top);
+      const auto run = run_case(p.file.path, scenario, options);
       std::ostringstream jsonl;
       const auto sink = make_trace_writer(TraceFormat::Jsonl, jsonl);
-      for (const auto& e : events)
+      for (const auto& e : run.events)
         sink->event(e);
       sink->finish();
       const auto trace = trace_name(p.file.key, p.scenario_name, p.input, inputs.size());
       write_text(dir / trace, jsonl.str());
-      c.events = events.size();
+      c.events = run.events.size();
       entry["trace"] = trace;
-      entry["events"] = events.size();
+      entry["events"] = run.events.size();
+      entry["top"] = run.top;
+      entry["guids"] = recorded_guids(*run.graph);
     } catch (const std::exception& e) {
       // Kept in the manifest, so that a check reports the case instead of forgetting it.
       c.status = GoldenCase::Status::Error;
@@ -316,11 +348,10 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         golden.push_back(parse_trace_event(nlohmann::json::parse(line)));
       std::optional<Scenario> scenario;
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
-      std::string top;
-      std::vector<TraceEvent> events;
+      CaseRun run;
       // It fitted when recorded: the file lost what the run names.
       if (const auto does_not_fit =
-              misfit([&] { events = run_case(it->second, scenario, options, top); })) {
+              misfit([&] { run = run_case(it->second, scenario, options); })) {
         Difference d;
         d.scenario = c.scenario.empty() ? kNoScenario : c.scenario;
         d.explanation = "the file no longer fits the recorded run: " + *does_not_fit;
@@ -329,8 +360,12 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         result.cases.push_back(std::move(c));
         continue;
       }
-      const auto golden_top = golden.empty() ? top : golden.front().file;
-      if (auto d = first_difference(golden, events, golden_top, top, nullptr,
+      // Recordings made before GUIDs were kept compare nodes by index.
+      const auto golden_top = entry.value("top", golden.empty() ? run.top : golden.front().file);
+      NodePairings pairings;
+      if (entry.contains("guids")) pairings = pairings_with(entry.at("guids"), golden_top, run);
+      if (auto d = first_difference(golden, run.events, golden_top, run.top,
+                                    entry.contains("guids") ? &pairings : nullptr,
                                     RunLabels{"the recording", "this run"})) {
         d->scenario = c.scenario.empty() ? kNoScenario : c.scenario;
         c.status = GoldenCase::Status::Different;
@@ -338,7 +373,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         c.difference = std::move(d);
       } else {
         c.status = GoldenCase::Status::Same;
-        c.events = events.size();
+        c.events = run.events.size();
       }
     } catch (const std::exception& e) {
       c.status = GoldenCase::Status::Error;

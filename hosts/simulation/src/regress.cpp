@@ -94,20 +94,6 @@ void mark_entered(const std::vector<TraceEvent>& events, Entered& entered) {
   }
 }
 
-// Every file of the actor by name: the root and the modules it loaded.
-std::map<std::string, const Model*> files_of(const runtime::Graph& graph) {
-  std::map<std::string, const Model*> files;
-  std::vector<const runtime::Graph*> pending{&graph};
-  while (!pending.empty()) {
-    const auto* g = pending.back();
-    pending.pop_back();
-    if (!files.emplace(g->file_name(), &g->model()).second) continue;
-    for (const auto& call : g->module_calls())
-      pending.push_back(call.graph.get());
-  }
-  return files;
-}
-
 // The edits of one file the traces could not see (they agree), each with why: on a node some
 // run entered (its class ignored the change, as a stub does, or the runs were too short), on
 // one no run reached (nothing tested it), or of the file as a whole. `module` names a module
@@ -150,7 +136,7 @@ void edit_notes(const Model& a, const Model& b, const NodePairing& pairing,
 NodePairings pair_files(const runtime::Graph& original, const runtime::Graph& edited) {
   NodePairings pairings;
   pairings.emplace(original.file_name(), pair_nodes(original.model(), edited.model()));
-  const auto files_a = files_of(original), files_b = files_of(edited);
+  const auto files_a = actor_files(original), files_b = actor_files(edited);
   for (const auto& [name, model] : files_a) {
     const auto other = files_b.find(name);
     if (name != original.file_name() && other != files_b.end())
@@ -219,7 +205,8 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
   }
   // Edits the runs could not see: in the file, then in each module both sides loaded (an edit
   // of a module file counts as much as one of the file).
-  const auto original_files = files_of(*original_graph), edited_files = files_of(*edited_graph);
+  const auto original_files = actor_files(*original_graph),
+             edited_files = actor_files(*edited_graph);
   const auto top = original_graph->file_name();
   edit_notes(original_graph->model(), edited_graph->model(), pairings.at(top), entered[top], "",
              result.notes);
