@@ -1,5 +1,4 @@
 #include "commands.hpp"
-#include "terminal.hpp"
 
 #include <fstream>
 #include <ostream>
@@ -11,6 +10,7 @@
 #include "ainb/json_dump.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/simulation/scenario.hpp"
+#include "terminal.hpp"
 
 namespace ainb::cli {
 

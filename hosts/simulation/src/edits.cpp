@@ -15,8 +15,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// GUIDs that occur once in the file (an all-zero GUID pairs nothing), and where.
-// The nodes whose GUID no other node of the file has, by GUID.
+// GUIDs that occur once in the file, and where ("", a node without one, pairs nothing).
 std::map<std::string, std::size_t> unique_guids(const std::vector<std::string>& guids) {
   std::map<std::string, std::size_t> at;
   std::set<std::string> repeated;
