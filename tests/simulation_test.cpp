@@ -316,6 +316,20 @@ ainb::test::AinbSpec guard() {
   return spec;
 }
 
+// guard() without one of the selector's children, Attack (#2) or Patrol (#3): both of the
+// selector's plugs lead to the other, and the nodes after it keep their GUIDs, as an editor
+// deleting a node leaves them.
+ainb::test::AinbSpec guard_without(std::size_t deleted) {
+  using namespace ainb::test;
+  auto spec = guard();
+  spec.nodes.erase(spec.nodes.begin() + static_cast<std::ptrdiff_t>(deleted));
+  spec.nodes[0].plugs[1].node = 3;  // Wait
+  spec.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
+  for (std::size_t i = deleted; i < spec.nodes.size(); ++i)
+    spec.nodes[i].guid_from = static_cast<std::uint8_t>(i + 1);
+  return spec;
+}
+
 std::string write_spec(const std::string& name, const ainb::test::AinbSpec& spec) {
   return ainb::test::write_scratch(name, ainb::test::build(spec)).string();
 }
@@ -537,13 +551,8 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
   const auto original = write_spec("guard.ainb", guard());
   SUBCASE("a node deleted before others: they keep their GUIDs, and the traces agree") {
     // Attack (#2) never runs: deleting it renumbers Patrol and Wait, which keep their GUIDs.
-    auto spec = guard();
-    spec.nodes.erase(spec.nodes.begin() + 2);
-    spec.nodes[0].plugs[1].node = 3;  // Wait
-    spec.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
-    spec.nodes[2].guid_from = 3;
-    spec.nodes[3].guid_from = 4;
-    const auto r = ainb_cli({"regress", original, write_spec("guard-noattack.ainb", spec)});
+    const auto r =
+        ainb_cli({"regress", original, write_spec("guard-noattack.ainb", guard_without(2))});
     CHECK(r.code == 0);
     CHECK(r.out.starts_with("equal: "));
     CHECK(r.out.find("note: node #1 (Element_BoolSelector): its plugs child \"True\" node is #2 in "
@@ -553,12 +562,8 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
     CHECK(r.out.find("note: node #3 (#2 in the edited file, Patrol)") == std::string::npos);
     // A node that runs, deleted: the first difference is where it ran, not the first renumbered
     // node.
-    auto no_patrol = guard();
-    no_patrol.nodes.erase(no_patrol.nodes.begin() + 3);
-    no_patrol.nodes[0].plugs[1].node = 3;
-    no_patrol.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
-    no_patrol.nodes[3].guid_from = 4;
-    const auto d = ainb_cli({"regress", original, write_spec("guard-nopatrol.ainb", no_patrol)});
+    const auto d =
+        ainb_cli({"regress", original, write_spec("guard-nopatrol.ainb", guard_without(3))});
     CHECK(d.code == 1);
     CHECK(d.out.find("  a different node was entered: #3 Patrol in the original, #2 Attack in the "
                      "edited file") != std::string::npos);
@@ -672,26 +677,15 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
   // Nodes are paired by the GUIDs the recording kept, as regress pairs them. copy.ainb runs no
   // scenario, so Attack (#2) never runs: deleting it renumbers Patrol and Wait and changes no
   // run; deleting Patrol, which runs, differs where it ran.
-  auto no_attack = guard();
-  no_attack.nodes.erase(no_attack.nodes.begin() + 2);
-  no_attack.nodes[0].plugs[1].node = 3;
-  no_attack.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
-  no_attack.nodes[2].guid_from = 3;
-  no_attack.nodes[3].guid_from = 4;
   ainb::test::write_file(mod / "guard.ainb", ainb::test::build(guard()));
-  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_attack));
+  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(guard_without(2)));
   fs::remove(mod / "new.ainb");
   CHECK(ainb_cli({"regress", "--check", golden, mod.string()}).out ==
         "file           scenario                              events  result\n"
         "guard.ainb     scenarios/guard.alarm.scenario.json       17  same\n"
         "sub/copy.ainb  -                                         14  same\n"
         "2 case(s): 2 same\n");
-  auto no_patrol = guard();
-  no_patrol.nodes.erase(no_patrol.nodes.begin() + 3);
-  no_patrol.nodes[0].plugs[1].node = 3;
-  no_patrol.nodes[1].plugs = {{PlugKind::Child, 2, "True"}, {PlugKind::Child, 2, "False"}};
-  no_patrol.nodes[3].guid_from = 4;
-  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_patrol));
+  ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(guard_without(3)));
   const auto deleted = ainb_cli({"regress", "--check", golden, mod.string()});
   CHECK(deleted.out.find("  a different node was entered: #3 Patrol in the recording, #2 Attack "
                          "in this run") != std::string::npos);
@@ -701,7 +695,7 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
     for (auto& entry : manifest["cases"])
       entry.erase("guids");
     ainb::test::write_file(root / "golden" / "manifest.json", manifest.dump());
-    ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(no_attack));
+    ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(guard_without(2)));
     CHECK(ainb_cli({"regress", "--check", golden, mod.string()})
               .out.find("sub/copy.ainb  -                                          3  DIFFERENT at "
                         "event 3") != std::string::npos);
