@@ -263,6 +263,8 @@ std::vector<std::string> node_guids(const Model& m) {
 NodePairing pair_guids(const std::vector<std::string>& original,
                        const std::vector<std::string>& edited) {
   NodePairing p;
+  p.original_guids = original;
+  p.edited_guids = edited;
   p.edited_of.assign(original.size(), -1);
   p.original_of.assign(edited.size(), -1);
   auto pair = [&](std::size_t i, std::size_t j) {
@@ -274,23 +276,50 @@ NodePairing pair_guids(const std::vector<std::string>& original,
   for (const auto& [key, j] : unique_guids(edited)) {
     if (const auto i = in_original.find(key); i != in_original.end()) pair(i->second, j);
   }
-  // A GUID given more than once (a node copied with its GUID): each original node with it goes
-  // to the nearest edited node with it, so the copy, not the node, is the new one.
-  std::map<std::string, std::vector<std::size_t>> repeated;
-  for (std::size_t j = 0; j < edited.size(); ++j) {
-    if (p.original_of[j] < 0 && !edited[j].empty()) repeated[edited[j]].push_back(j);
-  }
+  // A GUID given more than once (a node copied with its GUID, or a file that repeats GUIDs): its
+  // nodes keep their order. As many on both sides pair in order; else each original node goes to
+  // the edited node nearest where its neighbours moved (the shift of the nearest node before it
+  // paired by a unique GUID), so the copy, not the node, is the new one. A copy next to its node
+  // cannot be told from it by GUIDs: first_difference takes either as the node.
+  std::map<std::string, std::vector<std::size_t>> in_a, in_b;
   for (std::size_t i = 0; i < original.size(); ++i) {
-    if (p.edited_of[i] >= 0 || original[i].empty()) continue;
-    const auto found = repeated.find(original[i]);
-    if (found == repeated.end() || found->second.empty()) continue;
-    auto& candidates = found->second;
-    const auto distance = [&](std::size_t j) { return j > i ? j - i : i - j; };
-    const auto nearest =
-        std::min_element(candidates.begin(), candidates.end(),
-                         [&](std::size_t x, std::size_t y) { return distance(x) < distance(y); });
-    pair(i, *nearest);
-    candidates.erase(nearest);
+    if (p.edited_of[i] < 0 && !original[i].empty()) in_a[original[i]].push_back(i);
+  }
+  for (std::size_t j = 0; j < edited.size(); ++j) {
+    if (p.original_of[j] < 0 && !edited[j].empty()) in_b[edited[j]].push_back(j);
+  }
+  const auto expected = [&](std::size_t i) {
+    for (std::size_t k = i; k-- > 0;) {
+      if (p.edited_of[k] >= 0) return static_cast<std::int64_t>(i) + p.edited_of[k] - static_cast<std::int64_t>(k);
+    }
+    return static_cast<std::int64_t>(i);
+  };
+  for (auto& [key, olds] : in_a) {
+    const auto found = in_b.find(key);
+    if (found == in_b.end()) continue;
+    const auto& news = found->second;
+    if (olds.size() == news.size()) {
+      for (std::size_t k = 0; k < olds.size(); ++k)
+        pair(olds[k], news[k]);
+      continue;
+    }
+    std::size_t next = 0;  // the first edited candidate still free, in order
+    for (std::size_t k = 0; k < olds.size() && next < news.size(); ++k) {
+      // Leave enough candidates for the original nodes after this one.
+      const auto left = olds.size() - k - 1;
+      const auto last = news.size() > left ? news.size() - left : next + 1;
+      const auto want = expected(olds[k]);
+      auto best = next;
+      for (auto c = next; c < last; ++c) {
+        const auto d = [&](std::size_t x) {
+          const auto v = static_cast<std::int64_t>(news[x]) - want;
+          return v < 0 ? -v : v;
+        };
+        if (d(c) < d(best)) best = c;
+      }
+      pair(olds[k], news[best]);
+      next = best + 1;
+    }
   }
   // The rest by index, where neither side's node there has a partner.
   for (std::size_t i = 0; i < original.size() && i < edited.size(); ++i) {

@@ -140,6 +140,7 @@ std::string case_label(const std::string& key, std::size_t input, std::size_t in
 struct CaseRun {
   std::vector<TraceEvent> events;
   std::string top;
+  std::string started;  // the command the run started, which a check starts again by name
   std::shared_ptr<const runtime::Graph> graph;
 };
 
@@ -153,7 +154,7 @@ CaseRun run_case(const fs::path& file, const std::optional<Scenario>& scenario,
   if (!summary.fault.empty()) {
     throw std::runtime_error("the run stopped on a fault: " + summary.fault);
   }
-  return {std::move(events.events), summary.file, summary.graph};
+  return {std::move(events.events), summary.file, summary.started, summary.graph};
 }
 
 // The node GUIDs of every file the case's actor ran, by file name: a check pairs the nodes of
@@ -167,15 +168,50 @@ nlohmann::json recorded_guids(const runtime::Graph& graph) {
 
 // The recorded GUIDs against the files run now; the top-level file is keyed by its recorded
 // name (the trace's), which a renamed copy does not share.
-NodePairings pairings_with(const nlohmann::json& recorded, const std::string& recorded_top,
-                           const CaseRun& run) {
+// The recorded GUIDs, checked against the recorded trace: a manifest edited by hand is an error
+// that says what is wrong, not a comparison by some other pairing.
+std::map<std::string, std::vector<std::string>> recorded_guids_of(
+    const nlohmann::json& recorded, const std::vector<TraceEvent>& golden) {
+  const auto bad = [](const std::string& what) {
+    return std::runtime_error("manifest.json: its \"guids\" " + what +
+                              " (edited by hand? --record again)");
+  };
+  if (!recorded.is_object())
+    throw bad(fmt::format("is {}, not an object of node GUID lists by file name",
+                          recorded.type_name()));
+  std::map<std::string, std::vector<std::string>> guids;
+  for (const auto& [name, list] : recorded.items()) {
+    if (!list.is_array())
+      throw bad(fmt::format("of {} is {}, not a list of GUIDs", name, list.type_name()));
+    auto& out = guids[name];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto& g = list[i];
+      if (!g.is_string() || (!g.get<std::string>().empty() && g.get<std::string>().size() != 36))
+        throw bad(fmt::format("of {} has {} for node #{}, not a GUID (8-4-4-4-12) or \"\"", name,
+                              g.dump(), i));
+      out.push_back(g.get<std::string>());
+    }
+  }
+  for (const auto& e : golden) {
+    const auto found = guids.find(e.file);
+    if (found == guids.end()) continue;
+    for (const auto node : {e.node, e.to}) {
+      if (node >= 0 && static_cast<std::size_t>(node) >= found->second.size())
+        throw bad(fmt::format("of {} list {} node(s), but the recorded trace names node #{}",
+                              e.file, found->second.size(), node));
+    }
+  }
+  return guids;
+}
+
+NodePairings pairings_with(const std::map<std::string, std::vector<std::string>>& recorded,
+                           const std::string& recorded_top, const CaseRun& run) {
   NodePairings pairings;
   const auto files = actor_files(*run.graph);
-  for (const auto& [name, guids] : recorded.items()) {
+  for (const auto& [name, guids] : recorded) {
     const auto now = files.find(name == recorded_top ? run.top : name);
     if (now == files.end()) continue;
-    pairings.emplace(name,
-                     pair_guids(guids.get<std::vector<std::string>>(), node_guids(*now->second)));
+    pairings.emplace(name, pair_guids(guids, node_guids(*now->second)));
   }
   return pairings;
 }
@@ -270,6 +306,7 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
       entry["trace"] = trace;
       entry["events"] = run.events.size();
       entry["top"] = run.top;
+      entry["command"] = run.started;
       entry["guids"] = recorded_guids(*run.graph);
     } catch (const std::exception& e) {
       // Kept in the manifest, so that a check reports the case instead of forgetting it.
@@ -348,10 +385,21 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         golden.push_back(parse_trace_event(nlohmann::json::parse(line)));
       std::optional<Scenario> scenario;
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
+      // Which pairing of nodes the recording allows, checked before anything runs.
+      std::optional<std::map<std::string, std::vector<std::string>>> recorded_node_guids;
+      if (entry.contains("guids")) recorded_node_guids = recorded_guids_of(entry.at("guids"), golden);
+      if (entry.contains("top") && !entry.at("top").is_string())
+        throw std::runtime_error("manifest.json: its \"top\" is not a file name (--record again)");
+      // The command the recording started, by name, as `ainb regress` starts the original's in
+      // the edited file: reordering the file's commands is no difference.
+      auto case_options = options;
+      if (const auto cmd = entry.find("command"); cmd != entry.end() && cmd->is_string() &&
+                                                  !cmd->get<std::string>().empty())
+        case_options.command = cmd->get<std::string>();
       CaseRun run;
       // It fitted when recorded: the file lost what the run names.
       if (const auto does_not_fit =
-              misfit([&] { run = run_case(it->second, scenario, options); })) {
+              misfit([&] { run = run_case(it->second, scenario, case_options); })) {
         Difference d;
         d.scenario = c.scenario.empty() ? kNoScenario : c.scenario;
         d.explanation = "the file no longer fits the recorded run: " + *does_not_fit;
@@ -363,9 +411,9 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       // Recordings made before GUIDs were kept compare nodes by index.
       const auto golden_top = entry.value("top", golden.empty() ? run.top : golden.front().file);
       NodePairings pairings;
-      if (entry.contains("guids")) pairings = pairings_with(entry.at("guids"), golden_top, run);
+      if (recorded_node_guids) pairings = pairings_with(*recorded_node_guids, golden_top, run);
       if (auto d = first_difference(golden, run.events, golden_top, run.top,
-                                    entry.contains("guids") ? &pairings : nullptr,
+                                    recorded_node_guids ? &pairings : nullptr,
                                     RunLabels{"the recording", "this run"})) {
         d->scenario = c.scenario.empty() ? kNoScenario : c.scenario;
         c.status = GoldenCase::Status::Different;

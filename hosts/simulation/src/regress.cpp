@@ -33,12 +33,20 @@ struct EventMatcher {
     const auto found = pairings->find(b.file == top_b ? top_a : b.file);
     return found == pairings->end() ? node : found->second.original(node);
   }
+  // Original node `a_node` and edited node `b_node` are the same node: paired, or (a node copied
+  // with its GUID, where the pairing can only guess which is the copy) of one GUID.
+  bool same_node(const TraceEvent& b, std::int64_t a_node, std::int64_t b_node) const {
+    if (a_node == original(b, b_node)) return true;
+    if (pairings == nullptr || a_node < 0 || b_node < 0) return false;
+    const auto found = pairings->find(b.file == top_b ? top_a : b.file);
+    return found != pairings->end() && found->second.same_guid(a_node, b_node);
+  }
   // Events are the same when everything but the top-level file's name agrees (an edited copy
   // may be saved under another name), nodes compared as paired.
   bool same(const TraceEvent& a, const TraceEvent& b) const {
     const bool files = (a.file == top_a && b.file == top_b) || a.file == b.file;
-    return files && a.frame == b.frame && a.event == b.event && a.node == original(b, b.node) &&
-           a.type == b.type && a.result == b.result && a.to == original(b, b.to) &&
+    return files && a.frame == b.frame && a.event == b.event && same_node(b, a.node, b.node) &&
+           a.type == b.type && a.result == b.result && same_node(b, a.to, b.to) &&
            a.detail == b.detail;
   }
 };

@@ -39,6 +39,17 @@ struct RegressResult {
 struct NodePairing {
   std::vector<std::int64_t> original_of;  // by edited index
   std::vector<std::int64_t> edited_of;    // by original index
+  // The GUIDs the pairing was made from ("" for none): nodes that share a GUID are the same node
+  // wherever the pairing had to guess which of them is the copy.
+  std::vector<std::string> original_guids, edited_guids;
+  // Whether edited node `node` carries the GUID of original node `original`.
+  bool same_guid(std::int64_t original, std::int64_t node) const {
+    if (original < 0 || node < 0 || static_cast<std::size_t>(original) >= original_guids.size() ||
+        static_cast<std::size_t>(node) >= edited_guids.size())
+      return false;
+    const auto& g = original_guids[static_cast<std::size_t>(original)];
+    return !g.empty() && g == edited_guids[static_cast<std::size_t>(node)];
+  }
   // The original's index of edited node `node` (-1 when it is new); -1 stays -1.
   std::int64_t original(std::int64_t node) const {
     return node < 0 || static_cast<std::size_t>(node) >= original_of.size()
