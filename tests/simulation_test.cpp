@@ -582,6 +582,23 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
     CHECK(r.out.find("note: node #0 of the edited file (Patrol): new in the edited file; no run "
                      "entered this node") != std::string::npos);
   }
+  SUBCASE("two nodes sharing a GUID keep their order when a node before them goes") {
+    // Patrol (#3) and Wait (#4) share a GUID; deleting Attack (#2) moves both down by one. The
+    // nearest node of that GUID to #3 would be Wait, now #3: they pair in order instead.
+    auto shared = guard();
+    shared.nodes[4].guid_from = 3;
+    auto edited = guard_without(2);
+    edited.nodes[3].guid_from = 3;
+    const auto r = ainb_cli({"regress", write_spec("guard-shared.ainb", shared),
+                             write_spec("guard-shared-noattack.ainb", edited)});
+    CHECK(r.out.starts_with("equal: "));
+    // Two notes, the selector's plug and the deletion; paired the other way, Patrol and Wait
+    // would read as nodes whose class and properties changed.
+    std::size_t notes = 0;
+    for (auto at = r.out.find("note: "); at != std::string::npos; at = r.out.find("note: ", at + 1))
+      ++notes;
+    CHECK(notes == 2);
+  }
   SUBCASE("edits of the file: a blackboard default, a command") {
     auto before = guard(), after = guard();
     before.blackboard.push_back({BlackboardType::S32, "Unused", std::int32_t{0}});
@@ -762,6 +779,117 @@ TEST_CASE("golden sets: same names under two inputs, a failed recording, options
                        ": /blackboard/0/name: Guard.root.ainb has no blackboard entry "
                        "\"Nope\"\n") != std::string::npos);
   CHECK(check.out.find("not recorded") == std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST_CASE("golden checks: commands by name, copies with their GUIDs, hand-edited manifests") {
+  namespace fs = std::filesystem;
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-edits";
+  fs::remove_all(root);
+  const auto mod = root / "mod";
+  auto two_commands = guard();
+  two_commands.commands.push_back({"Spare", 4, {}});
+  ainb::test::write_file(mod / "guard.ainb", ainb::test::build(two_commands));
+  const auto golden = (root / "golden").string();
+  REQUIRE(ainb_cli({"regress", "--record", golden, mod.string(), "--frames", "3"}).code == 0);
+  const auto check = [&] { return ainb_cli({"regress", "--check", golden, mod.string()}); };
+
+  SUBCASE("the recorded command starts by name: reordering the commands changes nothing") {
+    auto swapped = two_commands;
+    std::swap(swapped.commands[0], swapped.commands[1]);
+    ainb::test::write_file(mod / "guard.ainb", ainb::test::build(swapped));
+    CHECK(check().code == 0);
+  }
+  SUBCASE("a copy of Patrol with its GUID, placed just before it: either is the node") {
+    auto copied = two_commands;
+    copied.nodes.insert(copied.nodes.begin() + 3, copied.nodes[3]);
+    copied.nodes[3].guid_from = 3;
+    for (std::size_t i = 4; i < copied.nodes.size(); ++i)
+      copied.nodes[i].guid_from = static_cast<std::uint8_t>(i - 1);
+    copied.nodes[0].plugs[1].node = 5;  // Wait
+    copied.nodes[1].plugs[1].node = 4;  // False: the original Patrol, now #4
+    copied.commands[1].root = 5;
+    ainb::test::write_file(mod / "guard.ainb", ainb::test::build(copied));
+    CHECK(check().code == 0);
+    const auto pair = ainb_cli(
+        {"regress", write_spec("guard-two.ainb", two_commands), (mod / "guard.ainb").string()});
+    CHECK(pair.out.starts_with("equal: "));
+  }
+  SUBCASE("hand-edited GUIDs are an error naming what is wrong") {
+    const auto manifest_path = root / "golden" / "manifest.json";
+    const auto manifest = nlohmann::json::parse(ainb::test::read_text(manifest_path));
+    auto edit = [&](const std::function<void(nlohmann::json&)>& change) {
+      auto copy = manifest;
+      change(copy["cases"][0]);
+      ainb::test::write_file(manifest_path, copy.dump());
+      return check();
+    };
+    const auto number = edit([](nlohmann::json& c) { c["guids"] = 5; });
+    CHECK(number.code == 2);
+    CHECK(number.out.find("ERROR: manifest.json: its \"guids\" is number, not an object of node "
+                          "GUID lists by file name (edited by hand? --record again)") !=
+          std::string::npos);
+    const auto short_list =
+        edit([](nlohmann::json& c) { c["guids"]["Guard.root.ainb"] = nlohmann::json::array(); });
+    CHECK(short_list.out.find("ERROR: manifest.json: its \"guids\" of Guard.root.ainb list 0 "
+                              "node(s), but the recorded trace names node #0") !=
+          std::string::npos);
+    // Without GUIDs (a recording made before they were kept) nodes compare by index, and a
+    // difference says so.
+    ainb::test::write_file(mod / "guard.ainb", ainb::test::build(guard_without(2)));
+    const auto by_index = edit([](nlohmann::json& c) { c.erase("guids"); });
+    CHECK(by_index.out.find(" (the recording keeps no node GUIDs: nodes compared by index; "
+                            "--record again)\n") != std::string::npos);
+  }
+  fs::remove_all(root);
+}
+
+TEST_CASE(
+    "golden checks of a copied tree read its own modules; identical scenarios may share a name") {
+  namespace fs = std::filesystem;
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-copy";
+  fs::remove_all(root);
+  // Guard's Patrol calls Walk.module, beside it.
+  auto caller = guard();
+  caller.nodes[3] = {.name = "Walk.module", .flags = ainb::node_flags::kIsModule};
+  caller.modules = {{"Walk.module.ainb"}};
+  ainb::test::AinbSpec module;
+  module.file_name = "Walk.module";
+  module.commands = {{"Root", 0, {}}};
+  module.nodes = {ainb::test::BuildNode{.name = "Walk"}};
+  for (const auto* tree : {"mod", "copy"}) {
+    ainb::test::write_file(root / tree / "guard.ainb", ainb::test::build(caller));
+    ainb::test::write_file(root / tree / "Walk.module.ainb", ainb::test::build(module));
+  }
+  const auto golden = (root / "golden").string();
+  const auto mod = (root / "mod").string(), copy = (root / "copy").string();
+  REQUIRE(ainb_cli({"regress", "--record", golden, mod, "--modules", mod, "--frames", "3"}).code ==
+          0);
+  CHECK(ainb_cli({"regress", "--check", golden, copy}).code == 0);
+  // The copy's module gains a step: checked with the copy, its callers see it.
+  ainb::test::BuildNode steps{.type = NodeType::Sequential};
+  steps.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  module.nodes = {steps, ainb::test::BuildNode{.name = "Walk"},
+                  ainb::test::BuildNode{.name = "Rest"}};
+  ainb::test::write_file(root / "copy" / "Walk.module.ainb", ainb::test::build(module));
+  const auto changed = ainb_cli({"regress", "--check", golden, copy});
+  CHECK(changed.out.find("guard.ainb        -               5  DIFFERENT at event 5") !=
+        std::string::npos);
+  CHECK(ainb_cli({"regress", "--check", golden, mod}).code == 0);
+
+  // Beside-file scenarios of one name under two inputs: the same text is stored once; different
+  // texts are refused.
+  const auto alarm = R"({"blackboard": [{"frame": 1, "name": "Alarm", "value": true}]})";
+  ainb::test::write_file(root / "a" / "x.ainb", ainb::test::build(guard()));
+  ainb::test::write_file(root / "b" / "x.ainb", ainb::test::build(guard()));
+  ainb::test::write_file(root / "a" / "x.alarm.scenario.json", alarm);
+  ainb::test::write_file(root / "b" / "x.alarm.scenario.json", alarm);
+  const auto a = (root / "a").string(), b = (root / "b").string();
+  CHECK(ainb_cli({"regress", "--record", golden, a, b, "--frames", "3"}).code == 0);
+  ainb::test::write_file(root / "b" / "x.alarm.scenario.json", "{}");
+  CHECK(ainb_cli({"regress", "--record", golden, a, b, "--frames", "3"})
+            .err.starts_with(
+                "error: two scenarios would be stored as scenarios/x.alarm.scenario.json"));
   fs::remove_all(root);
 }
 

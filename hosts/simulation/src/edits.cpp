@@ -290,7 +290,8 @@ NodePairing pair_guids(const std::vector<std::string>& original,
   }
   const auto expected = [&](std::size_t i) {
     for (std::size_t k = i; k-- > 0;) {
-      if (p.edited_of[k] >= 0) return static_cast<std::int64_t>(i) + p.edited_of[k] - static_cast<std::int64_t>(k);
+      if (p.edited_of[k] >= 0)
+        return static_cast<std::int64_t>(i) + p.edited_of[k] - static_cast<std::int64_t>(k);
     }
     return static_cast<std::int64_t>(i);
   };

@@ -177,8 +177,8 @@ std::map<std::string, std::vector<std::string>> recorded_guids_of(
                               " (edited by hand? --record again)");
   };
   if (!recorded.is_object())
-    throw bad(fmt::format("is {}, not an object of node GUID lists by file name",
-                          recorded.type_name()));
+    throw bad(
+        fmt::format("is {}, not an object of node GUID lists by file name", recorded.type_name()));
   std::map<std::string, std::vector<std::string>> guids;
   for (const auto& [name, list] : recorded.items()) {
     if (!list.is_array())
@@ -216,6 +216,19 @@ NodePairings pairings_with(const std::map<std::string, std::vector<std::string>>
   return pairings;
 }
 
+// A module folder recorded inside a recorded input, moved into the input the check was given
+// in its place (a checked-out copy of a mod is checked with its own modules); others unchanged.
+fs::path moved_with_inputs(const fs::path& folder, const std::vector<fs::path>& recorded,
+                           const std::vector<fs::path>& now) {
+  const auto normal = folder.lexically_normal();
+  for (std::size_t i = 0; i < recorded.size() && i < now.size(); ++i) {
+    const auto inside = normal.lexically_relative(recorded[i].lexically_normal());
+    if (inside.empty() || *inside.begin() == "..") continue;
+    return (now[i] / inside).lexically_normal();
+  }
+  return folder;
+}
+
 void report(const GoldenProgress& progress, std::size_t done, std::size_t total,
             const std::string& label) {
   if (progress) progress(done, total, label);
@@ -247,7 +260,9 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
   std::map<std::string, fs::path> scenario_sources;  // golden name -> source, to catch clashes
   auto name_scenario = [&](const std::string& name, const fs::path& source) {
     const auto [it, added] = scenario_sources.emplace(name, source);
-    if (!added && fs::canonical(it->second) != fs::canonical(source)) {
+    // Two files stored under one name must be one file, or two of the same text.
+    if (!added && fs::canonical(it->second) != fs::canonical(source) &&
+        read_text(it->second) != read_text(source)) {
       throw std::runtime_error(fmt::format("two scenarios would be stored as {}: {} and {}", name,
                                            it->second.string(), source.string()));
     }
@@ -333,7 +348,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
     throw std::runtime_error(fmt::format("{}: no readable golden recording ({})",
                                          (dir / "manifest.json").string(), e.what()));
   }
-  const auto options = options_from(manifest.at("options"));
+  auto options = options_from(manifest.at("options"));
   std::vector<fs::path> roots = inputs;
   const auto recorded_inputs = paths(manifest.at("inputs"));
   if (roots.empty()) roots = recorded_inputs;
@@ -343,6 +358,8 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         "recorded order, or none (the recorded ones)",
         recorded_inputs.size(), roots.size()));
   }
+  for (auto& folder : options.module_dirs)
+    folder = moved_with_inputs(folder, recorded_inputs, roots);
   // The files now, by input and key.
   std::vector<std::map<std::string, fs::path>> now(roots.size());
   for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -387,14 +404,15 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
       // Which pairing of nodes the recording allows, checked before anything runs.
       std::optional<std::map<std::string, std::vector<std::string>>> recorded_node_guids;
-      if (entry.contains("guids")) recorded_node_guids = recorded_guids_of(entry.at("guids"), golden);
+      if (entry.contains("guids"))
+        recorded_node_guids = recorded_guids_of(entry.at("guids"), golden);
       if (entry.contains("top") && !entry.at("top").is_string())
         throw std::runtime_error("manifest.json: its \"top\" is not a file name (--record again)");
       // The command the recording started, by name, as `ainb regress` starts the original's in
       // the edited file: reordering the file's commands is no difference.
       auto case_options = options;
-      if (const auto cmd = entry.find("command"); cmd != entry.end() && cmd->is_string() &&
-                                                  !cmd->get<std::string>().empty())
+      if (const auto cmd = entry.find("command");
+          cmd != entry.end() && cmd->is_string() && !cmd->get<std::string>().empty())
         case_options.command = cmd->get<std::string>();
       CaseRun run;
       // It fitted when recorded: the file lost what the run names.
@@ -416,6 +434,10 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
                                     recorded_node_guids ? &pairings : nullptr,
                                     RunLabels{"the recording", "this run"})) {
         d->scenario = c.scenario.empty() ? kNoScenario : c.scenario;
+        if (!recorded_node_guids) {
+          d->explanation +=
+              " (the recording keeps no node GUIDs: nodes compared by index; --record again)";
+        }
         c.status = GoldenCase::Status::Different;
         c.events = d->index;
         c.difference = std::move(d);
