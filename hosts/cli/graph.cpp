@@ -1,12 +1,20 @@
 // `ainb graph`: a file as Graphviz DOT: commands, nodes, plugs by kind, queries and module calls;
 // with a trace of `ainb run`, the nodes that ran coloured by their last result.
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
 #include <sstream>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -187,6 +195,65 @@ std::string format_graph(const Model& m, const std::map<std::uint32_t, std::stri
   return out;
 }
 
+namespace {
+
+// The bytes of an unlinked temporary file, from its start.
+std::string read_all(std::FILE* file) {
+  std::string text;
+  std::rewind(file);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
+    text.append(buffer, n);
+  return text;
+}
+
+// Runs dot on `dot_text` without a shell (an argument vector: no path is read as shell syntax)
+// and through unlinked temporary files (no name in the temporary folder to guess or replace).
+// dot's messages quote the graph's name, a file path, so they pass through `err`, which escapes
+// control characters on a terminal (terminal.hpp), rather than reach it from dot's own stderr.
+int run_dot(const std::string& dot, const std::string& dot_text, const std::string& output,
+            std::ostream& out, std::ostream& err) {
+  using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+  File in(std::tmpfile(), &std::fclose), svg(std::tmpfile(), &std::fclose),
+      messages(std::tmpfile(), &std::fclose);
+  if (!in || !svg || !messages) {
+    err << "error: --svg: cannot create a temporary file: " << std::strerror(errno) << '\n';
+    return kExitLoadError;
+  }
+  std::fwrite(dot_text.data(), 1, dot_text.size(), in.get());
+  std::fflush(in.get());
+  std::rewind(in.get());
+  std::vector<std::string> args{dot, "-Tsvg"};
+  if (!output.empty()) args.insert(args.end(), {"-o", output});
+  std::vector<char*> argv;
+  for (auto& arg : args)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fileno(in.get()), STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fileno(svg.get()), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fileno(messages.get()), STDERR_FILENO);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, dot.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  if (spawned == 0) {
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  err << read_all(messages.get());
+  if (spawned != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    err << "error: dot failed (" << dot << " -Tsvg"
+        << (output.empty() ? std::string() : " -o " + output) << ")\n";
+    return kExitLoadError;
+  }
+  if (output.empty()) out << read_all(svg.get());
+  return kExitOk;
+}
+
+}  // namespace
+
 int run_graph(const Model& model, const GraphRequest& request, std::ostream& out,
               std::ostream& err) {
   std::map<std::uint32_t, std::string> results;
@@ -224,26 +291,7 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
            "(Debian: apt-get install graphviz); without --svg the DOT text is printed\n";
     return kExitLoadError;
   }
-  // dot reads the DOT text from a temporary file and writes the SVG where asked.
-  const auto input = std::filesystem::temp_directory_path() /
-                     fmt::format("ainb-graph-{}.dot", std::hash<std::string>{}(dot_text));
-  std::ofstream(input, std::ios::binary) << dot_text;
-  const auto output = request.output.empty() ? std::filesystem::temp_directory_path() /
-                                                   (input.stem().string() + ".svg")
-                                             : std::filesystem::path(request.output);
-  const auto command = fmt::format("'{}' -Tsvg '{}' -o '{}'", dot, input.string(), output.string());
-  const int status = std::system(command.c_str());
-  std::filesystem::remove(input);
-  if (status != 0) {
-    err << "error: dot failed (" << command << ")\n";
-    return kExitLoadError;
-  }
-  if (request.output.empty()) {
-    std::ifstream svg(output, std::ios::binary);
-    out << svg.rdbuf();
-    std::filesystem::remove(output);
-  }
-  return kExitOk;
+  return run_dot(dot, dot_text, request.output, out, err);
 }
 
 }  // namespace ainb::cli
