@@ -1053,6 +1053,15 @@ TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot 
   const auto svg = ainb_cli({"graph", kPatrol.string(), "--svg"});
   if (svg.code == 0) {
     CHECK(svg.out.find("<svg") != std::string::npos);
+    // dot runs without a shell: a quote in the output path is part of the name, not syntax.
+    namespace fs = std::filesystem;
+    const auto folder = ainb::test::scratch_dir() / "svg";
+    fs::create_directories(folder);
+    const auto quoted = folder / "x';touch pwned;'.svg";
+    CHECK(ainb_cli({"graph", kPatrol.string(), "-o", quoted.string()}).code == 0);
+    CHECK(fs::exists(quoted));
+    CHECK_FALSE(fs::exists("pwned"));
+    CHECK_FALSE(fs::exists(folder / "pwned"));
   } else {
     CHECK(svg.err.find("which is not installed (Debian: apt-get install graphviz)") !=
           std::string::npos);

@@ -3,11 +3,11 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <vector>
