@@ -1,6 +1,7 @@
 // The `ainb` command line: output, exit codes and messages.
 
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -40,41 +41,43 @@ TEST_CASE("ainb info summarises a file") {
 
 TEST_CASE("text for a terminal shows control characters as escapes") {
   using ainb::cli::printable;
-  // C0 controls (newline and tab too), DEL and the UTF-8 C1 controls; "©" (C2 A9), Japanese and
-  // bytes that are not UTF-8 are kept.
+  // C0 controls (newline and tab too), DEL, the UTF-8 C1 controls and bytes that are not UTF-8
+  // (a lone 0x9B, an overlong form, a cut sequence); "©" (C2 A9) and Japanese are kept.
   CHECK(printable("a\x1b[2Jb\n\t\x7f") == "a\\x1b[2Jb\\x0a\\x09\\x7f");
   CHECK(printable("\xc2\x9b"
-                  "31m \xc2\xa9 その他 \xff") == "\\xc2\\x9b31m \xc2\xa9 その他 \xff");
-  CHECK(printable("ends in \xc2") == "ends in \xc2");
+                  "31m \xc2\xa9 その他") == "\\xc2\\x9b31m \xc2\xa9 その他");
+  CHECK(printable("\x9b"
+                  "2J \xe0\x82\x9b \xff \xe3\x81 end \xc2") ==
+        "\\x9b2J \\xe0\\x82\\x9b \\xff \\xe3\\x81 end \\xc2");
 
-  SUBCASE("the stream buffer keeps lines and tabs, and holds a 0xC2 across writes") {
-    std::ostringstream target;
-    {
-      std::ostringstream stream;
-      const ainb::cli::TerminalText terminal(stream, true);
-      stream << "name: \x1b]0;title\x07\tok\n" << '\xc2';
-      stream.flush();  // the held byte waits for the next
-      stream << '\x9b' << "x \xc2"
-             << "\xa9 \xc2";
-      target << stream.str();
-    }
-    CHECK(target.str() == "name: \\x1b]0;title\\x07\tok\n\\xc2\\x9bx \xc2\xa9 ");
-  }
-  SUBCASE("a 0xC2 at the end is written when the buffer goes") {
+  // What a terminal receives through a TerminalText.
+  const auto shown = [](bool ascii_only, const std::function<void(std::ostream&)>& write) {
     std::ostringstream stream;
     {
-      const ainb::cli::TerminalText terminal(stream, true);
-      stream << "\xc2";
+      const ainb::cli::TerminalText terminal(stream, true, ascii_only);
+      write(stream);
     }
-    CHECK(stream.str() == "\xc2");
+    return stream.str();
+  };
+  SUBCASE("the stream buffer keeps lines and tabs, and holds a sequence across writes") {
+    CHECK(shown(false, [](std::ostream& s) {
+            s << "name: \x1b]0;title\x07\tok\n" << '\xc2';
+            s.flush();  // the held byte waits for the next
+            s << '\x9b' << "x \xe3\x81"
+              << "\xae \xc2";
+          }) == "name: \\x1b]0;title\\x07\tok\n\\xc2\\x9bx \xe3\x81\xae \\xc2");
+  }
+  SUBCASE("a locale that is not UTF-8: every byte from 0x80 up is escaped") {
+    CHECK(shown(true, [](std::ostream& s) { s << "その\n"; }) ==
+          "\\xe3\\x81\\x9d\\xe3\\x81\\xae\n");
   }
   SUBCASE("not a terminal: the bytes pass unchanged") {
     std::ostringstream stream;
     {
-      const ainb::cli::TerminalText terminal(stream, false);
-      stream << "\x1b[2J";
+      const ainb::cli::TerminalText terminal(stream, false, true);
+      stream << "\x1b[2J\x9b";
     }
-    CHECK(stream.str() == "\x1b[2J");
+    CHECK(stream.str() == "\x1b[2J\x9b");
   }
   SUBCASE("log lines") {
     std::ostringstream out;

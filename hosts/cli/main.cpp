@@ -10,8 +10,9 @@
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   // A file's names reach the terminal as text, never as control sequences (terminal.hpp).
-  const ainb::cli::TerminalText out_text(std::cout, isatty(STDOUT_FILENO) != 0);
-  const ainb::cli::TerminalText err_text(std::cerr, isatty(STDERR_FILENO) != 0);
+  const bool ascii_only = !ainb::cli::locale_is_utf8();
+  const ainb::cli::TerminalText out_text(std::cout, isatty(STDOUT_FILENO) != 0, ascii_only);
+  const ainb::cli::TerminalText err_text(std::cerr, isatty(STDERR_FILENO) != 0, ascii_only);
   const int rc = ainb::cli::run(args, std::cout, std::cerr);
   // A full disk or a closed pipe: say so, rather than exit 0 with the output lost.
   errno = 0;

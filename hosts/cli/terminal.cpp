@@ -1,95 +1,149 @@
 #include "terminal.hpp"
 
+#include <cstring>
+#include <iostream>
+
+#include <langinfo.h>
+#include <locale.h>
+
 #include <fmt/format.h>
 #include <spdlog/details/log_msg.h>
 #include <spdlog/sinks/base_sink.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 namespace ainb::cli {
 
 namespace {
 
-bool is_control(unsigned char byte) {
-  return byte < 0x20 || byte == 0x7F;
-}
-bool is_c1_second_byte(unsigned char byte) {
-  return byte >= 0x80 && byte <= 0x9F;
+void append_escape(std::string& out, unsigned char byte) {
+  fmt::format_to(std::back_inserter(out), "\\x{:02x}", byte);
 }
 
-void append_escape(std::string& out, unsigned char byte) {
-  out += fmt::format("\\x{:02x}", byte);
+// The length of the UTF-8 sequence `lead` begins (RFC 3629), 0 for a byte that begins none.
+std::size_t sequence_length(unsigned char lead) {
+  if (lead >= 0xC2 && lead <= 0xDF) return 2;
+  if (lead >= 0xE0 && lead <= 0xEF) return 3;
+  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  return 0;
+}
+
+// Whether `byte` may follow `lead` as the sequence's second byte (no overlong forms, surrogates
+// or code points past U+10FFFF); later bytes are any continuation byte.
+bool second_byte_fits(unsigned char lead, unsigned char byte) {
+  switch (lead) {
+    case 0xE0:
+      return byte >= 0xA0 && byte <= 0xBF;
+    case 0xED:
+      return byte >= 0x80 && byte <= 0x9F;
+    case 0xF0:
+      return byte >= 0x90 && byte <= 0xBF;
+    case 0xF4:
+      return byte >= 0x80 && byte <= 0x8F;
+    default:
+      return byte >= 0x80 && byte <= 0xBF;
+  }
 }
 
 }  // namespace
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (is_control(byte)) {
+void Escaper::escape_held(std::string& out) {
+  for (std::size_t i = 0; i < held_count_; ++i)
+    append_escape(out, held_[i]);
+  held_count_ = 0;
+}
+
+void Escaper::put(unsigned char byte, std::string& out) {
+  if (held_count_ != 0) {
+    const bool fits =
+        held_count_ == 1 ? second_byte_fits(held_[0], byte) : byte >= 0x80 && byte <= 0xBF;
+    if (fits) {
+      held_[held_count_++] = byte;
+      if (held_count_ < needed_) return;
+      // A whole character: a C1 control is escaped, any other kept.
+      if (held_[0] == 0xC2 && held_[1] <= 0x9F) {
+        escape_held(out);
+      } else {
+        out.append(reinterpret_cast<const char*>(held_.data()), held_count_);
+        held_count_ = 0;
+      }
+      return;
+    }
+    escape_held(out);  // not UTF-8; `byte` may begin something valid
+  }
+  if (byte < 0x80) {
+    const bool control = byte < 0x20 || byte == 0x7F;
+    if (control && !(keep_lines_ && (byte == '\n' || byte == '\t'))) {
       append_escape(out, byte);
-    } else if (byte == 0xC2 && i + 1 < text.size() &&
-               is_c1_second_byte(static_cast<unsigned char>(text[i + 1]))) {
-      append_escape(out, byte);
-      append_escape(out, static_cast<unsigned char>(text[++i]));
     } else {
       out += static_cast<char>(byte);
     }
+    return;
   }
+  needed_ = ascii_only_ ? 0 : sequence_length(byte);
+  if (needed_ == 0) {
+    append_escape(out, byte);
+    return;
+  }
+  held_[0] = byte;
+  held_count_ = 1;
+}
+
+void Escaper::finish(std::string& out) {
+  escape_held(out);
+}
+
+std::string printable(std::string_view text) {
+  Escaper escaper(false, false);
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text)
+    escaper.put(static_cast<unsigned char>(c), out);
+  escaper.finish(out);
   return out;
 }
 
 PrintableBuffer::~PrintableBuffer() {
-  flush_held();
+  pending_.clear();
+  escaper_.finish(pending_);
+  write(pending_);
 }
 
-bool PrintableBuffer::flush_held() {
-  if (!holding_c2_) return true;
-  holding_c2_ = false;
-  return target_->sputc(static_cast<char>(0xC2)) != traits_type::eof();
-}
-
-bool PrintableBuffer::put(unsigned char byte) {
-  const auto write = [&](std::string_view bytes) {
-    return target_->sputn(bytes.data(), static_cast<std::streamsize>(bytes.size())) ==
-           static_cast<std::streamsize>(bytes.size());
-  };
-  if (holding_c2_) {
-    holding_c2_ = false;
-    if (is_c1_second_byte(byte)) return write(fmt::format("\\xc2\\x{:02x}", byte));
-    if (target_->sputc(static_cast<char>(0xC2)) == traits_type::eof()) return false;
-  }
-  if (byte == 0xC2) {
-    holding_c2_ = true;
-    return true;
-  }
-  if (is_control(byte) && byte != '\n' && byte != '\t') {
-    return write(fmt::format("\\x{:02x}", byte));
-  }
-  return target_->sputc(static_cast<char>(byte)) != traits_type::eof();
+bool PrintableBuffer::write(const std::string& bytes) {
+  return target_->sputn(bytes.data(), static_cast<std::streamsize>(bytes.size())) ==
+         static_cast<std::streamsize>(bytes.size());
 }
 
 PrintableBuffer::int_type PrintableBuffer::overflow(int_type c) {
   if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
-  return put(static_cast<unsigned char>(traits_type::to_char_type(c))) ? c : traits_type::eof();
+  pending_.clear();
+  escaper_.put(static_cast<unsigned char>(traits_type::to_char_type(c)), pending_);
+  return write(pending_) ? c : traits_type::eof();
 }
 
 std::streamsize PrintableBuffer::xsputn(const char* s, std::streamsize n) {
-  for (std::streamsize i = 0; i < n; ++i) {
-    if (!put(static_cast<unsigned char>(s[i]))) return i;
-  }
-  return n;
+  pending_.clear();
+  for (std::streamsize i = 0; i < n; ++i)
+    escaper_.put(static_cast<unsigned char>(s[i]), pending_);
+  return write(pending_) ? n : 0;
 }
 
-// A held 0xC2 stays held: the byte after it, not yet written, decides what it is.
+// An unfinished UTF-8 sequence stays held: the bytes after it, not yet written, decide what it
+// is.
 int PrintableBuffer::sync() {
   return target_->pubsync();
 }
 
-TerminalText::TerminalText(std::ostream& stream, bool is_terminal)
-    : stream_(stream), original_(stream.rdbuf()), buffer_(original_) {
+bool locale_is_utf8() {
+  const locale_t user = newlocale(LC_CTYPE_MASK, "", static_cast<locale_t>(nullptr));
+  if (user == static_cast<locale_t>(nullptr)) return false;  // an unknown locale: C, ASCII
+  const bool utf8 = std::strcmp(nl_langinfo_l(CODESET, user), "UTF-8") == 0;
+  freelocale(user);
+  return utf8;
+}
+
+TerminalText::TerminalText(std::ostream& stream, bool is_terminal, bool ascii_only)
+    : stream_(stream), original_(stream.rdbuf()), buffer_(original_, ascii_only) {
   if (is_terminal) stream_.rdbuf(&buffer_);
 }
 
@@ -127,7 +181,7 @@ spdlog::sink_ptr printable_sink(spdlog::sink_ptr target) {
 
 void log_to_stderr() {
   if (spdlog::get("ainb")) return;
-  auto sink = printable_sink(std::make_shared<spdlog::sinks::stderr_color_sink_st>());
+  auto sink = printable_sink(std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
   spdlog::set_default_logger(std::make_shared<spdlog::logger>("ainb", std::move(sink)));
 }
 

@@ -2,9 +2,10 @@
 
 // Text bound for a terminal. Names in a file are bytes its author chose, and a terminal obeys
 // the control characters among them (ESC [2J clears the screen; others retitle the window or
-// change what later output looks like). Like ls and git, the command line shows them as escapes
-// instead: on standard output and error while they are terminals, and always in log lines.
+// change what later output looks like). The command line shows them as escapes instead: on
+// standard output and error while they are terminals, and always in log lines.
 
+#include <array>
 #include <cstddef>
 #include <ostream>
 #include <streambuf>
@@ -15,17 +16,37 @@
 
 namespace ainb::cli {
 
-// `text` with each control character written as \xNN: the C0 controls (newline and tab too:
-// `text` is one line), DEL, and the C1 controls, which UTF-8 encodes as 0xC2 0x80 to 0xC2 0x9F
-// (written \xc2\xNN). Every other byte, UTF-8 or not, is kept.
+// What is escaped, byte by byte, as \xNN: the C0 controls (newline and tab only when
+// `keep_lines`), DEL, the C1 controls (UTF-8 C2 80 to C2 9F), and every byte of a sequence that
+// is not valid UTF-8 (a lone 0x9B is CSI to a terminal that reads 8-bit controls). With
+// `ascii_only`, for a locale that is not UTF-8, every byte from 0x80 up too, as ls does there:
+// such a terminal reads 0x80 to 0x9F inside valid UTF-8 as controls.
+class Escaper {
+ public:
+  Escaper(bool keep_lines, bool ascii_only) : keep_lines_(keep_lines), ascii_only_(ascii_only) {}
+  // Appends what `byte` makes printable to `out`; the bytes of an unfinished UTF-8 sequence wait
+  // for the rest.
+  void put(unsigned char byte, std::string& out);
+  // The bytes still waiting: an unfinished sequence, escaped.
+  void finish(std::string& out);
+
+ private:
+  void escape_held(std::string& out);
+
+  bool keep_lines_, ascii_only_;
+  std::array<unsigned char, 4> held_{};
+  std::size_t held_count_ = 0, needed_ = 0;
+};
+
+// `text` as one printable line: newlines and tabs escaped too.
 std::string printable(std::string_view text);
 
-// Writes through to another stream buffer, escaping as printable() does but keeping newlines and
-// tabs (the lines of a report). A 0xC2 byte is held until the next one shows whether it begins a
-// C1 control.
+// Writes through to another stream buffer, escaping as an Escaper that keeps lines and tabs (the
+// lines of a report).
 class PrintableBuffer : public std::streambuf {
  public:
-  explicit PrintableBuffer(std::streambuf* target) : target_(target) {}
+  PrintableBuffer(std::streambuf* target, bool ascii_only)
+      : target_(target), escaper_(true, ascii_only) {}
   PrintableBuffer(const PrintableBuffer&) = delete;
   PrintableBuffer& operator=(const PrintableBuffer&) = delete;
   ~PrintableBuffer() override;
@@ -36,18 +57,22 @@ class PrintableBuffer : public std::streambuf {
   int sync() override;
 
  private:
-  bool put(unsigned char byte);
-  bool flush_held();
+  bool write(const std::string& bytes);
 
   std::streambuf* target_;
-  bool holding_c2_ = false;
+  Escaper escaper_;
+  std::string pending_;
 };
+
+// Whether the user's locale (LC_ALL, LC_CTYPE, LANG) reads UTF-8, without changing the
+// program's locale.
+bool locale_is_utf8();
 
 // While it lives, `stream` escapes control characters if `is_terminal` (the caller asks isatty
 // for the stream's descriptor); otherwise it changes nothing.
 class TerminalText {
  public:
-  TerminalText(std::ostream& stream, bool is_terminal);
+  TerminalText(std::ostream& stream, bool is_terminal, bool ascii_only);
   TerminalText(const TerminalText&) = delete;
   TerminalText& operator=(const TerminalText&) = delete;
   ~TerminalText();
@@ -61,9 +86,9 @@ class TerminalText {
 // A log sink that passes each message to `target` with its text made printable().
 spdlog::sink_ptr printable_sink(spdlog::sink_ptr target);
 
-// Sends the default logger's lines to standard error, printable(), for every command: warnings (a
-// module run as a stub, a missing user function) must not mix with a trace or JSON on standard
-// output.
+// Sends the default logger's lines, printable(), to std::cerr (which escapes again for a
+// terminal that does not read UTF-8), for every command: warnings (a module run as a stub, a
+// missing user function) must not mix with a trace or JSON on standard output.
 void log_to_stderr();
 
 }  // namespace ainb::cli
