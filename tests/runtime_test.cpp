@@ -1192,6 +1192,86 @@ TEST_CASE("expressions: selector inputs, and setup blocks run at each Enter of t
   }
 }
 
+TEST_CASE("expressions: an Int parameter takes a UInt result's bits, on every path") {
+  // EXB v3 functions may return UInt; the loader binds them to Int parameters. Without an input
+  // the S32 selector reads the result typed, with one through Instance::evaluate: both see 1.
+  for (const bool with_input : {false, true}) {
+    exb::AssemblySource source;
+    source.version = 3;
+    source.functions = {{.input_type = with_input ? exb::DataType::Int : exb::DataType::None,
+                         .output_type = exb::DataType::UInt,
+                         .static_size = 4,
+                         .main = {"STR uint Out[0x0], uint 1", "END"}}};
+    Harness h;
+    for (const auto* name : {"One", "Other"})
+      h.probe(name, {R});
+    AinbSpec spec;
+    spec.exb = exb::assemble(source);
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode s32{.type = NodeType::S32Selector};
+    s32.inputs = {{ParamType::Int, "Input", -1, 0, 0xC2000000u, std::int32_t{0}}};
+    s32.plugs = {{PlugKind::Child, 1, "", 0, s32_condition(1)},
+                 {PlugKind::Child, 2, "", 0, s32_condition(0)}};
+    spec.nodes = {s32, user("One"), user("Other")};
+    h.load(spec);
+    CAPTURE(with_input);
+    CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter One"});
+  }
+}
+
+TEST_CASE("expressions: the setup blocks of a query's expressions run when the query is entered") {
+  // An Element_Expression query and a user query whose input is an expression: each setup block
+  // sets a counter to 10, each main block adds 1 and gives it.
+  exb::AssemblySource source;
+  source.functions = {
+      {.static_size = 4,
+       .setup = std::vector<std::string>{"STR int GMem[0x0], int 10", "END"},
+       .main = {"ADD int GMem[0x0], int 1", "STR int UserOut[0x0], int GMem[0x0]", "END"}},
+      {.output_type = exb::DataType::Int,
+       .static_size = 4,
+       .setup = std::vector<std::string>{"STR int GMem[0x0], int 10", "END"},
+       .main = {"ADD int GMem[0x0], int 1", "STR int Out[0x0], int GMem[0x0]", "END"}}};
+  struct Reader : NodeClass {
+    std::string input;
+    std::vector<std::int32_t> seen;
+    Reader(std::string name, Result result) : input(std::move(name)), result_(result) {}
+    Result update(NodeContext& c) override {
+      seen.push_back(c.input_int(input));
+      return result_;
+    }
+    Result result_;
+  };
+  for (const bool observed : {true, false}) {
+    auto reader = std::make_shared<Reader>("N", R);
+    auto query_reader = std::make_shared<Reader>("M", S);
+    Harness h;
+    h.registry.add("Reader", reader);
+    h.registry.add("QueryReader", query_reader);
+    AinbSpec spec;
+    spec.exb = exb::assemble(source);
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode read = user("Reader");
+    read.inputs = {{ParamType::Int, "N", 1, 0, 0, std::int32_t{0}}};
+    read.queries = {0, 1};
+    BuildNode expression{.type = NodeType::Expression, .flags = node_flags::kIsQuery};
+    expression.properties = {{ParamType::Int, "ExpressionBase", std::int32_t{0}, 0xC2000000u}};
+    expression.outputs = {{ParamType::Int, "Sum", true}};
+    BuildNode query = user("QueryReader");
+    query.flags = node_flags::kIsQuery;
+    query.inputs = {{ParamType::Int, "M", -1, 0, 0xC2000001u, std::int32_t{0}}};
+    spec.nodes = {read, expression, query};
+    h.load(spec);
+    if (!observed) h.unobserved();
+    h.instance->start("Root");
+    h.tick();
+    CAPTURE(observed);
+    // The queries are calculated at the reader's Enter (11) and again before its one Update
+    // (12), which reads the expression's second result; without the setup blocks, 1 and 2.
+    CHECK(reader->seen == std::vector<std::int32_t>{12});
+    CHECK(query_reader->seen == std::vector<std::int32_t>{11, 12});
+  }
+}
+
 TEST_CASE(
     "XLink actions and blackboard writes reach the observer, and attachments reach the node") {
   struct Events : Observer {

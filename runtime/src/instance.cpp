@@ -886,10 +886,12 @@ void Instance::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
   for (const auto inner : graph_->queries(q))
     ++state_of(inner).query_users;
+  const auto& g = graph_->nodes()[q];
+  if (g.runs_setup) run_setup_blocks(q);  // as enter_node does, before the observer hears of it
   if (observed()) {
     guarded(Fault::Source::Observer, q, "on_enter", [&] { options_.observer->on_enter(*this, q); });
   }
-  if (const auto& g = graph_->nodes()[q]; g.enter_work || g.module >= 0) enter_own(q);
+  if (g.enter_work || g.module >= 0) enter_own(q);
 }
 
 // The same walk: a query its last user leaves is left, then its own queries; one still in use
@@ -1159,13 +1161,37 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
   enter_builtin(node);
 }
 
-// The setup blocks of the expressions a node owns (run once per Enter), then its Enter events.
-void Instance::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
-  for (const auto site : g.runs_setup ? graph_->sites_of(node) : std::span<const std::uint32_t>{}) {
-    auto frame = site_frame(site);
-    guarded(Fault::Source::UserFunction, node, "an expression's setup block",
-            [&] { return machine_->run_setup(graph_->expression_sites()[site].function, frame); });
+// Element_Expression's memory: its inputs and outputs are the function's user slots, numbered
+// per type, at most kSlots of each (a function reading more fails with BadFrame).
+struct Instance::ExpressionSlots {
+  static constexpr std::size_t kSlots = 16;
+  std::array<std::array<std::uint8_t, kSlots * 12>, 12> bytes{};
+};
+
+// The setup blocks of the expressions a node owns: run once per Enter, of a node or a query.
+void Instance::run_setup_blocks(std::uint32_t node) {
+  for (const auto site : graph_->sites_of(node)) {
+    const auto function = graph_->expression_sites()[site].function;
+    if (graph_->program()->functions()[function].setup < 0) continue;
+    const auto run = [&](exb::Frame& frame) {
+      guarded(Fault::Source::UserFunction, node, "an expression's setup block",
+              [&] { return machine_->run_setup(function, frame); });
+    };
+    if (static_cast<std::int32_t>(site) == graph_->node_site(node)) {
+      // An Element_Expression's own function may use its user slots in either block.
+      ExpressionSlots slots;
+      auto frame = expression_frame(node, site, slots);
+      run(frame);
+    } else {
+      auto frame = site_frame(site);
+      run(frame);
+    }
   }
+}
+
+// The setup blocks of a node's expressions, then its Enter events.
+void Instance::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
+  if (g.runs_setup) run_setup_blocks(node);
   if (!observed()) return;
   guarded(Fault::Source::Observer, node, "on_enter",
           [&] { options_.observer->on_enter(*this, node); });
@@ -1867,18 +1893,21 @@ Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
   const auto status = guarded(Fault::Source::UserFunction, owner, "an expression",
                               [&] { return machine_->run_main(function, frame); });
   if (status != exb::Status::Ok) return fallback;
+  // Read as the parameter's type where the result is one (an Int parameter takes a UInt result's
+  // bits, as evaluated_selector_input does), else as the function's own (a mismatch the loader
+  // allows only for Element_Expression's own function gives the fallback).
   const auto out_type =
-      exb::value_size(source.output_type) != 0 ? source.output_type : exb_type(type);
+      exb::value_size(source.output_type) == 0 || param_type_of(source.output_type) == type
+          ? exb_type(type)
+          : source.output_type;
   return from_exb(exb::read_value(out_type, frame.output.data()), fallback);
 }
 
-// Element_Expression: its inputs and outputs are the function's user slots, numbered per type.
-Result Instance::update_expression(std::uint32_t node) {
-  const auto site = graph_->node_site(node);
-  if (site < 0 || !machine_) return Result::Success;
-  constexpr std::size_t kSlots = 16;  // per type; a function reading more fails (BadFrame)
-  std::array<std::array<std::uint8_t, kSlots * 12>, 12> slots{};
-  auto frame = site_frame(static_cast<std::uint32_t>(site));
+// The frame of Element_Expression `node`'s own function (`site`): its inputs' values in the user
+// slots, room for its outputs.
+exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
+                                      ExpressionSlots& slots) const {
+  auto frame = site_frame(site);
   const auto& m = graph_->model();
   const auto& n = m.nodes[node];
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -1888,20 +1917,29 @@ Result Instance::update_expression(std::uint32_t node) {
     const auto width = exb::value_size(exb_type(type));
     const auto inputs = m.inputs_of(n, type);
     const auto outputs = m.outputs_of(n, type);
-    frame.user[k] = slots[k].data();
-    frame.user_slots[k] = static_cast<std::uint32_t>(std::min(inputs.size(), kSlots));
-    frame.user[k + 6] = slots[k + 6].data();
-    frame.user_slots[k + 6] = static_cast<std::uint32_t>(std::min(outputs.size(), kSlots));
+    frame.user[k] = slots.bytes[k].data();
+    frame.user_slots[k] = static_cast<std::uint32_t>(std::min(inputs.size(), slots.kSlots));
+    frame.user[k + 6] = slots.bytes[k + 6].data();
+    frame.user_slots[k + 6] = static_cast<std::uint32_t>(std::min(outputs.size(), slots.kSlots));
     for (std::size_t i = 0; i < frame.user_slots[k]; ++i) {
       std::array<std::uint8_t, 12> bytes{};
       exb::write_value(to_exb(input_value(inputs[i])), bytes);
-      std::memcpy(slots[k].data() + i * width, bytes.data(), width);
+      std::memcpy(slots.bytes[k].data() + i * width, bytes.data(), width);
     }
   }
+  return frame;
+}
+
+Result Instance::update_expression(std::uint32_t node) {
+  const auto site = graph_->node_site(node);
+  if (site < 0 || !machine_) return Result::Success;
+  ExpressionSlots slots;
+  auto frame = expression_frame(node, static_cast<std::uint32_t>(site), slots);
   const auto function = graph_->expression_sites()[site].function;
   const auto status = guarded(Fault::Source::UserFunction, node, "an expression",
                               [&] { return machine_->run_main(function, frame); });
   if (status != exb::Status::Ok) return Result::Failure;
+  const auto& n = graph_->model().nodes[node];
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     const auto type = static_cast<ParamType>(t);
     const auto k = slot_space(type);
@@ -1910,7 +1948,7 @@ Result Instance::update_expression(std::uint32_t node) {
     for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
       const auto index = n.outputs[t].base + static_cast<std::uint32_t>(i);
       set_output(t, index,
-                 from_exb(exb::read_value(exb_type(type), slots[k + 6].data() + i * width),
+                 from_exb(exb::read_value(exb_type(type), slots.bytes[k + 6].data() + i * width),
                           output(t, index)));
     }
   }

@@ -205,6 +205,7 @@ class alignas(64) Instance {
   void leave(std::uint32_t node);
   void enter_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   [[gnu::noinline]] void enter_setup_and_events(std::uint32_t node, const GraphNode& g);
+  [[gnu::noinline]] void run_setup_blocks(std::uint32_t node);
   Result update_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void leave_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void enter_builtin(std::uint32_t node);
@@ -322,6 +323,8 @@ class alignas(64) Instance {
   Value blackboard_value(ParamType type, ParamFlags flags) const;
   Value evaluate(std::int32_t site, ParamType type, const Value& input,
                  const Value& fallback) const;
+  struct ExpressionSlots;
+  exb::Frame expression_frame(std::uint32_t node, std::uint32_t site, ExpressionSlots& slots) const;
   Result update_expression(std::uint32_t node);
   exb::Frame site_frame(std::uint32_t site) const;
 
