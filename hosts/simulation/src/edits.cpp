@@ -310,13 +310,13 @@ NodePairing pair_guids(const std::vector<std::string>& original,
       const auto left = olds.size() - k - 1;
       const auto last = news.size() > left ? news.size() - left : next + 1;
       const auto want = expected(olds[k]);
+      const auto distance = [&](std::size_t c) {
+        const auto v = static_cast<std::int64_t>(news[c]) - want;
+        return v < 0 ? -v : v;
+      };
       auto best = next;
-      for (auto c = next; c < last; ++c) {
-        const auto d = [&](std::size_t x) {
-          const auto v = static_cast<std::int64_t>(news[x]) - want;
-          return v < 0 ? -v : v;
-        };
-        if (d(c) < d(best)) best = c;
+      for (auto c = next + 1; c < last; ++c) {
+        if (distance(c) < distance(best)) best = c;
       }
       pair(olds[k], news[best]);
       next = best + 1;
