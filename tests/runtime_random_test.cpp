@@ -740,7 +740,9 @@ TEST_CASE("random files with expressions: the same calls and values on every pat
     Quiet() { spdlog::default_logger()->set_level(spdlog::level::err); }
     ~Quiet() { spdlog::default_logger()->set_level(level); }
   } quiet_warnings;
-  constexpr std::uint32_t kSeeds = 10000;  // three runs each: about 6 s in the release build
+  // Three runs each: about 2 s in the release build, a minute under the sanitizers (the faults
+  // it found showed by seed 160; 200,000 seeds ran clean once).
+  constexpr std::uint32_t kSeeds = 3000;
   for (std::uint32_t seed = 1; seed <= kSeeds; ++seed) {
     std::mt19937 rng(seed);
     const bool calls_module = seed % 3 == 0;
