@@ -330,6 +330,23 @@ ainb::test::AinbSpec guard_without(std::size_t deleted) {
   return spec;
 }
 
+// guard() whose Patrol (#3) calls Walk.module.ainb, a file beside it (walk_module()).
+ainb::test::AinbSpec guard_calling_walk() {
+  auto caller = guard();
+  caller.nodes[3] = {.name = "Walk.module", .flags = ainb::node_flags::kIsModule};
+  caller.modules = {{"Walk.module.ainb"}};
+  return caller;
+}
+
+// Walk.module: one command running one node of class Walk.
+ainb::test::AinbSpec walk_module() {
+  ainb::test::AinbSpec module;
+  module.file_name = "Walk.module";
+  module.commands = {{"Root", 0, {}}};
+  module.nodes = {ainb::test::BuildNode{.name = "Walk"}};
+  return module;
+}
+
 std::string write_spec(const std::string& name, const ainb::test::AinbSpec& spec) {
   return ainb::test::write_scratch(name, ainb::test::build(spec)).string();
 }
@@ -395,15 +412,9 @@ TEST_CASE("ainb regress: equal files, and the first difference of single edits")
   }
   SUBCASE("an edit inside a module file: a note naming the module, and --strict fails") {
     // Guard's Patrol is now a module call; the module's Walk node has a Speed property.
-    auto caller = guard();
-    caller.nodes[3] = {.name = "Walk.module", .flags = ainb::node_flags::kIsModule};
-    caller.modules = {{"Walk.module.ainb"}};
-    ainb::test::AinbSpec module;
-    module.file_name = "Walk.module";
-    module.commands = {{"Root", 0, {}}};
-    ainb::test::BuildNode walk{.name = "Walk"};
-    walk.properties = {{ParamType::Float, "Speed", 1.5f}};
-    module.nodes = {walk};
+    const auto caller = guard_calling_walk();
+    auto module = walk_module();
+    module.nodes[0].properties = {{ParamType::Float, "Speed", 1.5f}};
     namespace fs = std::filesystem;
     const auto root = ainb::test::scratch_dir() / "ainb-regress-module";
     ainb::test::write_file(root / "a" / "guard.ainb", ainb::test::build(caller));
@@ -849,14 +860,8 @@ TEST_CASE(
   namespace fs = std::filesystem;
   const auto root = ainb::test::scratch_dir() / "ainb-golden-copy";
   fs::remove_all(root);
-  // Guard's Patrol calls Walk.module, beside it.
-  auto caller = guard();
-  caller.nodes[3] = {.name = "Walk.module", .flags = ainb::node_flags::kIsModule};
-  caller.modules = {{"Walk.module.ainb"}};
-  ainb::test::AinbSpec module;
-  module.file_name = "Walk.module";
-  module.commands = {{"Root", 0, {}}};
-  module.nodes = {ainb::test::BuildNode{.name = "Walk"}};
+  const auto caller = guard_calling_walk();
+  auto module = walk_module();
   for (const auto* tree : {"mod", "copy"}) {
     ainb::test::write_file(root / tree / "guard.ainb", ainb::test::build(caller));
     ainb::test::write_file(root / tree / "Walk.module.ainb", ainb::test::build(module));
