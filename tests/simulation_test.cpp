@@ -576,8 +576,8 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
     const auto d =
         ainb_cli({"regress", original, write_spec("guard-nopatrol.ainb", guard_without(3))});
     CHECK(d.code == 1);
-    CHECK(d.out.find("  a different node was entered: #3 Patrol in the original, #2 Attack in the "
-                     "edited file") != std::string::npos);
+    CHECK(d.out.find("  node #3 Patrol, entered in the original, is not in the edited file "
+                     "(deleted): #2 Attack was entered instead\n") != std::string::npos);
   }
   SUBCASE("a node copied with its GUID: the nearer one is the node, the other the copy") {
     auto spec = guard();
@@ -592,6 +592,19 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
     CHECK(r.code == 0);
     CHECK(r.out.find("note: node #0 of the edited file (Patrol): new in the edited file; no run "
                      "entered this node") != std::string::npos);
+  }
+  SUBCASE("an explanation names the edited run's nodes by their original numbers") {
+    // The alarm at frame 1 makes the original leave Patrol for Attack; without Attack, both of
+    // the selector's plugs lead to Patrol, which stays and is updated.
+    const auto alarm = ainb::test::write_scratch(
+        "alarm1.scenario.json",
+        R"({"blackboard": [{"frame": 1, "name": "Alarm", "value": true}]})");
+    const auto r =
+        ainb_cli({"regress", original, write_spec("guard-noattack-alarm.ainb", guard_without(2)),
+                  "--scenario", alarm.string()});
+    CHECK(r.out.find("  the original does \"frame 1 leave #3 Patrol [Guard.root.ainb]\" where the "
+                     "edited file does \"frame 1 update #3 (#2 in the edited file) Patrol -> "
+                     "Success [Guard.root.ainb]\"\n") != std::string::npos);
   }
   SUBCASE("two nodes sharing a GUID keep their order when a node before them goes") {
     // Patrol (#3) and Wait (#4) share a GUID; deleting Attack (#2) moves both down by one. The
@@ -715,8 +728,8 @@ TEST_CASE("ainb regress --record and --check: golden traces of a folder of files
         "2 case(s): 2 same\n");
   ainb::test::write_file(mod / "sub" / "copy.ainb", ainb::test::build(guard_without(3)));
   const auto deleted = ainb_cli({"regress", "--check", golden, mod.string()});
-  CHECK(deleted.out.find("  a different node was entered: #3 Patrol in the recording, #2 Attack "
-                         "in this run") != std::string::npos);
+  CHECK(deleted.out.find("  node #3 Patrol, entered in the recording, is not in this run "
+                         "(deleted): #2 Attack was entered instead\n") != std::string::npos);
   // A recording made before GUIDs were kept compares nodes by index: Patrol, now #2, differs.
   {
     auto manifest = nlohmann::json::parse(ainb::test::read_text(root / "golden" / "manifest.json"));

@@ -12,9 +12,12 @@ namespace ainb::simulation {
 
 namespace {
 
-std::string describe(const TraceEvent& e) {
+// An event as a line; `node` names its node when given (an edited run's node by its original
+// number).
+std::string describe(const TraceEvent& e, const std::string& node = "") {
   std::string s = fmt::format("frame {} {}", e.frame, e.event);
-  if (e.node >= 0) s += fmt::format(" #{} {}", e.node, e.type);
+  if (e.node >= 0)
+    s += fmt::format(" {} {}", node.empty() ? fmt::format("#{}", e.node) : node, e.type);
   if (!e.result.empty()) s += " -> " + e.result;
   if (e.to >= 0) s += fmt::format(" -> #{}", e.to);
   if (!e.detail.empty()) s += ": " + e.detail;
@@ -40,6 +43,15 @@ struct EventMatcher {
     if (pairings == nullptr || a_node < 0 || b_node < 0) return false;
     const auto found = pairings->find(b.file == top_b ? top_a : b.file);
     return found != pairings->end() && found->second.same_guid(a_node, b_node);
+  }
+  // Original node `node` of the original run's event `a` has no partner in the edited file.
+  bool deleted(const TraceEvent& a, std::int64_t node) const {
+    if (pairings == nullptr || node < 0) return false;
+    const auto found = pairings->find(a.file);
+    if (found == pairings->end()) return false;
+    const auto& edited_of = found->second.edited_of;
+    return static_cast<std::size_t>(node) < edited_of.size() &&
+           edited_of[static_cast<std::size_t>(node)] < 0;
   }
   // Events are the same when everything but the top-level file's name agrees (an edited copy
   // may be saved under another name), nodes compared as paired.
@@ -79,6 +91,12 @@ std::string explain(const std::optional<TraceEvent>& a, const std::optional<Trac
                        o, b->result, e);
   }
   if (a->event == "enter" && b->event == "enter") {
+    if (match.deleted(*a, a->node)) {
+      return fmt::format(
+          "node #{} {}, entered in {}, is not in {} (deleted): {} {} was entered "
+          "instead",
+          a->node, a->type, o, e, edited_node(), b->type);
+    }
     return fmt::format(
         "a different node was entered: #{} {} in {}, {} {} in {} (a different child was chosen "
         "or linked)",
@@ -91,7 +109,8 @@ std::string explain(const std::optional<TraceEvent>& a, const std::optional<Trac
   if (a->event == "transition" || b->event == "transition") {
     return "a different transition (active node update) was taken";
   }
-  return fmt::format("{} does \"{}\" where {} does \"{}\"", o, describe(*a), e, describe(*b));
+  return fmt::format("{} does \"{}\" where {} does \"{}\"", o, describe(*a), e,
+                     describe(*b, b->node >= 0 ? edited_node() : ""));
 }
 
 // The nodes a run entered, by file (the top-level file and each module).
