@@ -1,5 +1,6 @@
 // The `ainb` command line: output, exit codes and messages.
 
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -70,6 +71,23 @@ TEST_CASE("text for a terminal shows control characters as escapes") {
   SUBCASE("a locale that is not UTF-8: every byte from 0x80 up is escaped") {
     CHECK(shown(true, [](std::ostream& s) { s << "その\n"; }) ==
           "\\xe3\\x81\\x9d\\xe3\\x81\\xae\n");
+  }
+  SUBCASE("the locale decides: its character set, or the name of one the system lacks") {
+    const char* before = std::getenv("LC_ALL");
+    const std::string saved = before != nullptr ? before : "";
+    const auto utf8_with = [](const char* value) {
+      setenv("LC_ALL", value, 1);
+      return ainb::cli::locale_is_utf8();
+    };
+    CHECK(utf8_with("C.UTF-8"));
+    CHECK_FALSE(utf8_with("C"));
+    CHECK(utf8_with("xx_YY.UTF-8"));  // not installed: named UTF-8
+    CHECK_FALSE(utf8_with("xx_YY.ISO-8859-1"));
+    if (before != nullptr) {
+      setenv("LC_ALL", saved.c_str(), 1);
+    } else {
+      unsetenv("LC_ALL");
+    }
   }
   SUBCASE("not a terminal: the bytes pass unchanged") {
     std::ostringstream stream;

@@ -1,5 +1,8 @@
 #include "terminal.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -136,7 +139,19 @@ int PrintableBuffer::sync() {
 
 bool locale_is_utf8() {
   const locale_t user = newlocale(LC_CTYPE_MASK, "", static_cast<locale_t>(nullptr));
-  if (user == static_cast<locale_t>(nullptr)) return false;  // an unknown locale: C, ASCII
+  if (user == static_cast<locale_t>(nullptr)) {
+    // A locale the system lacks (LANG=en_US.UTF-8 on a minimal install): its name says what
+    // the terminal was set up for.
+    for (const char* variable : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+      const char* value = std::getenv(variable);
+      if (value == nullptr || *value == '\0') continue;
+      std::string name(value);
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      return name.find("utf-8") != std::string::npos || name.find("utf8") != std::string::npos;
+    }
+    return false;
+  }
   const bool utf8 = std::strcmp(nl_langinfo_l(CODESET, user), "UTF-8") == 0;
   freelocale(user);
   return utf8;
