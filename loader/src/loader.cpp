@@ -17,35 +17,37 @@ namespace {
 
 constexpr std::uint64_t kHeaderSize = 0x74;
 
-// The header's offset slots (0x20 + 4 * slot; header_slot), named for messages. Null: a value,
-// or a field no reader follows (0x50, "the same as the resident update array offset"; 0x54 and
-// 0x6C, unused). Optional: 0 means the file has no such section.
+// The header's fields from 0x20 to 0x70 (0x20 + 4 * slot; header_slot), named for messages.
+// Values are not offsets (the category, its name in the string pool, 0x54). Offsets no reader
+// follows (0x50, "the same as the resident update array offset"; 0x6C, unused) are only checked
+// against the file's end. An optional section is absent when its offset is 0.
+enum class SlotKind : std::uint8_t { Value, Unread, Section, Optional };
 struct OffsetSlot {
   const char* name;
-  bool optional;
+  SlotKind kind;
 };
 constexpr std::array<OffsetSlot, 21> kOffsetSlots{{
-    {"blackboard", false},
-    {"string pool", false},
-    {"enum resolve array", true},
-    {"property table", false},
-    {"transition array", false},
-    {"input/output table", false},
-    {"multi-param array", false},
-    {"attachment array", false},
-    {"attachment index array", false},
-    {"EXB section", true},
-    {"child replacement table", true},
-    {"resident update (query) array", false},
-    {nullptr, false},
-    {nullptr, false},
-    {"0x58 section", true},
-    {"module array", false},
-    {nullptr, false},
-    {nullptr, false},
-    {"XLink action array", false},
-    {nullptr, false},
-    {"blackboard ID (file identification hash)", false},
+    {"blackboard", SlotKind::Section},
+    {"string pool", SlotKind::Section},
+    {"enum resolve array", SlotKind::Optional},
+    {"property table", SlotKind::Section},
+    {"transition array", SlotKind::Section},
+    {"input/output table", SlotKind::Section},
+    {"multi-param array", SlotKind::Section},
+    {"attachment array", SlotKind::Section},
+    {"attachment index array", SlotKind::Section},
+    {"EXB section", SlotKind::Optional},
+    {"child replacement table", SlotKind::Optional},
+    {"resident update (query) array", SlotKind::Section},
+    {"0x50 field", SlotKind::Unread},
+    {"0x54 field", SlotKind::Value},
+    {"0x58 section", SlotKind::Optional},
+    {"module array", SlotKind::Section},
+    {"category name", SlotKind::Value},
+    {"category", SlotKind::Value},
+    {"XLink action array", SlotKind::Section},
+    {"0x6C field", SlotKind::Unread},
+    {"blackboard ID (file identification hash)", SlotKind::Section},
 }};
 constexpr std::uint64_t kCommandSize = 0x18;
 constexpr std::uint64_t kParamHeaderSize = 0x90;  // node body: parameter ranges
@@ -166,10 +168,7 @@ class Loader {
     h.output_node_count = r_.u32(0x1C);
     h.category = offset(header_slot::kCategory);
     for (std::size_t i = 0; i < h.offsets.size(); ++i) {
-      if (i == header_slot::kCategoryName || i == header_slot::kCategory ||
-          i == header_slot::kUnknown54) {
-        continue;  // values, not offsets
-      }
+      if (kOffsetSlots[i].kind == SlotKind::Value) continue;
       if (h.offsets[i] > r_.size()) {
         r_.fail(0x20 + 4 * i, "section offset {:#x} lies past the end of the file ({:#x})",
                 h.offsets[i], r_.size());
@@ -179,8 +178,9 @@ class Loader {
     // own. Offset 0 marks an absent section where the format has optional ones.
     for (std::size_t i = 0; i < h.offsets.size(); ++i) {
       const auto& slot = kOffsetSlots[i];
-      if (slot.name == nullptr || h.offsets[i] >= kHeaderSize) continue;
-      if (h.offsets[i] == 0 && slot.optional) continue;
+      if (slot.kind == SlotKind::Value || slot.kind == SlotKind::Unread) continue;
+      if (h.offsets[i] >= kHeaderSize || (h.offsets[i] == 0 && slot.kind == SlotKind::Optional))
+        continue;
       r_.fail(0x20 + 4 * i, "{} offset {:#x} lies inside the header (which ends at {:#x})",
               slot.name, h.offsets[i], kHeaderSize);
     }
@@ -215,10 +215,7 @@ class Loader {
     nodes_end_ = arrays_end;
     for (std::size_t i = 0; i < m_.header.offsets.size(); ++i) {
       const auto value = m_.header.offsets[i];
-      if (i == header_slot::kCategoryName || i == header_slot::kCategory ||
-          i == header_slot::kUnknown54 || value == 0) {
-        continue;
-      }
+      if (kOffsetSlots[i].kind == SlotKind::Value || value == 0) continue;
       if (value < arrays_end) {
         r_.fail(0x20 + 4 * i,
                 "section offset {:#x} overlaps the command and node arrays (which end at {:#x})",

@@ -937,9 +937,8 @@ void Graph::bind_inputs() {
     } else if (b.kind == InputBinding::Kind::Expression && b.source_slot < 0 &&
                g.type != NodeType::StringSelector) {
       const auto& function = *program_->functions()[sites_[b.slot].function].source;
-      const auto out = function.output_type;
       if (exb::value_size(function.input_type) == 0 &&
-          (exb::value_size(out) == 0 || param_type_of(out) == static_cast<ParamType>(t))) {
+          result_reads_as(function.output_type, static_cast<ParamType>(t))) {
         g.selector_source = GraphNode::SelectorSource::Expression;
         g.selector_at = b.slot;
       }

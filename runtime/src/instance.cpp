@@ -1603,6 +1603,15 @@ Result Instance::update_alert(std::uint32_t node) {
   }
 }
 
+// The main block of a site's function, on its frame; what it throws is a fault of the site's
+// owner.
+[[gnu::always_inline]] inline exb::Status Instance::run_main_of(std::uint32_t site,
+                                                                exb::Frame& frame) const {
+  const auto& s = graph_->expression_sites()[site];
+  return guarded(Fault::Source::UserFunction, s.owner, "an expression",
+                 [&] { return machine_->run_main(s.function, frame); });
+}
+
 // A selector's input, typed: read straight from the output or blackboard entry it is bound to
 // (the common sources), through its binding otherwise.
 template <typename T>
@@ -1631,12 +1640,8 @@ template <typename T>
 template <typename T>
 T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
   if (!machine_) return bound_selector_input<T>(g, type);
-  const auto site = g.selector_at;
-  auto frame = site_frame(site);
-  const auto& s = graph_->expression_sites()[site];
-  const auto status = guarded(Fault::Source::UserFunction, s.owner, "an expression",
-                              [&] { return machine_->run_main(s.function, frame); });
-  if (status != exb::Status::Ok) {
+  auto frame = site_frame(g.selector_at);
+  if (run_main_of(g.selector_at, frame) != exb::Status::Ok) {
     const auto index = static_cast<std::uint32_t>(g.selector_input);
     return value_or(graph_->model().inputs[static_cast<std::size_t>(type)][index].default_value,
                     T{});
@@ -1889,18 +1894,10 @@ Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
   const auto& source = *graph_->program()->functions()[function].source;
   auto frame = site_frame(static_cast<std::uint32_t>(site));
   if (exb::value_size(source.input_type) != 0) exb::write_value(to_exb(input), frame.input);
-  const auto owner = graph_->expression_sites()[site].owner;
-  const auto status = guarded(Fault::Source::UserFunction, owner, "an expression",
-                              [&] { return machine_->run_main(function, frame); });
-  if (status != exb::Status::Ok) return fallback;
-  // Read as the parameter's type where the result is one (an Int parameter takes a UInt result's
-  // bits, as evaluated_selector_input does), else as the function's own (a mismatch the loader
-  // allows only for Element_Expression's own function gives the fallback).
-  const auto out_type =
-      exb::value_size(source.output_type) == 0 || param_type_of(source.output_type) == type
-          ? exb_type(type)
-          : source.output_type;
-  return from_exb(exb::read_value(out_type, frame.output.data()), fallback);
+  if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) return fallback;
+  // (A mismatch the loader allows only for Element_Expression's own function.)
+  if (!result_reads_as(source.output_type, type)) return fallback;
+  return from_exb(exb::read_value(exb_type(type), frame.output.data()), fallback);
 }
 
 // The frame of Element_Expression `node`'s own function (`site`): its inputs' values in the user
@@ -1935,10 +1932,9 @@ Result Instance::update_expression(std::uint32_t node) {
   if (site < 0 || !machine_) return Result::Success;
   ExpressionSlots slots;
   auto frame = expression_frame(node, static_cast<std::uint32_t>(site), slots);
-  const auto function = graph_->expression_sites()[site].function;
-  const auto status = guarded(Fault::Source::UserFunction, node, "an expression",
-                              [&] { return machine_->run_main(function, frame); });
-  if (status != exb::Status::Ok) return Result::Failure;
+  if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) {
+    return Result::Failure;
+  }
   const auto& n = graph_->model().nodes[node];
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     const auto type = static_cast<ParamType>(t);

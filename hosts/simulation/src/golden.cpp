@@ -166,12 +166,13 @@ nlohmann::json recorded_guids(const runtime::Graph& graph) {
   return guids;
 }
 
-// The recorded GUIDs against the files run now; the top-level file is keyed by its recorded
-// name (the trace's), which a renamed copy does not share.
+// A case's node GUIDs, by file name.
+using RecordedGuids = std::map<std::string, std::vector<std::string>>;
+
 // The recorded GUIDs, checked against the recorded trace: a manifest edited by hand is an error
 // that says what is wrong, not a comparison by some other pairing.
-std::map<std::string, std::vector<std::string>> recorded_guids_of(
-    const nlohmann::json& recorded, const std::vector<TraceEvent>& golden) {
+RecordedGuids recorded_guids_of(const nlohmann::json& recorded,
+                                const std::vector<TraceEvent>& golden) {
   const auto bad = [](const std::string& what) {
     return std::runtime_error("manifest.json: its \"guids\" " + what +
                               " (edited by hand? --record again)");
@@ -179,7 +180,7 @@ std::map<std::string, std::vector<std::string>> recorded_guids_of(
   if (!recorded.is_object())
     throw bad(
         fmt::format("is {}, not an object of node GUID lists by file name", recorded.type_name()));
-  std::map<std::string, std::vector<std::string>> guids;
+  RecordedGuids guids;
   for (const auto& [name, list] : recorded.items()) {
     if (!list.is_array())
       throw bad(fmt::format("of {} is {}, not a list of GUIDs", name, list.type_name()));
@@ -204,8 +205,10 @@ std::map<std::string, std::vector<std::string>> recorded_guids_of(
   return guids;
 }
 
-NodePairings pairings_with(const std::map<std::string, std::vector<std::string>>& recorded,
-                           const std::string& recorded_top, const CaseRun& run) {
+// The recorded GUIDs against the files run now; the top-level file is keyed by its recorded
+// name (the trace's), which a renamed copy does not share.
+NodePairings pairings_with(const RecordedGuids& recorded, const std::string& recorded_top,
+                           const CaseRun& run) {
   NodePairings pairings;
   const auto files = actor_files(*run.graph);
   for (const auto& [name, guids] : recorded) {
@@ -403,7 +406,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
       std::optional<Scenario> scenario;
       if (!c.scenario.empty()) scenario = load_scenario(dir / c.scenario);
       // Which pairing of nodes the recording allows, checked before anything runs.
-      std::optional<std::map<std::string, std::vector<std::string>>> recorded_node_guids;
+      std::optional<RecordedGuids> recorded_node_guids;
       if (entry.contains("guids"))
         recorded_node_guids = recorded_guids_of(entry.at("guids"), golden);
       if (entry.contains("top") && !entry.at("top").is_string())

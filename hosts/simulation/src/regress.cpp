@@ -31,27 +31,32 @@ struct EventMatcher {
   const std::string& top_b;
   const NodePairings* pairings;
 
+  // The pairing of a file, by its name in the original run (none: compared by index).
+  const NodePairing* pairing(const std::string& original_file) const {
+    if (pairings == nullptr) return nullptr;
+    const auto found = pairings->find(original_file);
+    return found == pairings->end() ? nullptr : &found->second;
+  }
+  // The pairing of the file an edited run's event is in.
+  const NodePairing* pairing_of(const TraceEvent& b) const {
+    return pairing(b.file == top_b ? top_a : b.file);
+  }
   std::int64_t original(const TraceEvent& b, std::int64_t node) const {
-    if (pairings == nullptr || node < 0) return node;
-    const auto found = pairings->find(b.file == top_b ? top_a : b.file);
-    return found == pairings->end() ? node : found->second.original(node);
+    const auto* p = pairing_of(b);
+    return p == nullptr || node < 0 ? node : p->original(node);
   }
   // Original node `a_node` and edited node `b_node` are the same node: paired, or (a node copied
   // with its GUID, where the pairing can only guess which is the copy) of one GUID.
   bool same_node(const TraceEvent& b, std::int64_t a_node, std::int64_t b_node) const {
     if (a_node == original(b, b_node)) return true;
-    if (pairings == nullptr || a_node < 0 || b_node < 0) return false;
-    const auto found = pairings->find(b.file == top_b ? top_a : b.file);
-    return found != pairings->end() && found->second.same_guid(a_node, b_node);
+    const auto* p = pairing_of(b);
+    return p != nullptr && p->same_guid(a_node, b_node);
   }
   // Original node `node` of the original run's event `a` has no partner in the edited file.
   bool deleted(const TraceEvent& a, std::int64_t node) const {
-    if (pairings == nullptr || node < 0) return false;
-    const auto found = pairings->find(a.file);
-    if (found == pairings->end()) return false;
-    const auto& edited_of = found->second.edited_of;
-    return static_cast<std::size_t>(node) < edited_of.size() &&
-           edited_of[static_cast<std::size_t>(node)] < 0;
+    const auto* p = pairing(a.file);
+    return p != nullptr && node >= 0 && static_cast<std::size_t>(node) < p->edited_of.size() &&
+           p->edited_of[static_cast<std::size_t>(node)] < 0;
   }
   // Events are the same when everything but the top-level file's name agrees (an edited copy
   // may be saved under another name), nodes compared as paired.

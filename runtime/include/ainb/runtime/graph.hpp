@@ -52,6 +52,13 @@ struct GraphOptions {
   BlackboardDefaults blackboard_defaults = {};
 };
 
+// Whether an expression's result is read as a parameter of `type`: a function that declares no
+// result, or one of that type (an Int parameter takes a UInt result's bits). Any other result
+// gives the parameter its stored value.
+inline bool result_reads_as(exb::DataType result, ParamType type) {
+  return exb::value_size(result) == 0 || param_type_of(result) == type;
+}
+
 // Where an input's value comes from, decided once (docs/semantics.md, "Parameters").
 struct InputBinding {
   enum class Kind : std::uint8_t {
