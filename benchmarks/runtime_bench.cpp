@@ -11,10 +11,11 @@
 //   corpus/<file>            each corpus tree with stub nodes that succeed at once, commands
 //                            restarted as they end: every frame enters and leaves the whole tree
 //   corpus_steady/<file>     the same with stubs that run 60 updates before they succeed
-//   actors10000/<file>       10,000 instances of the busiest corpus tree, 600 frames each
+//   actors10000/<file>       10,000 instances of each corpus tree, 600 frames each
 //   actors10000_steady/<file>  the same with stubs that run 60 updates before they succeed
 //   actors1000[_steady]/<file>, actors3000[_steady]/<file>  the same with 1,000 and 3,000
-//                            instances: the first fit in this machine's caches, the second not
+//                            instances of the busiest tree: the first fit in this machine's
+//                            caches, the second not
 //
 //   build/release/benchmarks/runtime_bench [--corpus DIR] [benchmark flags]
 //
@@ -396,18 +397,24 @@ int main(int argc, char** argv) {
   } else {
     std::cerr << "runtime_bench: no corpus at " << corpus.string() << "; corpus cases skipped\n";
   }
-  if (!largest.empty()) {
-    for (const auto count : kActorCounts) {
-      for (const auto steady : {false, true}) {
-        const auto name =
-            fmt::format("actors{}{}/{}", count, steady ? "_steady" : "", largest.stem().string());
-        benchmark::RegisterBenchmark(name.c_str(), actors,
-                                     corpus_graph(largest, steady ? kSteadyUpdates : 0), count)
-            ->UseManualTime()
-            ->Iterations(1)
-            ->Unit(benchmark::kMillisecond);
-      }
+  // The busiest tree with 1,000, 3,000 and 10,000 actors; every other tree with 10,000.
+  const auto register_actors = [](const std::filesystem::path& path, std::size_t count) {
+    for (const auto steady : {false, true}) {
+      const auto name =
+          fmt::format("actors{}{}/{}", count, steady ? "_steady" : "", path.stem().string());
+      benchmark::RegisterBenchmark(name.c_str(), actors,
+                                   corpus_graph(path, steady ? kSteadyUpdates : 0), count)
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
     }
+  };
+  if (!largest.empty()) {
+    for (const auto count : kActorCounts)
+      register_actors(largest, count);
+  }
+  for (const auto& path : files) {
+    if (path != largest) register_actors(path, kActors);
   }
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
