@@ -72,6 +72,14 @@ Machine::Machine(const Program& program, MachineOptions options)
                   [](const auto& site) { return site.signature.result == DataType::String; })) {
     result_strings_.resize(kResultStrings);
   }
+  at_.static_memory = program.space_offset(Space::Static);
+  at_.input = program.space_offset(Space::Input);
+  at_.output = program.space_offset(Space::Output);
+  at_.scratch32 = program.space_offset(Space::Scratch32);
+  at_.scratch64 = program.space_offset(Space::Scratch64);
+  for (std::size_t k = 0; k < at_.user.size(); ++k)
+    at_.user[k] =
+        program.space_offset(static_cast<Space>(static_cast<std::size_t>(Space::UserInBool) + k));
   if (program.constants_size() != 0) {  // memcpy from a null pointer is undefined even for 0 bytes
     std::memcpy(arena_.data(), program.constants(), program.constants_size());
   }
@@ -200,58 +208,17 @@ inline void zero_value(std::uint8_t* to, DataType type) {
   }
 }
 
-// Moves the frame's memory into the arena before a run, and the writable parts back after it.
-struct FrameCopy {
-  const Program& program;
-  const CompiledFunction& fn;
-  Frame& frame;
-  std::uint8_t* arena;
-  bool static_live;  // fn.static_memory_live, or forced by MachineOptions::keep_static_memory
-
-  std::uint8_t* slot_space(std::uint8_t k) const {
-    return arena + program.space_offset(
-                       static_cast<Space>(static_cast<std::size_t>(Space::UserInBool) + k));
-  }
-  void in() const {
-    const auto& source = *fn.source;
-    if (static_live) {
-      copy_bytes(arena + program.space_offset(Space::Static), frame.static_memory.data(),
-                 source.static_size);
-    }
-    std::memcpy(arena + program.space_offset(Space::Input), frame.input.data(), 12);
-    std::memcpy(arena + program.space_offset(Space::Output), frame.output.data(), 12);
-    // Scratch starts zeroed: results never depend on an earlier run. (Dead static memory needs
-    // no clearing: every byte of it is written before it is read.)
-    zero_bytes(arena + program.space_offset(Space::Scratch32), source.scratch32_size);
-    zero_bytes(arena + program.space_offset(Space::Scratch64), source.scratch64_size);
-    for (std::uint8_t i = 0; i < fn.load_count; ++i) {
-      const auto& copy = fn.load_slots[i];
-      copy_bytes(slot_space(copy.slot_space), frame.user[copy.slot_space], copy.bytes);
-    }
-  }
-  void out() const {
-    if (static_live) {
-      copy_bytes(frame.static_memory.data(), arena + program.space_offset(Space::Static),
-                 fn.source->static_size);
-    }
-    std::memcpy(frame.output.data(), arena + program.space_offset(Space::Output), 12);
-    for (std::uint8_t i = 0; i < fn.save_count; ++i) {
-      const auto& copy = fn.save_slots[i];
-      copy_bytes(frame.user[copy.slot_space], slot_space(copy.slot_space), copy.bytes);
-    }
-  }
-};
-
 }  // namespace
 
 template <bool kCount>
 Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   const auto& fn = program_.functions()[function];
-  if (frame.static_memory.size() < fn.source->static_size) {
+  const auto& source = *fn.source;
+  if (frame.static_memory.size() < source.static_size) {
     return fail(Status::BadFrame,
                 fmt::format("function {} needs {} bytes of static memory, the "
                             "frame has {}",
-                            function, fn.source->static_size, frame.static_memory.size()));
+                            function, source.static_size, frame.static_memory.size()));
   }
   if (fn.uses_user_slots) {
     for (std::size_t k = 0; k < fn.user_slots.size(); ++k) {
@@ -263,13 +230,25 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
       }
     }
   }
-  const FrameCopy copy{program_, fn, frame, arena_.data(),
-                       fn.static_memory_live || options_.keep_static_memory};
-  copy.in();
+  std::uint8_t* const a = arena_.data();
+  // The frame's memory into the arena, inline: a few fixed-size moves and tests, where a call
+  // and the offsets looked up again cost more than the expression itself.
+  const bool static_live = fn.static_memory_live || options_.keep_static_memory;
+  if (static_live)
+    copy_bytes(a + at_.static_memory, frame.static_memory.data(), source.static_size);
+  std::memcpy(a + at_.input, frame.input.data(), 12);
+  std::memcpy(a + at_.output, frame.output.data(), 12);
+  // Scratch starts zeroed: results never depend on an earlier run. (Dead static memory needs
+  // no clearing: every byte of it is written before it is read.)
+  zero_bytes(a + at_.scratch32, source.scratch32_size);
+  zero_bytes(a + at_.scratch64, source.scratch64_size);
+  for (std::uint8_t i = 0; i < fn.load_count; ++i) {
+    const auto& copy = fn.load_slots[i];
+    copy_bytes(a + at_.user[copy.slot_space], frame.user[copy.slot_space], copy.bytes);
+  }
   host_string_count_ = 0;
   result_string_count_ = 0;
   if (fn.host_strings) trust_host_strings(fn, frame);
-  std::uint8_t* const a = arena_.data();
   const Operation* const code = program_.code().data();
   std::int64_t budget = options_.instruction_budget;
   const Operation* op = code + pc;
@@ -506,7 +485,14 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
 #undef S
 done:
   if (fn.host_strings) check_string_outputs(fn);
-  copy.out();
+  // The writable memory back to the frame.
+  if (static_live)
+    copy_bytes(frame.static_memory.data(), a + at_.static_memory, source.static_size);
+  std::memcpy(frame.output.data(), a + at_.output, 12);
+  for (std::uint8_t i = 0; i < fn.save_count; ++i) {
+    const auto& copy = fn.save_slots[i];
+    copy_bytes(frame.user[copy.slot_space], a + at_.user[copy.slot_space], copy.bytes);
+  }
   return status;
 }
 

@@ -110,6 +110,11 @@ class Machine {
 
   const Program& program_;
   MachineOptions options_;
+  // Where the spaces a run copies start in the arena (Program::space_offset, read once here).
+  struct Offsets {
+    std::uint32_t static_memory = 0, input = 0, output = 0, scratch32 = 0, scratch64 = 0;
+    std::array<std::uint32_t, 12> user{};  // Space - Space::UserInBool
+  } at_;
   // Every space of the program at the offsets of Program::space_offset; the constants are copied
   // in once, the frame's memory around each run.
   std::vector<std::uint8_t> arena_;
