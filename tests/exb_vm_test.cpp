@@ -298,6 +298,11 @@ TEST_CASE("operand sources") {
     f.user_slots[5] = 1;  // the frame offers fewer vec3f inputs than the function reads
     CHECK(fx.run() == Status::BadFrame);
     CHECK(fx.machine->error() == "function 0 uses 2 user slot(s) of space 5, the frame has 1");
+
+    BasicFrame basic;  // a frame without user slots: as a Frame that offers none
+    basic.static_memory = f.static_memory;
+    CHECK(fx.machine->run_main(0, basic) == Status::BadFrame);
+    CHECK(fx.machine->error() == "function 0 uses 1 user slot(s) of space 1, the frame has 0");
   }
   SUBCASE("the highest user slot an operand can name is counted without wrapping") {
     // A fuzz finding: slot 65535 made the count 65536, which a 16-bit counter wrapped to zero,

@@ -74,7 +74,7 @@ ParameterBinding bind_parameter(const Program& program, std::uint32_t function,
 
 Status ParameterBinding::setup(Machine& machine, std::span<std::uint8_t> static_memory,
                                void* host) const {
-  Frame frame;
+  BasicFrame frame;
   frame.static_memory = static_memory;
   frame.host = host;
   return machine.run_setup(function_, frame);
@@ -82,7 +82,7 @@ Status ParameterBinding::setup(Machine& machine, std::span<std::uint8_t> static_
 
 Status ParameterBinding::evaluate(Machine& machine, std::span<std::uint8_t> static_memory,
                                   const Value& input, Value& output, void* host) const {
-  Frame frame;
+  BasicFrame frame;
   frame.static_memory = static_memory;
   frame.host = host;
   if (value_size(input_type_) != 0) write_value(input, frame.input);

@@ -100,14 +100,15 @@ FrameStorage::FrameStorage(const Program& program, std::uint32_t function, std::
   }
 }
 
-void Machine::trust_host_strings(const CompiledFunction& fn, const Frame& frame) {
+void Machine::trust_host_strings(const CompiledFunction& fn, const BasicFrame& frame,
+                                 const Frame* slots) {
   auto trust = [&](const std::uint8_t* at) {
     host_strings_[host_string_count_++] = ld<const char*>(at);
   };
   if (fn.source->input_type == DataType::String) trust(frame.input.data());
   for (const auto k : {kStringIn, kStringOut}) {
     for (std::uint32_t slot = 0; slot < fn.user_slots[k]; ++slot)
-      trust(frame.user[k] + slot * 8);
+      trust(slots->user[k] + slot * 8);
   }
   if (host_string_count_ > 16) {
     std::sort(host_strings_.begin(), host_strings_.begin() + host_string_count_,
@@ -160,16 +161,26 @@ Status Machine::fail(Status status, std::string message) {
 Status Machine::run_setup(std::uint32_t function, Frame& frame) {
   const auto& fn = program_.functions().at(function);
   if (fn.setup < 0) return Status::Ok;
-  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame);
+  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame, &frame);
+}
+
+Status Machine::run_setup(std::uint32_t function, BasicFrame& frame) {
+  const auto& fn = program_.functions().at(function);
+  if (fn.setup < 0) return Status::Ok;
+  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame, nullptr);
 }
 
 Status Machine::run_main(std::uint32_t function, Frame& frame) {
-  return run<false>(function, program_.functions().at(function).main, frame);
+  return run<false>(function, program_.functions().at(function).main, frame, &frame);
+}
+
+Status Machine::run_main(std::uint32_t function, BasicFrame& frame) {
+  return run<false>(function, program_.functions().at(function).main, frame, nullptr);
 }
 
 Status Machine::run_main_counted(std::uint32_t function, Frame& frame) {
   executed_ = 0;
-  return run<true>(function, program_.functions().at(function).main, frame);
+  return run<true>(function, program_.functions().at(function).main, frame, &frame);
 }
 
 namespace {
@@ -211,7 +222,8 @@ inline void zero_value(std::uint8_t* to, DataType type) {
 }  // namespace
 
 template <bool kCount>
-Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
+Status Machine::run(std::uint32_t function, std::uint32_t pc, BasicFrame& frame,
+                    const Frame* slots) {
   const auto& fn = program_.functions()[function];
   const auto& source = *fn.source;
   if (frame.static_memory.size() < source.static_size) {
@@ -222,11 +234,11 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   }
   if (fn.uses_user_slots) {
     for (std::size_t k = 0; k < fn.user_slots.size(); ++k) {
-      if (fn.user_slots[k] > frame.user_slots[k] ||
-          (fn.user_slots[k] > 0 && frame.user[k] == nullptr)) {
+      const std::uint32_t offered = slots != nullptr ? slots->user_slots[k] : 0;
+      if (fn.user_slots[k] > offered || (fn.user_slots[k] > 0 && slots->user[k] == nullptr)) {
         return fail(Status::BadFrame,
                     fmt::format("function {} uses {} user slot(s) of space {}, the frame has {}",
-                                function, fn.user_slots[k], k, frame.user_slots[k]));
+                                function, fn.user_slots[k], k, offered));
       }
     }
   }
@@ -242,13 +254,14 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, Frame& frame) {
   // no clearing: every byte of it is written before it is read.)
   zero_bytes(a + at_.scratch32, source.scratch32_size);
   zero_bytes(a + at_.scratch64, source.scratch64_size);
+  // (Slot copies only for functions that use user slots: the checks above saw a Frame then.)
   for (std::uint8_t i = 0; i < fn.load_count; ++i) {
     const auto& copy = fn.load_slots[i];
-    copy_bytes(a + at_.user[copy.slot_space], frame.user[copy.slot_space], copy.bytes);
+    copy_bytes(a + at_.user[copy.slot_space], slots->user[copy.slot_space], copy.bytes);
   }
   host_string_count_ = 0;
   result_string_count_ = 0;
-  if (fn.host_strings) trust_host_strings(fn, frame);
+  if (fn.host_strings) trust_host_strings(fn, frame, slots);
   const Operation* const code = program_.code().data();
   std::int64_t budget = options_.instruction_budget;
   const Operation* op = code + pc;
@@ -491,7 +504,7 @@ done:
   std::memcpy(frame.output.data(), a + at_.output, 12);
   for (std::uint8_t i = 0; i < fn.save_count; ++i) {
     const auto& copy = fn.save_slots[i];
-    copy_bytes(frame.user[copy.slot_space], a + at_.user[copy.slot_space], copy.bytes);
+    copy_bytes(slots->user[copy.slot_space], a + at_.user[copy.slot_space], copy.bytes);
   }
   return status;
 }

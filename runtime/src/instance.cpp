@@ -1173,7 +1173,7 @@ void Instance::run_setup_blocks(std::uint32_t node) {
   for (const auto site : graph_->sites_of(node)) {
     const auto function = graph_->expression_sites()[site].function;
     if (graph_->program()->functions()[function].setup < 0) continue;
-    const auto run = [&](exb::Frame& frame) {
+    const auto run = [&](auto& frame) {
       guarded(Fault::Source::UserFunction, node, "an expression's setup block",
               [&] { return machine_->run_setup(function, frame); });
     };
@@ -1605,8 +1605,9 @@ Result Instance::update_alert(std::uint32_t node) {
 
 // The main block of a site's function, on its frame; what it throws is a fault of the site's
 // owner.
+template <typename F>
 [[gnu::always_inline]] inline exb::Status Instance::run_main_of(std::uint32_t site,
-                                                                exb::Frame& frame) const {
+                                                                F& frame) const {
   const auto& s = graph_->expression_sites()[site];
   return guarded(Fault::Source::UserFunction, s.owner, "an expression",
                  [&] { return machine_->run_main(s.function, frame); });
@@ -1878,10 +1879,10 @@ std::int32_t slot_space(ParamType type) {
 
 }  // namespace
 
-exb::Frame Instance::site_frame(std::uint32_t site) const {
+exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
   const auto& s = graph_->expression_sites()[site];
   const auto size = graph_->program()->functions()[s.function].source->static_size;
-  exb::Frame frame;
+  exb::BasicFrame frame;
   frame.static_memory = std::span(expression_memory_).subspan(s.static_offset, size);
   frame.host = options_.host;
   return frame;
@@ -1904,7 +1905,8 @@ Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
 // slots, room for its outputs.
 exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
                                       ExpressionSlots& slots) const {
-  auto frame = site_frame(site);
+  exb::Frame frame;
+  static_cast<exb::BasicFrame&>(frame) = site_frame(site);
   const auto& m = graph_->model();
   const auto& n = m.nodes[node];
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {

@@ -34,18 +34,25 @@ struct MachineOptions {
 enum class Status : std::uint8_t { Ok, BudgetExhausted, MissingFunction, BadFrame };
 
 // The memory one evaluation sees besides scratch. Input and output hold one value of the
-// function's input and output type (up to 12 bytes). User slots are the inputs and outputs of
-// an Element_Expression node: per type, an array of values (slot k at byte k * size). A string
-// input and the string user slots hold null or a pointer to a NUL-terminated string that stays
-// valid for the run; what the file writes over them is checked before anyone follows it.
-struct Frame {
+// function's input and output type (up to 12 bytes). A string input holds null or a pointer to a
+// NUL-terminated string that stays valid for the run; what the file writes over it is checked
+// before anyone follows it. A BasicFrame has no user slots: it is the frame of every function but
+// an Element_Expression node's own, and 56 bytes to set up where a Frame is 192 (an evaluation
+// of a few instructions pays for every byte).
+struct BasicFrame {
   std::span<std::uint8_t> static_memory;  // the owning context's; at least the function's size
   std::array<std::uint8_t, 12> input{};
   std::array<std::uint8_t, 12> output{};
+  void* host = nullptr;  // passed to user functions
+};
+
+// A frame with the user slots of an Element_Expression node: per type, an array of values (slot
+// k at byte k * size). The string user slots hold null or a pointer to a NUL-terminated string
+// that stays valid for the run, as a string input does.
+struct Frame : BasicFrame {
   // Index: Space - Space::UserInBool (UserIn bool, int, uint, float, string, vec3f, then UserOut).
   std::array<std::uint8_t*, 12> user{};
   std::array<std::uint32_t, 12> user_slots{};  // how many slots each array holds
-  void* host = nullptr;                        // passed to user functions
 };
 
 // Memory for running one function outside a runtime (tools, tests, benchmarks): static memory
@@ -73,9 +80,12 @@ class Machine {
   explicit Machine(const Program& program, MachineOptions options = {});
 
   // The setup block (once, when the owning node is entered); Ok when the function has none.
+  // On a BasicFrame, a function that uses user slots gives Status::BadFrame.
   Status run_setup(std::uint32_t function, Frame& frame);
+  Status run_setup(std::uint32_t function, BasicFrame& frame);
   // The main block (each evaluation).
   Status run_main(std::uint32_t function, Frame& frame);
+  Status run_main(std::uint32_t function, BasicFrame& frame);
 
   // The main block, counting the instructions it executes (for tools and benchmarks; the
   // ordinary runs count nothing). The count is read with executed().
@@ -92,8 +102,9 @@ class Machine {
   const Program& program() const { return program_; }
 
  private:
+  // `slots` is the frame's user slots: null for a BasicFrame.
   template <bool kCount>
-  Status run(std::uint32_t function, std::uint32_t start, Frame& frame);
+  Status run(std::uint32_t function, std::uint32_t start, BasicFrame& frame, const Frame* slots);
   Status fail(Status status, std::string message);
 
   // Strings in EXB memory are pointers, and a file can put any bytes where it then reads a
@@ -101,7 +112,7 @@ class Machine {
   // host gave it this run: the string input and user slots, and user-function results (the last
   // kResultStrings of them). Any other value reads as "" (docs/exb.md, "Strings").
   static constexpr std::size_t kResultStrings = 32;
-  void trust_host_strings(const CompiledFunction& fn, const Frame& frame);
+  void trust_host_strings(const CompiledFunction& fn, const BasicFrame& frame, const Frame* slots);
   void trust_result_string(const std::uint8_t* at);
   bool trusted(const char* p) const;
   const char* checked_string(const std::uint8_t* at) const;

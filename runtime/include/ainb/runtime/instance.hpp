@@ -326,8 +326,9 @@ class alignas(64) Instance {
   struct ExpressionSlots;
   exb::Frame expression_frame(std::uint32_t node, std::uint32_t site, ExpressionSlots& slots) const;
   Result update_expression(std::uint32_t node);
-  exb::Frame site_frame(std::uint32_t site) const;
-  exb::Status run_main_of(std::uint32_t site, exb::Frame& frame) const;
+  exb::BasicFrame site_frame(std::uint32_t site) const;
+  template <typename F>  // exb::Frame or exb::BasicFrame
+  exb::Status run_main_of(std::uint32_t site, F& frame) const;
 
   // Failure behaviour (docs/robustness.md): host code is called through guarded(), which turns
   // an exception into an internal fault exception naming this instance's file, the node and the
