@@ -201,10 +201,11 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::uint32_t
 inline void zero_bytes(std::uint8_t* to, std::uint32_t n) {
   if (n != 0) std::memset(to, 0, n);
 }
-// A value of `type` set to zero: stores of constant size (a call of a missing function, which a
-// simulation of real files makes at every evaluation), not a library call.
-inline void zero_value(std::uint8_t* to, DataType type) {
-  switch (value_size(type)) {
+// A value of `size` bytes (0, 4, 8 or 12) set to zero: stores of constant size (a call of a
+// missing function, which a simulation of real files makes at every evaluation), not a library
+// call.
+inline void zero_value(std::uint8_t* to, std::uint32_t size) {
+  switch (size) {
     case 4:
       std::memset(to, 0, 4);
       return;
@@ -455,7 +456,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, BasicFrame& frame,
         trust_result_string(D);
       }
     } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
-      zero_value(D, site.signature.result);
+      zero_value(D, site.result_size);
       // Read before the exchange: the flag lives in the shared program, and an exchange at every
       // call would write its cache line from every thread that runs the function.
       if (!site.reported.load(std::memory_order_relaxed) &&

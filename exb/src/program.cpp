@@ -249,6 +249,7 @@ class Compiler {
       }
       site.passes_strings =
           !site.string_arguments.empty() || site.signature.result == DataType::String;
+      site.result_size = static_cast<std::uint8_t>(value_size(site.signature.result));
     } else {
       site.signature.text = std::string(text);
       site.signature.name = "<malformed: " + error + ">";

@@ -146,13 +146,17 @@ struct CallSite {
   std::shared_ptr<const ErasedFunction> function;  // null when the host registered none
   std::vector<std::uint32_t> string_arguments;     // offsets of the string arguments in the block
   bool passes_strings = false;                     // string arguments or a string result
-  mutable std::atomic<bool> reported{false};       // the missing-function warning was logged
+  // value_size(signature.result), at hand for the missing-function path, which a simulation
+  // without the game's functions takes at every call.
+  std::uint8_t result_size = 0;
+  mutable std::atomic<bool> reported{false};  // the missing-function warning was logged
   CallSite() = default;
   CallSite(CallSite&& other) noexcept
       : signature(std::move(other.signature)),
         function(std::move(other.function)),
         string_arguments(std::move(other.string_arguments)),
-        passes_strings(other.passes_strings) {}
+        passes_strings(other.passes_strings),
+        result_size(other.result_size) {}
 };
 
 class Program {
