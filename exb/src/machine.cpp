@@ -161,26 +161,29 @@ Status Machine::fail(Status status, std::string message) {
 Status Machine::run_setup(std::uint32_t function, Frame& frame) {
   const auto& fn = program_.functions().at(function);
   if (fn.setup < 0) return Status::Ok;
-  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame, &frame);
+  return run<false>(fn, static_cast<std::uint32_t>(fn.setup), frame, &frame);
 }
 
 Status Machine::run_setup(std::uint32_t function, BasicFrame& frame) {
   const auto& fn = program_.functions().at(function);
   if (fn.setup < 0) return Status::Ok;
-  return run<false>(function, static_cast<std::uint32_t>(fn.setup), frame, nullptr);
+  return run<false>(fn, static_cast<std::uint32_t>(fn.setup), frame, nullptr);
 }
 
 Status Machine::run_main(std::uint32_t function, Frame& frame) {
-  return run<false>(function, program_.functions().at(function).main, frame, &frame);
+  const auto& fn = program_.functions().at(function);
+  return run<false>(fn, fn.main, frame, &frame);
 }
 
 Status Machine::run_main(std::uint32_t function, BasicFrame& frame) {
-  return run<false>(function, program_.functions().at(function).main, frame, nullptr);
+  const auto& fn = program_.functions().at(function);
+  return run<false>(fn, fn.main, frame, nullptr);
 }
 
 Status Machine::run_main_counted(std::uint32_t function, Frame& frame) {
   executed_ = 0;
-  return run<true>(function, program_.functions().at(function).main, frame, &frame);
+  const auto& fn = program_.functions().at(function);
+  return run<true>(fn, fn.main, frame, &frame);
 }
 
 namespace {
@@ -223,15 +226,16 @@ inline void zero_value(std::uint8_t* to, std::uint32_t size) {
 }  // namespace
 
 template <bool kCount>
-Status Machine::run(std::uint32_t function, std::uint32_t pc, BasicFrame& frame,
+Status Machine::run(const CompiledFunction& fn, std::uint32_t pc, BasicFrame& frame,
                     const Frame* slots) {
-  const auto& fn = program_.functions()[function];
+  // The function's number, for messages.
+  const auto function = [&] { return &fn - program_.functions().data(); };
   const auto& source = *fn.source;
   if (frame.static_memory.size() < source.static_size) {
     return fail(Status::BadFrame,
                 fmt::format("function {} needs {} bytes of static memory, the "
                             "frame has {}",
-                            function, source.static_size, frame.static_memory.size()));
+                            function(), source.static_size, frame.static_memory.size()));
   }
   if (fn.uses_user_slots) {
     for (std::size_t k = 0; k < fn.user_slots.size(); ++k) {
@@ -239,7 +243,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, BasicFrame& frame,
       if (fn.user_slots[k] > offered || (fn.user_slots[k] > 0 && slots->user[k] == nullptr)) {
         return fail(Status::BadFrame,
                     fmt::format("function {} uses {} user slot(s) of space {}, the frame has {}",
-                                function, fn.user_slots[k], k, offered));
+                                function(), fn.user_slots[k], k, offered));
       }
     }
   }
@@ -479,7 +483,7 @@ Status Machine::run(std::uint32_t function, std::uint32_t pc, BasicFrame& frame,
   jump:
     if (op->src != 0 && (budget -= op->src) < 0) {
       status = fail(Status::BudgetExhausted,
-                    fmt::format("function {} ran past its budget of {} instructions", function,
+                    fmt::format("function {} ran past its budget of {} instructions", function(),
                                 options_.instruction_budget));
       goto done;
     }

@@ -104,7 +104,8 @@ class Machine {
  private:
   // `slots` is the frame's user slots: null for a BasicFrame.
   template <bool kCount>
-  Status run(std::uint32_t function, std::uint32_t start, BasicFrame& frame, const Frame* slots);
+  Status run(const CompiledFunction& fn, std::uint32_t start, BasicFrame& frame,
+             const Frame* slots);
   Status fail(Status status, std::string message);
 
   // Strings in EXB memory are pointers, and a file can put any bytes where it then reads a
