@@ -823,7 +823,8 @@ void Graph::collect_expression_sites() {
                                   "instance (the limit, Graph::kMaxExpressionMemory)",
                                   kMaxExpressionMemory));
     }
-    sites_.push_back({function, owner, expression_memory_});
+    sites_.push_back(
+        {function, owner, expression_memory_, program_->functions()[function].source->static_size});
     if (program_->functions()[function].setup >= 0) nodes_[owner].runs_setup = true;
     expression_memory_ += size;
     site_order_.push_back(static_cast<std::uint32_t>(sites_.size() - 1));

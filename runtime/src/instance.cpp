@@ -1881,9 +1881,8 @@ std::int32_t slot_space(ParamType type) {
 
 exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
   const auto& s = graph_->expression_sites()[site];
-  const auto size = graph_->program()->functions()[s.function].source->static_size;
   exb::BasicFrame frame;
-  frame.static_memory = std::span(expression_memory_).subspan(s.static_offset, size);
+  frame.static_memory = std::span(expression_memory_).subspan(s.static_offset, s.static_size);
   frame.host = options_.host;
   return frame;
 }

@@ -363,6 +363,7 @@ class Graph {
     std::uint32_t function = 0;
     std::uint32_t owner = 0;  // the node whose Enter runs the setup block
     std::uint32_t static_offset = 0;
+    std::uint32_t static_size = 0;  // the function's (read at every evaluation)
   };
   const exb::Program* program() const { return program_.get(); }
   const std::vector<ExpressionSite>& expression_sites() const { return sites_; }
