@@ -206,20 +206,14 @@ inline void zero_bytes(std::uint8_t* to, std::uint32_t n) {
 }
 // A value of `size` bytes (0, 4, 8 or 12) set to zero: stores of constant size (a call of a
 // missing function, which a simulation of real files makes at every evaluation), not a library
-// call.
+// call. Four bytes (bool, int, uint, float: the corpus's results) are tested first.
 inline void zero_value(std::uint8_t* to, std::uint32_t size) {
-  switch (size) {
-    case 4:
-      std::memset(to, 0, 4);
-      return;
-    case 8:
-      std::memset(to, 0, 8);
-      return;
-    case 12:
-      std::memset(to, 0, 12);
-      return;
-    default:
-      return;
+  if (size == 4) {
+    std::memset(to, 0, 4);
+  } else if (size == 8) {
+    std::memset(to, 0, 8);
+  } else if (size == 12) {
+    std::memset(to, 0, 12);
   }
 }
 
