@@ -1637,10 +1637,10 @@ template <typename T>
 
 // What evaluate() does for a selector's expression, without the Value conversions: the function
 // takes no input (Graph::bind_inputs checked) and its output is read as the selector's type. A
-// failed run gives the input's stored value, as evaluate() does.
+// failed run gives the input's stored value, as evaluate() does. (An expression source means the
+// file has a program, so the instance has its machine.)
 template <typename T>
 T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
-  if (!machine_) return bound_selector_input<T>(g, type);
   auto frame = site_frame(g.selector_at);
   if (run_main_of(g.selector_at, frame) != exb::Status::Ok) {
     const auto index = static_cast<std::uint32_t>(g.selector_input);
