@@ -11,8 +11,10 @@
 //   corpus/<file>            each corpus tree with stub nodes that succeed at once, commands
 //                            restarted as they end: every frame enters and leaves the whole tree
 //   corpus_steady/<file>     the same with stubs that run 60 updates before they succeed
-//   actors10000/<file>       10,000 instances of each corpus tree, 600 frames each
+//   actors10000/<file>       10,000 instances of each corpus tree, 600 frames each, each actor's
+//                            memory prefetched before its turn (Instance::prefetch)
 //   actors10000_steady/<file>  the same with stubs that run 60 updates before they succeed
+//   actors10000[_steady]_unprefetched/<file>  the same two without prefetching
 //   actors1000[_steady]/<file>, actors3000[_steady]/<file>  the same with 1,000 and 3,000
 //                            instances of the busiest tree: the first fit in this machine's
 //                            caches, the second not
@@ -276,15 +278,24 @@ struct Actors {
       instances.push_back(std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, observer}));
     }
   }
-  void run() {
+  // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch
+  // says a host should; without, as a loop that does not.
+  void run(bool prefetch) {
+    const auto n = instances.size();
     for (std::uint64_t frame = 0; frame < kActorFrames; ++frame) {
-      for (std::size_t i = 0; i < instances.size(); ++i)
+      for (std::size_t i = 0; i < n; ++i) {
+        if (prefetch) {
+          if (i + 2 < n) instances[i + 2]->prefetch_object();
+          if (i + 1 < n) instances[i + 1]->prefetch();
+        }
         drive(*instances[i], 1, next_command[i]);
+      }
     }
   }
 };
 
-void actors(benchmark::State& state, std::shared_ptr<const Graph> graph, std::size_t count) {
+void actors(benchmark::State& state, std::shared_ptr<const Graph> graph, std::size_t count,
+            bool prefetch) {
   // The visits of one actor's 600 frames, counted with an observer (every actor does the same
   // unless the tree draws from a RandomSelector, which no corpus file has).
   std::uint64_t visits = 0;
@@ -298,7 +309,7 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph, std::si
   for (auto _ : state) {
     Actors all(graph, nullptr, count);
     const auto start = std::chrono::steady_clock::now();
-    all.run();
+    all.run(prefetch);
     const auto seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.SetIterationTime(seconds);
@@ -329,7 +340,7 @@ std::shared_ptr<const Graph> corpus_graph(const std::filesystem::path& path,
 int profile_actors(const std::string& name, bool count, bool steady) {
   Counter counter;
   Actors all(corpus_graph(name, steady ? kSteadyUpdates : 0), count ? &counter : nullptr, kActors);
-  all.run();
+  all.run(true);
   if (count) {
     std::cout << counter.updates << " visits in " << kActorFrames << " frames of " << kActors
               << " actors\n";
@@ -398,15 +409,18 @@ int main(int argc, char** argv) {
     std::cerr << "runtime_bench: no corpus at " << corpus.string() << "; corpus cases skipped\n";
   }
   // The busiest tree with 1,000, 3,000 and 10,000 actors; every other tree with 10,000.
+  // Each with and without prefetching, one after the other.
   const auto register_actors = [](const std::filesystem::path& path, std::size_t count) {
     for (const auto steady : {false, true}) {
-      const auto name =
-          fmt::format("actors{}{}/{}", count, steady ? "_steady" : "", path.stem().string());
-      benchmark::RegisterBenchmark(name.c_str(), actors,
-                                   corpus_graph(path, steady ? kSteadyUpdates : 0), count)
-          ->UseManualTime()
-          ->Iterations(1)
-          ->Unit(benchmark::kMillisecond);
+      const auto graph = corpus_graph(path, steady ? kSteadyUpdates : 0);
+      for (const auto prefetch : {true, false}) {
+        const auto name = fmt::format("actors{}{}{}/{}", count, steady ? "_steady" : "",
+                                      prefetch ? "" : "_unprefetched", path.stem().string());
+        benchmark::RegisterBenchmark(name.c_str(), actors, graph, count, prefetch)
+            ->UseManualTime()
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
+      }
     }
   };
   if (!largest.empty()) {

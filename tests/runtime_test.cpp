@@ -696,6 +696,102 @@ TEST_CASE("node states are numbered in visit order: roots, then each node's quer
   }
 }
 
+TEST_CASE("a command's footprint: the states and outputs of the nodes its frames can reach") {
+  // "Many": a composite of 100 user nodes with a float output each (nodes 0 to 100); "One": a
+  // single node (101); node 102, with an output too, is reached by neither.
+  const auto file = [](NodeType composite) {
+    AinbSpec spec;
+    spec.commands = {{"Many", 0, {}}, {"One", 101, {}}};
+    BuildNode root{.type = composite};
+    spec.nodes.push_back(root);
+    for (std::uint32_t k = 1; k <= 100; ++k) {
+      spec.nodes[0].plugs.push_back({PlugKind::Child, k, ""});
+      BuildNode leaf = user("Leaf");
+      leaf.outputs = {{ParamType::Float, "Out"}};
+      spec.nodes.push_back(leaf);
+    }
+    spec.nodes.push_back(user("Alone"));
+    BuildNode unreached = user("Unreached");
+    unreached.outputs = {{ParamType::Float, "Out"}};
+    spec.nodes.push_back(unreached);
+    return std::make_shared<Graph>(ainb::load(build(spec), "footprint.ainb"), NodeRegistry{});
+  };
+  const auto windows = [](const std::vector<ainb::Range>& ranges) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    for (const auto r : ranges)
+      out.emplace_back(r.base, r.count);
+    return out;
+  };
+  using Windows = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  for (const auto composite : {NodeType::Simultaneous, NodeType::Sequential}) {
+    CAPTURE(static_cast<int>(composite));
+    const auto graph = file(composite);
+    REQUIRE(graph->footprints().size() == 2);
+    // States 0 to 100 in visit order, the 100 floats (4 bytes each) of nodes 1 to 100: 1,208
+    // bytes, over Graph::kMinFootprintBytes.
+    const auto& many = graph->footprints()[0];
+    CHECK(windows(many.states) == Windows{{0, 101}});
+    const auto floats = graph->output_offset(static_cast<std::size_t>(ParamType::Float));
+    CHECK(windows(many.outputs) == Windows{{floats, 400}});
+    // A Simultaneous updates all 100 children every frame; a Sequential one of them.
+    CHECK(many.every_frame == (composite == NodeType::Simultaneous));
+    // One node's 8 bytes: too little to be worth a prefetch.
+    const auto& one = graph->footprints()[1];
+    CHECK(one.states.empty());
+    CHECK(one.outputs.empty());
+    CHECK_FALSE(one.every_frame);
+
+    // Prefetching changes nothing an instance does.
+    Instance plain(graph), prefetched(graph);
+    for (int frame = 0; frame < 3; ++frame) {
+      prefetched.prefetch_object();
+      prefetched.prefetch();
+      if (frame == 0) {
+        plain.start("Many");
+        prefetched.start("Many");
+      }
+      plain.tick();
+      prefetched.tick();
+      CHECK(plain.state() == prefetched.state());
+      CHECK(plain.active_roots() == prefetched.active_roots());
+    }
+  }
+}
+
+TEST_CASE("the footprints of the corpus files lie within their instances' arrays") {
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  std::vector<std::string> prefetched, every_frame;
+  const auto check = [&](const Graph& g) {
+    REQUIRE(g.footprints().size() == std::max<std::size_t>(g.model().commands.size(), 1));
+    for (const auto& f : g.footprints()) {
+      for (const auto w : f.states)
+        REQUIRE(w.end() <= g.nodes().size());
+      for (const auto w : f.outputs)
+        REQUIRE(w.end() <= g.output_bytes());
+      if (f.states.empty()) REQUIRE(f.outputs.empty());
+    }
+  };
+  for (const auto& path : ainb::test::corpus_ainb_files()) {
+    CAPTURE(path.filename().string());
+    const Graph g(load_file(path), NodeRegistry{}, corpus_options(resolver));
+    check(g);
+    for (const auto& call : g.module_calls())
+      check(*call.graph);
+    const auto& f = g.footprints();
+    if (std::ranges::any_of(f, [](const auto& x) { return !x.states.empty(); }))
+      prefetched.push_back(path.stem().string());
+    if (std::ranges::any_of(f, [](const auto& x) { return x.every_frame; }))
+      every_frame.push_back(path.stem().string());
+  }
+  // The trees whose frames read enough to be worth a prefetch (docs/benchmarks.md).
+  CHECK(prefetched == std::vector<std::string>{
+                          "Horablin.action.interruptdiewallandceiling.module",
+                          "Horablin.action.jumpoffceiling.module", "Horablin_Escape.actionseq.root",
+                          "Toby.action.basicattack.module", "Toby.utility.root"});
+  CHECK(every_frame ==
+        std::vector<std::string>{"Toby.action.basicattack.module", "Toby.utility.root"});
+}
+
 TEST_CASE("a graph keeps its node classes alive after the registry is gone") {
   Log log;
   std::shared_ptr<const Graph> graph;

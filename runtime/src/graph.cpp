@@ -233,6 +233,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   if (root) build.chain.push_back(file_name_);
   build_modules(registry, build);
   if (root) build.chain.pop_back();
+  build_footprints();
   check_holders();
   collect_expression_sites();
   bind_inputs();
@@ -372,6 +373,95 @@ void Graph::order_node_states() {
   child_states_.reserve(children_.size());
   for (const auto child : children_)
     child_states_.push_back(nodes_[child].state_index);
+}
+
+// Sorted windows, with those at most `gap` apart joined (less than a cache line: a prefetch
+// reads the lines between them anyway).
+namespace {
+std::vector<Range> joined_windows(std::vector<Range> windows, std::uint32_t gap) {
+  std::ranges::sort(windows, {}, &Range::base);
+  std::vector<Range> joined;
+  for (const auto w : windows) {
+    if (!joined.empty() && w.base <= joined.back().end() + gap) {
+      joined.back().count = std::max(joined.back().end(), w.end()) - joined.back().base;
+    } else {
+      joined.push_back(w);
+    }
+  }
+  return joined;
+}
+}  // namespace
+
+void Graph::build_footprints() {
+  const auto& m = *model_;
+  // An instance's node state is 8 bytes (Instance::NodeState).
+  constexpr std::uint32_t kStateBytes = 8;
+  const auto own_bytes = [&](std::uint32_t node) {
+    std::uint64_t bytes = kStateBytes;
+    for (std::size_t t = 0; t < kParamTypeCount; ++t)
+      bytes += m.nodes[node].outputs[t].count * output_size(t);
+    return bytes;
+  };
+  // What a frame of a running tree reads at most below a node: the node, its queries, and all
+  // its children for an Element_Simultaneous (it updates each), else its largest child (the one
+  // running). Memoised; files are DAGs (check_child_cycles, build_query_plans).
+  std::vector<std::uint64_t> running_bytes(nodes_.size(), 0);
+  std::vector<bool> known(nodes_.size(), false);
+  const auto running = [&](auto& self, std::uint32_t node) -> std::uint64_t {
+    if (known[node]) return running_bytes[node];
+    known[node] = true;  // (a node reached again while being summed adds nothing)
+    std::uint64_t bytes = own_bytes(node);
+    for (const auto q : queries(node))
+      bytes += self(self, q);
+    std::uint64_t below = 0;
+    for (const auto child : children(node)) {
+      const auto b = self(self, child);
+      below = nodes_[node].type == NodeType::Simultaneous ? below + b : std::max(below, b);
+    }
+    return running_bytes[node] = bytes + below;
+  };
+  const auto footprint_of = [&](std::vector<std::uint32_t> roots) {
+    std::uint64_t every_frame = 0;
+    for (const auto root : roots)
+      every_frame += running(running, root);
+    std::vector<bool> seen(nodes_.size());
+    std::vector<Range> states, outputs;
+    std::uint64_t bytes = 0;
+    auto to_visit = std::move(roots);
+    while (!to_visit.empty()) {
+      const auto node = to_visit.back();
+      to_visit.pop_back();
+      if (seen[node]) continue;
+      seen[node] = true;
+      states.push_back({nodes_[node].state_index, 1});
+      bytes += own_bytes(node);
+      for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+        const auto window = m.nodes[node].outputs[t];
+        const auto size = static_cast<std::uint32_t>(output_size(t));
+        if (window.count != 0)
+          outputs.push_back({output_offset_[t] + window.base * size, window.count * size});
+      }
+      for (const auto list : {queries(node), children(node)})
+        to_visit.insert(to_visit.end(), list.begin(), list.end());
+      for (const auto& t : transitions(node))
+        to_visit.push_back(t.target);
+    }
+    if (bytes < kMinFootprintBytes) return Footprint{};
+    // States windows 8 apart share a cache line, outputs windows 64 bytes apart.
+    return Footprint{joined_windows(std::move(states), 64 / kStateBytes),
+                     joined_windows(std::move(outputs), 64), every_frame >= kMinFootprintBytes};
+  };
+  for (const auto& c : m.commands) {
+    std::vector<std::uint32_t> roots{c.root};
+    if (c.secondary_root) roots.push_back(*c.secondary_root);
+    roots.insert(roots.end(), module_outputs_.begin(), module_outputs_.end());
+    footprints_.push_back(footprint_of(std::move(roots)));
+  }
+  if (m.commands.empty()) {
+    std::vector<std::uint32_t> roots = logic_roots_;
+    roots.insert(roots.end(), module_outputs_.begin(), module_outputs_.end());
+    footprints_.push_back(footprint_of(std::move(roots)));
+  }
 }
 
 // A node's state counts its holders in bytes (NodeState::active, query_users), which keeps an

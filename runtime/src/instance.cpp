@@ -401,8 +401,11 @@ void Instance::link_blackboard() {
   blackboard_.reserve(entries.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
     blackboard_.push_back(graph_->blackboard_default(i));
-  // The read pointers right after the values most of them point to (neighbouring lines).
+  // The read pointers right after the values most of them point to (neighbouring lines), which
+  // prefetch() counts on: the arena hands out its bytes in order.
   auto* bb = carve<Value*>(*arena_, entries.size());
+  if (!entries.empty() && static_cast<void*>(blackboard_.data() + entries.size()) != bb)
+    throw std::logic_error("Instance: the blackboard's read pointers do not follow its values");
   // Host-set strings are kept here, one per String entry (entries are grouped by type).
   blackboard_strings_.resize(
       graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
@@ -440,6 +443,34 @@ std::size_t Instance::memory_bytes() const {
   for (const auto* sub : modules_)
     bytes += sub->memory_bytes();
   return bytes;
+}
+
+namespace {
+// Asks for the cache lines of `bytes` bytes at `at` (at least one).
+void prefetch_bytes(const void* at, std::size_t bytes) {
+  const auto* p = static_cast<const char*>(at);
+  for (std::size_t o = 0; o < bytes; o += 64)
+    __builtin_prefetch(p + o);
+  __builtin_prefetch(p + bytes - 1);  // the last line, when `at` is not at a line's start
+}
+}  // namespace
+
+void Instance::prefetch() const {
+  // The last command started: the next tick's, unless the host starts another first.
+  const auto& footprint = graph_->footprints()[command_ >= 0 ? command_ : 0];
+  // A running command's frame updates its running nodes; one that starts enters the tree.
+  if (footprint.states.empty() || (state_ == CommandState::Running && !footprint.every_frame))
+    return;
+  prefetch_bytes(slots_, sizeof(Slot));
+  for (const auto w : footprint.states)
+    prefetch_bytes(nodes_ + w.base, w.count * sizeof(NodeState));
+  for (const auto w : footprint.outputs)
+    prefetch_bytes(outputs_ + w.base, w.count);
+  // The blackboard's values and, right after them, their read pointers (link_blackboard).
+  if (const auto n = graph_->model().blackboard.entries.size(); n != 0) {
+    prefetch_bytes(reinterpret_cast<const std::byte*>(bb_) - n * sizeof(Value),
+                   n * (sizeof(Value) + sizeof(Value*)));
+  }
 }
 
 std::string_view Instance::command() const {

@@ -348,6 +348,23 @@ class Graph {
   // GraphNode::kInlineHeld children (GraphNode::held).
   std::uint32_t held_flags() const { return held_flags_; }
 
+  // What the frames of a command can read of an instance's own memory, for Instance::prefetch:
+  // the node states and outputs of every node its roots reach (children, queries, transition
+  // targets). Index: the command's; a file without commands has one, for its Logic roots and
+  // module outputs. Empty when they come to less than kMinFootprintBytes: a frame that reads so
+  // little is fast without help, and a prefetch would only add work (docs/benchmarks.md,
+  // "Prefetching the next actor").
+  struct Footprint {
+    std::vector<Range> states;   // windows of the node state array (GraphNode::state_index)
+    std::vector<Range> outputs;  // byte windows of the outputs (output_offset)
+    // Frames of the running command read much of it too, not only the frame that enters it:
+    // the nodes a frame updates at most (every child of an Element_Simultaneous, the largest
+    // child of other nodes, the queries of each) come to kMinFootprintBytes or more.
+    bool every_frame = false;
+  };
+  static constexpr std::uint32_t kMinFootprintBytes = 768;
+  const std::vector<Footprint>& footprints() const { return footprints_; }
+
   // Inputs: one binding per model input (by type and index) and per multi-source entry.
   const InputBinding& input_binding(ParamType type, std::uint32_t index) const {
     return input_bindings_[static_cast<std::size_t>(type)][index];
@@ -395,6 +412,7 @@ class Graph {
   void build_query_plans();
   void order_node_states();
   void build_modules(const NodeRegistry& registry, Build& build);
+  void build_footprints();
   void check_holders() const;  // the limit of kMaxHolders
   void collect_expression_sites();
   void bind_inputs();
@@ -415,6 +433,7 @@ class Graph {
   std::vector<std::uint32_t> logic_roots_;
   std::vector<std::uint32_t> module_outputs_;
   std::vector<ModuleCall> module_calls_;
+  std::vector<Footprint> footprints_;
   // The classes the nodes use: the graph keeps them alive, so the registry it was built from
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;

@@ -108,6 +108,19 @@ class alignas(64) Instance {
   bool set_vec3f(std::string_view name, Vec3f value);
   const Value* blackboard(std::string_view name) const;
 
+  // For hosts that tick thousands of actors in turn, whose state no cache holds: each tick then
+  // waits for its actor's memory line by line. prefetch() asks the processor to start reading
+  // what the next tick reads (its command's Graph::Footprint, and the blackboard) and returns at
+  // once; prefetch_object() the same for this object, which prefetch() reads. In a loop, one
+  // actor ahead for the first and two for the second (docs/embedding.md, "Many actors"):
+  //   if (i + 2 < n) actors[i + 2]->prefetch_object();
+  //   if (i + 1 < n) actors[i + 1]->prefetch();
+  //   actors[i]->tick();
+  // Neither changes what the instance does. A command whose frames read little has an empty
+  // footprint, and prefetch() then does nothing.
+  void prefetch() const;
+  void prefetch_object() const { __builtin_prefetch(this); }
+
   const Graph& graph() const { return *graph_; }
   // Bytes this instance owns (itself, its block with the module sub-instances, and the EXB
   // machines): what each actor costs besides the graph.
