@@ -113,7 +113,10 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
               .frame = frame(),
               .call = std::move(call),
               .message = std::move(message)};
-  if (const auto& top = top_level(); !top.thrown_) top.thrown_ = std::make_unique<Fault>(fault);
+  if (const auto& top = top_level(); !top.thrown_) {
+    top.thrown_ = std::make_unique<Fault>(fault);
+    top.marks_ |= kFaultThrown;
+  }
   throw FaultException{std::move(fault)};
 }
 
@@ -125,7 +128,7 @@ const Instance& Instance::top_level() const {
 }
 
 bool Instance::faulting() const {
-  return top_level().thrown_ != nullptr;
+  return (top_level().marks_ & kFaultThrown) != 0;
 }
 
 bool Instance::inside_entry() const {
@@ -149,8 +152,9 @@ void Instance::catching(F&& f) {
     throw;
   }
   // A fault a class caught and did not rethrow: the first one thrown. (thrown_ is null outside
-  // an entry point, so this is the only check a fault-free call makes.)
-  if (thrown_) [[unlikely]]
+  // an entry point, so this is the only check a fault-free call makes, of a bit in the object's
+  // first cache line.)
+  if ((marks_ & kFaultThrown) != 0) [[unlikely]]
     return stop_on_fault(*thrown_);
   set(kEntered, false);
 }
@@ -158,12 +162,14 @@ void Instance::catching(F&& f) {
 void Instance::forget_thrown() {
   set(kEntered, false);
   thrown_.reset();
+  marks_ &= static_cast<std::uint8_t>(~kFaultThrown);
 }
 
 void Instance::stop_on_fault(Fault& fault) {
   set(kEntered, false);
   fault_ = std::make_unique<Fault>(std::move(fault));
   thrown_.reset();  // (after the move: `fault` may be *thrown_)
+  marks_ &= static_cast<std::uint8_t>(~kFaultThrown);
   reset_after_fault();
   state_ = CommandState::Faulted;
 }
@@ -529,7 +535,7 @@ void Instance::start_command(std::size_t index) {
   next_epoch();
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
-  state_end_ = {};
+  clear_state_end();
   const auto& c = graph_->model().commands[index];
   if (observed()) {
     guarded(Fault::Source::Observer, -1, "on_command",
@@ -760,7 +766,7 @@ bool Instance::wake_join(std::uint32_t i) {
 // A plain loop: the array has one or a few slots, where std::remove_if's unrolled search costs
 // more than the copies (a tree restarted every frame removes its root's slot every frame).
 void Instance::remove_finished_slots() {
-  std::uint32_t kept = 0;
+  std::uint16_t kept = 0;
   for (std::uint32_t i = 0; i < slot_count_; ++i) {
     if (!slots_[i].leaves_array()) slots_[kept++] = slots_[i];
   }
@@ -828,7 +834,7 @@ void Instance::finish_state_end() {
     for (std::size_t i = 0; i < commands.size(); ++i) {
       if (commands[i].name == name) {
         start_command(i);
-        state_end_ = name;
+        keep_state_end(name);
         return;
       }
     }
@@ -841,7 +847,7 @@ void Instance::finish_state_end() {
     }
     state_ = CommandState::Succeeded;
   }
-  state_end_ = name;
+  keep_state_end(name);
 }
 
 // ---- queries --------------------------------------------------------------------------------
@@ -1308,7 +1314,7 @@ void Instance::enter_builtin(std::uint32_t node) {
     case NodeType::StateEnd:
       if (!has(kStateEndRequested)) {
         set(kStateEndRequested, true);
-        state_end_ = g.parameter;
+        keep_state_end(g.parameter);
       }
       break;
     case NodeType::ModuleIFChild:
@@ -1451,7 +1457,7 @@ void Instance::update_module_outputs() {
 // line a frame does not touch otherwise.)
 void Instance::begin_module(std::uint64_t actor_frame) {
   const auto& m = graph_->model();
-  state_end_ = {};
+  clear_state_end();
   frame_ = actor_frame;  // the frame of this start's epoch (update_module)
   for (const auto& a : call_->arguments) {
     const auto& caller = parent_->graph_->model();

@@ -332,7 +332,8 @@ class Graph {
   static constexpr std::uint32_t kMaxHolders = 255;
   // The index of the command of this name in model().commands, for Instance::start by index.
   std::optional<std::size_t> find_command(std::string_view name) const;
-  // Most active roots a calculation can have at once (the widest Fork; at least 1).
+  // Most active roots a calculation can have at once (the widest Fork; at least 1). At most 255:
+  // the format counts a node's plugs of a kind in a byte.
   std::uint32_t max_active_roots() const { return max_active_roots_; }
   // Outputs in an instance: one byte array, each type's values together in their natural size
   // (string views first, for their alignment).

@@ -389,6 +389,18 @@ class alignas(64) Instance {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | bit : flags_ & ~bit);
   }
   bool observed() const { return has(kObserved); }
+  // Bits of marks_.
+  static constexpr std::uint8_t kFaultThrown = 1;   // thrown_ is set
+  static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
+  void keep_state_end(std::string_view name) {
+    state_end_ = name;
+    marks_ |= kStateEndKept;
+  }
+  void clear_state_end() {  // a command start's: without reading state_end_'s line, as a rule
+    if ((marks_ & kStateEndKept) == 0) return;
+    state_end_ = {};
+    marks_ &= static_cast<std::uint8_t>(~kStateEndKept);
+  }
 
   // Everything a quiet tick reads of the instance object is in its first cache line (64 bytes,
   // the object is aligned to it): with thousands of actors, the lines of each actor a tick
@@ -402,7 +414,12 @@ class alignas(64) Instance {
   // calculation (update_module), then kNotStarting.
   std::uint64_t frame_ = 0;
   static constexpr std::uint64_t kNotStarting = ~std::uint64_t{0};
-  std::uint32_t slot_count_ = 0;
+  // At most Graph::max_active_roots(): the widest Fork's transitions, which a node's plug count
+  // (a byte) bounds.
+  std::uint16_t slot_count_ = 0;
+  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept), so
+  // a frame tests them here instead of reading that line.
+  mutable std::uint8_t marks_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated
   CommandState state_ = CommandState::Idle;
