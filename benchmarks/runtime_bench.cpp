@@ -279,9 +279,10 @@ struct Actors {
     }
   }
   // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch
-  // says a host should; without, as a loop that does not.
+  // says a host should (for a graph worth it); without, as a loop that does not.
   void run(bool prefetch) {
     const auto n = instances.size();
+    prefetch = prefetch && n != 0 && instances[0]->graph().worth_prefetching();
     for (std::uint64_t frame = 0; frame < kActorFrames; ++frame) {
       for (std::size_t i = 0; i < n; ++i) {
         if (prefetch) {

@@ -740,6 +740,7 @@ TEST_CASE("a command's footprint: the states and outputs of the nodes its frames
     CHECK(one.states.empty());
     CHECK(one.outputs.empty());
     CHECK_FALSE(one.every_frame);
+    CHECK(graph->worth_prefetching());
 
     // Prefetching changes nothing an instance does.
     Instance plain(graph), prefetched(graph);
@@ -778,8 +779,9 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
     for (const auto& call : g.module_calls())
       check(*call.graph);
     const auto& f = g.footprints();
-    if (std::ranges::any_of(f, [](const auto& x) { return !x.states.empty(); }))
-      prefetched.push_back(path.stem().string());
+    CHECK(g.worth_prefetching() ==
+          std::ranges::any_of(f, [](const auto& x) { return !x.states.empty(); }));
+    if (g.worth_prefetching()) prefetched.push_back(path.stem().string());
     if (std::ranges::any_of(f, [](const auto& x) { return x.every_frame; }))
       every_frame.push_back(path.stem().string());
   }

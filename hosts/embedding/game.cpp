@@ -211,11 +211,12 @@ Game::Game(const GameOptions& options) : options_(options) {
 Game::~Game() = default;
 
 void Game::tick_range(std::size_t begin, std::size_t end) {
+  // With thousands of actors no cache holds their state: ask for the next ones' before this
+  // one's turn, for a tree whose frames read enough for it to pay (Instance::prefetch).
+  const bool ahead = graph_->worth_prefetching();
   for (std::size_t i = begin; i < end; ++i) {
-    // With thousands of actors no cache holds their state: ask for the next ones' before this
-    // one's turn (a no-op for a tree whose frames read little: Instance::prefetch).
-    if (i + 2 < end) instances_[i + 2]->prefetch_object();
-    if (i + 1 < end) instances_[i + 1]->prefetch();
+    if (ahead && i + 2 < end) instances_[i + 2]->prefetch_object();
+    if (ahead && i + 1 < end) instances_[i + 1]->prefetch();
     Actor& a = actors_[i];
     runtime::Instance& instance = *instances_[i];
     // Perception: the host writes the blackboard when what the guard sees changes.

@@ -462,6 +462,8 @@ void Graph::build_footprints() {
     roots.insert(roots.end(), module_outputs_.begin(), module_outputs_.end());
     footprints_.push_back(footprint_of(std::move(roots)));
   }
+  worth_prefetching_ =
+      std::ranges::any_of(footprints_, [](const auto& f) { return !f.states.empty(); });
 }
 
 // A node's state counts its holders in bytes (NodeState::active, query_users), which keeps an

@@ -365,6 +365,10 @@ class Graph {
   };
   static constexpr std::uint32_t kMinFootprintBytes = 768;
   const std::vector<Footprint>& footprints() const { return footprints_; }
+  // Some footprint is not empty: Instance::prefetch can do something for this graph's instances.
+  // A host ticking many actors of one graph tests this once, and skips prefetching for a graph
+  // whose frames all read little (each call would only cost).
+  bool worth_prefetching() const { return worth_prefetching_; }
 
   // Inputs: one binding per model input (by type and index) and per multi-source entry.
   const InputBinding& input_binding(ParamType type, std::uint32_t index) const {
@@ -435,6 +439,7 @@ class Graph {
   std::vector<std::uint32_t> module_outputs_;
   std::vector<ModuleCall> module_calls_;
   std::vector<Footprint> footprints_;
+  bool worth_prefetching_ = false;
   // The classes the nodes use: the graph keeps them alive, so the registry it was built from
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;

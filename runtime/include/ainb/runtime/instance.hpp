@@ -112,12 +112,14 @@ class alignas(64) Instance {
   // waits for its actor's memory line by line. prefetch() asks the processor to start reading
   // what the next tick reads (its command's Graph::Footprint, and the blackboard) and returns at
   // once; prefetch_object() the same for this object, which prefetch() reads. In a loop, one
-  // actor ahead for the first and two for the second (docs/embedding.md, "Many actors"):
+  // actor ahead for the first and two for the second (docs/embedding.md, "Many actors"), when
+  // the graph is Graph::worth_prefetching():
   //   if (i + 2 < n) actors[i + 2]->prefetch_object();
   //   if (i + 1 < n) actors[i + 1]->prefetch();
   //   actors[i]->tick();
-  // Neither changes what the instance does. A command whose frames read little has an empty
-  // footprint, and prefetch() then does nothing.
+  // Neither changes what the instance does. prefetch() does nothing for a command whose frames
+  // read little (an empty footprint), or while it runs unless its frames re-read much of it
+  // (Footprint::every_frame): a frame that starts a command enters its tree.
   void prefetch() const;
   void prefetch_object() const { __builtin_prefetch(this); }
 
