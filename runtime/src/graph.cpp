@@ -375,9 +375,9 @@ void Graph::order_node_states() {
     child_states_.push_back(nodes_[child].state_index);
 }
 
+namespace {
 // Sorted windows, with those at most `gap` apart joined (less than a cache line: a prefetch
 // reads the lines between them anyway).
-namespace {
 std::vector<Range> joined_windows(std::vector<Range> windows, std::uint32_t gap) {
   std::ranges::sort(windows, {}, &Range::base);
   std::vector<Range> joined;
