@@ -404,26 +404,46 @@ void Graph::build_footprints() {
   };
   // What a frame of a running tree reads at most below a node: the node, its queries, and all
   // its children for an Element_Simultaneous (it updates each), else its largest child (the one
-  // running). Memoised; files are DAGs (check_child_cycles, build_query_plans).
+  // running). Depth first, without recursion (a long chain would overflow the stack, as in
+  // check_child_cycles), each node once; a node reached again while it is on the path adds
+  // nothing.
   std::vector<std::uint64_t> running_bytes(nodes_.size(), 0);
-  std::vector<bool> known(nodes_.size(), false);
-  const auto running = [&](auto& self, std::uint32_t node) -> std::uint64_t {
-    if (known[node]) return running_bytes[node];
-    known[node] = true;  // (a node reached again while being summed adds nothing)
-    std::uint64_t bytes = own_bytes(node);
-    for (const auto q : queries(node))
-      bytes += self(self, q);
-    std::uint64_t below = 0;
-    for (const auto child : children(node)) {
-      const auto b = self(self, child);
-      below = nodes_[node].type == NodeType::Simultaneous ? below + b : std::max(below, b);
+  std::vector<std::uint8_t> colour(nodes_.size(), 0);       // 0 unseen, 1 on the path, 2 done
+  std::vector<std::pair<std::uint32_t, std::size_t>> path;  // node, next successor
+  const auto running = [&](std::uint32_t root) {
+    if (colour[root] == 0) {
+      colour[root] = 1;
+      path.push_back({root, 0});
     }
-    return running_bytes[node] = bytes + below;
+    while (!path.empty()) {
+      const auto node = path.back().first;
+      const auto own_queries = queries(node);
+      const auto kids = children(node);
+      if (const auto k = path.back().second++; k < own_queries.size() + kids.size()) {
+        const auto next = k < own_queries.size() ? own_queries[k] : kids[k - own_queries.size()];
+        if (colour[next] == 0) {
+          colour[next] = 1;
+          path.push_back({next, 0});
+        }
+        continue;
+      }
+      std::uint64_t bytes = own_bytes(node), below = 0;
+      for (const auto q : own_queries)
+        bytes += running_bytes[q];
+      for (const auto child : kids) {
+        const auto b = running_bytes[child];
+        below = nodes_[node].type == NodeType::Simultaneous ? below + b : std::max(below, b);
+      }
+      running_bytes[node] = bytes + below;
+      colour[node] = 2;
+      path.pop_back();
+    }
+    return running_bytes[root];
   };
   const auto footprint_of = [&](std::vector<std::uint32_t> roots) {
     std::uint64_t every_frame = 0;
     for (const auto root : roots)
-      every_frame += running(running, root);
+      every_frame += running(root);
     std::vector<bool> seen(nodes_.size());
     std::vector<Range> states, outputs;
     std::uint64_t bytes = 0;
