@@ -797,3 +797,59 @@ TEST_CASE("an evaluation allocates nothing") {
   }
   MESSAGE(evaluations << " evaluations, no allocation");
 }
+
+#include <thread>
+
+#include "ainb/exb/thread_machines.hpp"
+
+TEST_CASE("a thread lends one machine per program and options, and another to a nested run") {
+  Fixture a({}), b({});
+  const auto kept = thread_machines_kept();
+  Machine* first = nullptr;
+  Machine* second = nullptr;
+  {
+    const auto lease = thread_machine(*a.program);
+    first = &*lease;
+    CHECK(&lease->program() == a.program.get());
+    // A run further up the stack holds it: a nested borrow gets a machine of its own.
+    const auto nested = thread_machine(*a.program);
+    second = &*nested;
+    CHECK(second != first);
+    CHECK(&nested->program() == a.program.get());
+  }
+  CHECK(thread_machines_kept() == kept + 2);
+  const auto before = ainb::test::allocations();
+  Machine* again = nullptr;
+  {
+    const auto lease = thread_machine(*a.program);
+    again = &*lease;
+  }
+  CHECK(ainb::test::allocations() == before);  // lending a kept machine allocates nothing
+  CHECK(again == second);                      // the most recently lent of the two
+  {
+    const auto other_program = thread_machine(*b.program);
+    CHECK(&other_program->program() == b.program.get());
+    const auto other_options =
+        thread_machine(*a.program, {.missing_functions = MissingFunctionPolicy::ZeroAndLogOnce});
+    CHECK(&*other_options != first);
+  }
+  CHECK(thread_machines_kept() == kept + 4);
+  // Another thread has machines of its own.
+  const Machine* theirs = nullptr;
+  std::thread([&] { theirs = &*thread_machine(*a.program); }).join();
+  CHECK(theirs != first);
+
+  // A program's machines go when the program has gone and the thread makes its next machine.
+  a.program.reset();
+  CHECK(thread_machines_kept() == kept + 4);
+  Fixture c({});
+  { const auto lease = thread_machine(*c.program); }
+  CHECK(thread_machines_kept() == kept + 2);  // b's, and c's new one
+
+  // A program moved to another object is another program to the machines: theirs refers to the
+  // object it was made for.
+  Program moved(std::move(*c.program));
+  const auto lease = thread_machine(moved);
+  CHECK(&lease->program() == &moved);
+  CHECK(moved.identity().serial() != c.program->identity().serial());
+}

@@ -537,6 +537,13 @@ class Compiler {
   CompiledFunction* current_ = nullptr;
 };
 
+ProgramIdentity::ProgramIdentity()
+    : serial_([] {
+        static std::atomic<std::uint64_t> next{1};
+        return next.fetch_add(1, std::memory_order_relaxed);
+      }()),
+      life_(std::make_shared<char>()) {}
+
 Program::Program(const Section& section, std::string file_name, const UserFunctions* functions) {
   Compiler(*this, section, std::move(file_name), functions).run();
   // `source` pointers refer into sources_, which is complete now.

@@ -317,10 +317,10 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
                                        (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
       parent_(parent),
       call_(call),
+      host_(options.host),
       block_(arena != nullptr ? nullptr : new_block(*graph_)),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
       modules_(arena_),
-      expression_memory_(arena_),
       graph_owner_(std::move(graph)),
       options_(options),
       random_(generator_seed(options.seed)),
@@ -334,7 +334,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(alignof(Instance) == 64 &&
                 offsetof(Instance, last_root_result_) + sizeof(last_root_result_) <= 64 &&
-                offsetof(Instance, machine_) + sizeof(machine_) <= 128);
+                offsetof(Instance, host_) + sizeof(host_) <= 128);
 #pragma GCC diagnostic pop
   const auto& m = graph_->model();
   // The active node array just before the node states: a frame reads the slot, then its root's
@@ -353,11 +353,14 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   if (graph_->node_memory() != 0) {
     node_memory_ = static_cast<std::byte*>(arena_->allocate(graph_->node_memory(), 16));
   }
-  if (const auto* program = graph_->program()) {
-    exb::MachineOptions machine_options;
-    machine_options.missing_functions = options_.missing_functions;
-    machine_ = std::make_unique<exb::Machine>(*program, machine_options);
-    expression_memory_.assign(graph_->expression_memory(), 0);
+  // Expressions run on the thread's machine for the graph's program (exb/thread_machines.hpp);
+  // the instance owns only their static memory. Borrowing it once here makes it, if this thread
+  // has none yet, so a host that ticks where it creates its actors allocates in no tick.
+  if (options_.missing_functions == exb::MissingFunctionPolicy::ZeroAndLogOnce)
+    marks_ |= kZeroMissingFunctions;
+  if (graph_->program() != nullptr) {
+    expression_memory_ = carve<std::uint8_t>(*arena_, graph_->expression_memory());
+    (void)machine();
   }
   // One sub-instance per module call site, each with its own seed, in this block.
   const auto& calls = graph_->module_calls();
@@ -444,8 +447,7 @@ void Instance::link_blackboard() {
 }
 
 std::size_t Instance::memory_bytes() const {
-  std::size_t bytes = (parent_ == nullptr ? sizeof(*this) + block_size(*graph_) : 0) +
-                      (machine_ ? machine_->memory_bytes() : 0);
+  std::size_t bytes = parent_ == nullptr ? sizeof(*this) + block_size(*graph_) : 0;
   for (const auto* sub : modules_)
     bytes += sub->memory_bytes();
   return bytes;
@@ -1212,7 +1214,7 @@ void Instance::run_setup_blocks(std::uint32_t node) {
     if (graph_->program()->functions()[function].setup < 0) continue;
     const auto run = [&](auto& frame) {
       guarded(Fault::Source::UserFunction, node, "an expression's setup block",
-              [&] { return machine_->run_setup(function, frame); });
+              [&] { return machine()->run_setup(function, frame); });
     };
     if (static_cast<std::int32_t>(site) == graph_->node_site(node)) {
       // An Element_Expression's own function may use its user slots in either block.
@@ -1647,7 +1649,7 @@ template <typename F>
                                                                 F& frame) const {
   const auto& s = graph_->expression_sites()[site];
   return guarded(Fault::Source::UserFunction, s.owner, "an expression",
-                 [&] { return machine_->run_main(s.function, frame); });
+                 [&] { return machine()->run_main(s.function, frame); });
 }
 
 // A selector's input, typed: read straight from the output or blackboard entry it is bound to
@@ -1675,7 +1677,7 @@ template <typename T>
 // What evaluate() does for a selector's expression, without the Value conversions: the function
 // takes no input (Graph::bind_inputs checked) and its output is read as the selector's type. A
 // failed run gives the input's stored value, as evaluate() does. (An expression source means the
-// file has a program, so the instance has its machine.)
+// file has a program, so there is a machine to run it.)
 template <typename T>
 T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
   auto frame = site_frame(g.selector_at);
@@ -1919,14 +1921,21 @@ std::int32_t slot_space(ParamType type) {
 exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
   const auto& s = graph_->expression_sites()[site];
   exb::BasicFrame frame;
-  frame.static_memory = std::span(expression_memory_).subspan(s.static_offset, s.static_size);
-  frame.host = options_.host;
+  frame.static_memory = {expression_memory_ + s.static_offset, s.static_size};
+  frame.host = host_;
   return frame;
+}
+
+exb::MachineLease Instance::machine() const {
+  return exb::thread_machine(*graph_->program(),
+                             {.missing_functions = (marks_ & kZeroMissingFunctions) != 0
+                                                       ? exb::MissingFunctionPolicy::ZeroAndLogOnce
+                                                       : exb::MissingFunctionPolicy::Error});
 }
 
 Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
                          const Value& fallback) const {
-  if (site < 0 || !machine_) return fallback;
+  if (site < 0) return fallback;
   const auto function = graph_->expression_sites()[site].function;
   const auto& source = *graph_->program()->functions()[function].source;
   auto frame = site_frame(static_cast<std::uint32_t>(site));
@@ -1967,7 +1976,7 @@ exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
 
 Result Instance::update_expression(std::uint32_t node) {
   const auto site = graph_->node_site(node);
-  if (site < 0 || !machine_) return Result::Success;
+  if (site < 0) return Result::Success;
   ExpressionSlots slots;
   auto frame = expression_frame(node, static_cast<std::uint32_t>(site), slots);
   if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) {

@@ -29,6 +29,7 @@ struct MachineOptions {
   // static byte before reading it (no run can observe it then, so by default it is skipped).
   // For debuggers, tests and `ainb eval`, which look at static memory after a run.
   bool keep_static_memory = false;
+  friend bool operator==(const MachineOptions&, const MachineOptions&) = default;
 };
 
 enum class Status : std::uint8_t { Ok, BudgetExhausted, MissingFunction, BadFrame };

@@ -159,6 +159,23 @@ struct CallSite {
         result_size(other.result_size) {}
 };
 
+// Which program an object is, for the machines a thread keeps per program (thread_machine):
+// a number no other program of the process has, and a token that dies with the program. A
+// program moved to a new object gets a new identity, since a machine refers to the object it
+// was made for.
+class ProgramIdentity {
+ public:
+  ProgramIdentity();
+  ProgramIdentity(ProgramIdentity&&) : ProgramIdentity() {}
+  ProgramIdentity& operator=(ProgramIdentity&&) = delete;
+  std::uint64_t serial() const { return serial_; }
+  std::weak_ptr<const void> life() const { return life_; }
+
+ private:
+  std::uint64_t serial_;
+  std::shared_ptr<const void> life_;
+};
+
 class Program {
  public:
   Program(const Program&) = delete;  // constants point into strings_
@@ -185,6 +202,7 @@ class Program {
   std::uint32_t space_offset(Space space) const { return layout_[static_cast<std::size_t>(space)]; }
   std::uint32_t arena_size() const { return arena_size_; }
   std::uint32_t constants_size() const { return static_cast<std::uint32_t>(constants_.size()); }
+  const ProgramIdentity& identity() const { return identity_; }
   // Whether `p` points into the program's string constants (each NUL-terminated inside them).
   bool holds_string(const char* p) const {
     const std::less<const char*> before;
@@ -202,6 +220,7 @@ class Program {
   std::uint32_t max_scratch32_ = 0, max_scratch64_ = 0, static_size_ = 0;
   std::array<std::uint32_t, kSpaceCount> layout_{};
   std::uint32_t arena_size_ = 0;
+  ProgramIdentity identity_;
 };
 
 }  // namespace ainb::exb

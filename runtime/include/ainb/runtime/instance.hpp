@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ainb/exb/binding.hpp"
+#include "ainb/exb/thread_machines.hpp"
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/observer.hpp"
 
@@ -124,12 +125,13 @@ class alignas(64) Instance {
   void prefetch_object() const { __builtin_prefetch(this); }
 
   const Graph& graph() const { return *graph_; }
-  // Bytes this instance owns (itself, its block with the module sub-instances, and the EXB
-  // machines): what each actor costs besides the graph.
+  // Bytes this instance owns (itself and its block with the module sub-instances): what each
+  // actor costs besides the graph. (Expressions run on machines each thread keeps per program:
+  // exb/thread_machines.hpp.)
   std::size_t memory_bytes() const;
   // The size of the block an instance of `graph` allocates (an upper bound of what it uses).
   static std::size_t block_size(const Graph& graph);
-  void* host() const { return options_.host; }
+  void* host() const { return host_; }
 
   // Used by NodeContext and the built-in nodes.
   Value input_value(const Input& input) const;
@@ -342,6 +344,8 @@ class alignas(64) Instance {
   exb::Frame expression_frame(std::uint32_t node, std::uint32_t site, ExpressionSlots& slots) const;
   Result update_expression(std::uint32_t node);
   exb::BasicFrame site_frame(std::uint32_t site) const;
+  // The thread's machine for the graph's program, lent for one run (a graph with expressions).
+  exb::MachineLease machine() const;
   template <typename F>  // exb::Frame or exb::BasicFrame
   exb::Status run_main_of(std::uint32_t site, F& frame) const;
 
@@ -394,6 +398,8 @@ class alignas(64) Instance {
   // Bits of marks_.
   static constexpr std::uint8_t kFaultThrown = 1;   // thrown_ is set
   static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
+  // options_.missing_functions is ZeroAndLogOnce (the machine options of every evaluation).
+  static constexpr std::uint8_t kZeroMissingFunctions = 4;
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
@@ -435,12 +441,13 @@ class alignas(64) Instance {
   std::string_view state_end_;  // set by Element_StateEnd
   Instance* parent_ = nullptr;
   const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
-  ForkRequest fork_;
   std::uint8_t* held_ = nullptr;      // Simultaneous children held (Graph::held_flags)
   std::byte* node_memory_ = nullptr;  // user class state blocks
-  // Evaluating an expression is logically a read, so the machine and the expressions' static
-  // memory (expression_memory_, below) are mutable.
-  mutable std::unique_ptr<exb::Machine> machine_;
+  // Every expression site's static memory (Graph::expression_memory bytes; null without
+  // expressions), and the host pointer their frames carry: an evaluation reads no further line
+  // of the object. Evaluating is logically a read, so the memory is mutable.
+  std::uint8_t* expression_memory_ = nullptr;
+  void* host_ = nullptr;  // options_.host
 
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
@@ -449,8 +456,8 @@ class alignas(64) Instance {
   };
   std::unique_ptr<std::byte, BlockDeleter> block_;
   std::pmr::memory_resource* arena_;
-  std::pmr::vector<Instance*> modules_;                       // by Graph::module_calls index
-  mutable std::pmr::vector<std::uint8_t> expression_memory_;  // every site's static memory
+  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index
+  ForkRequest fork_;
   // The rest: read on observed ticks, Element_RandomSelector, blackboard links and faults.
   std::shared_ptr<const Graph> graph_owner_;  // graph_, kept alive
   InstanceOptions options_;
