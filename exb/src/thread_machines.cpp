@@ -19,7 +19,17 @@ struct Entry {
 // the first entry, one alternating between a file and its modules in the first few. (Entries
 // are held by pointer, so a lease's flag stays put while the list changes under a nested
 // borrow.)
-thread_local std::vector<std::unique_ptr<Entry>> t_entries;
+struct Entries {
+  std::vector<std::unique_ptr<Entry>> list;
+  ~Entries();
+};
+thread_local Entries t_entries;
+// The first entry, for the common borrow: a thread-local pointer needs no first-use test, where
+// the list (which frees the machines when the thread ends) is reached through one.
+thread_local Entry* t_first = nullptr;
+Entries::~Entries() {
+  t_first = nullptr;
+}
 
 bool fits(const Entry& e, std::uint64_t program, const MachineOptions& options) {
   return e.program == program && !e.lent && e.options == options;
@@ -27,11 +37,12 @@ bool fits(const Entry& e, std::uint64_t program, const MachineOptions& options) 
 
 }  // namespace
 
-MachineLease thread_machine(const Program& program, const MachineOptions& options) {
-  auto& entries = t_entries;
+namespace {
+
+// Any borrow but the most recent entry's: found further down the list or made, then first.
+[[gnu::noinline]] MachineLease find_or_make(const Program& program, const MachineOptions& options) {
   const auto serial = program.identity().serial();
-  if (!entries.empty() && fits(*entries.front(), serial, options)) [[likely]]
-    return {*entries.front()->machine, entries.front()->lent};
+  auto& entries = t_entries.list;
   auto found = std::find_if(entries.begin(), entries.end(),
                             [&](const auto& e) { return fits(*e, serial, options); });
   if (found == entries.end()) {
@@ -47,11 +58,21 @@ MachineLease thread_machine(const Program& program, const MachineOptions& option
     found = entries.end() - 1;
   }
   std::rotate(entries.begin(), found, found + 1);
-  return {*entries.front()->machine, entries.front()->lent};
+  t_first = entries.front().get();
+  return {*t_first->machine, t_first->lent};
+}
+
+}  // namespace
+
+MachineLease thread_machine(const Program& program, const MachineOptions& options) {
+  if (auto* first = t_first; first != nullptr && fits(*first, program.identity().serial(), options))
+      [[likely]]
+    return {*first->machine, first->lent};
+  return find_or_make(program, options);
 }
 
 std::size_t thread_machines_kept() {
-  return t_entries.size();
+  return t_entries.list.size();
 }
 
 }  // namespace ainb::exb

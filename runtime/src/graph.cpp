@@ -233,9 +233,9 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   if (root) build.chain.push_back(file_name_);
   build_modules(registry, build);
   if (root) build.chain.pop_back();
-  build_footprints();
   check_holders();
   collect_expression_sites();
+  build_footprints();
   bind_inputs();
   for (auto& g : nodes_) {
     g.plain_composite =
@@ -445,7 +445,8 @@ void Graph::build_footprints() {
     for (const auto root : roots)
       every_frame += running(root);
     std::vector<bool> seen(nodes_.size());
-    std::vector<Range> states, outputs;
+    std::vector<Range> states, outputs, expression_memory;
+    bool evaluates = false;
     std::uint64_t bytes = 0;
     auto to_visit = std::move(roots);
     while (!to_visit.empty()) {
@@ -461,6 +462,11 @@ void Graph::build_footprints() {
         if (window.count != 0)
           outputs.push_back({output_offset_[t] + window.base * size, window.count * size});
       }
+      for (const auto site : sites_of(node)) {
+        evaluates = true;
+        if (const auto& s = sites_[site]; s.static_size != 0)
+          expression_memory.push_back({s.static_offset, s.static_size});
+      }
       for (const auto list : {queries(node), children(node)})
         to_visit.insert(to_visit.end(), list.begin(), list.end());
       for (const auto& t : transitions(node))
@@ -469,7 +475,9 @@ void Graph::build_footprints() {
     if (bytes < kMinFootprintBytes) return Footprint{};
     // States windows 8 apart share a cache line, outputs windows 64 bytes apart.
     return Footprint{joined_windows(std::move(states), 64 / kStateBytes),
-                     joined_windows(std::move(outputs), 64), every_frame >= kMinFootprintBytes};
+                     joined_windows(std::move(outputs), 64),
+                     joined_windows(std::move(expression_memory), 64), evaluates,
+                     every_frame >= kMinFootprintBytes};
   };
   for (const auto& c : m.commands) {
     std::vector<std::uint32_t> roots{c.root};

@@ -350,14 +350,19 @@ class Graph {
   std::uint32_t held_flags() const { return held_flags_; }
 
   // What the frames of a command can read of an instance's own memory, for Instance::prefetch:
-  // the node states and outputs of every node its roots reach (children, queries, transition
-  // targets). Index: the command's; a file without commands has one, for its Logic roots and
+  // the node states, outputs and expressions' static memory of every node its roots reach
+  // (children, queries, transition targets). Index: the command's; a file without commands has one, for its Logic roots and
   // module outputs. Empty when they come to less than kMinFootprintBytes: a frame that reads so
   // little is fast without help, and a prefetch would only add work (docs/benchmarks.md,
   // "Prefetching the next actor").
   struct Footprint {
     std::vector<Range> states;   // windows of the node state array (GraphNode::state_index)
     std::vector<Range> outputs;  // byte windows of the outputs (output_offset)
+    // Byte windows of the instance's expression memory (ExpressionSite::static_offset), and
+    // whether any node of it evaluates an expression (which reads the instance object's second
+    // cache line, with or without static memory).
+    std::vector<Range> expression_memory;
+    bool evaluates = false;
     // Frames of the running command read much of it too, not only the frame that enters it:
     // the nodes a frame updates at most (every child of an Element_Simultaneous, the largest
     // child of other nodes, the queries of each) come to kMinFootprintBytes or more.
