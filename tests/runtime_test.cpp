@@ -761,7 +761,7 @@ TEST_CASE("a command's footprint: the states and outputs of the nodes its frames
 
 TEST_CASE("the footprints of the corpus files lie within their instances' arrays") {
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
-  std::vector<std::string> prefetched, every_frame;
+  std::vector<std::string> prefetched, every_frame, evaluating;
   const auto check = [&](const Graph& g) {
     REQUIRE(g.footprints().size() == std::max<std::size_t>(g.model().commands.size(), 1));
     for (const auto& f : g.footprints()) {
@@ -769,7 +769,11 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
         REQUIRE(w.end() <= g.nodes().size());
       for (const auto w : f.outputs)
         REQUIRE(w.end() <= g.output_bytes());
-      if (f.states.empty()) REQUIRE(f.outputs.empty());
+      for (const auto w : f.expression_memory)
+        REQUIRE(w.end() <= g.expression_memory());
+      if (!f.expression_memory.empty()) REQUIRE(f.evaluates);
+      if (f.evaluates) REQUIRE(g.program() != nullptr);
+      if (f.states.empty()) REQUIRE((f.outputs.empty() && !f.evaluates));
     }
   };
   for (const auto& path : ainb::test::corpus_ainb_files()) {
@@ -784,7 +788,14 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
     if (g.worth_prefetching()) prefetched.push_back(path.stem().string());
     if (std::ranges::any_of(f, [](const auto& x) { return x.every_frame; }))
       every_frame.push_back(path.stem().string());
+    if (std::ranges::any_of(f, [](const auto& x) { return x.evaluates; }))
+      evaluating.push_back(path.stem().string());
   }
+  // Of those, the trees whose commands evaluate expressions outside stubs (prefetch() asks for
+  // the object's second line and the sites' static memory too).
+  CHECK(evaluating == std::vector<std::string>{"Horablin.action.jumpoffceiling.module",
+                                               "Toby.action.basicattack.module",
+                                               "Toby.utility.root"});
   // The trees whose frames read enough to be worth a prefetch (docs/benchmarks.md).
   CHECK(prefetched == std::vector<std::string>{
                           "Horablin.action.interruptdiewallandceiling.module",

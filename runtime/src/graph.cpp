@@ -463,9 +463,11 @@ void Graph::build_footprints() {
           outputs.push_back({output_offset_[t] + window.base * size, window.count * size});
       }
       for (const auto site : sites_of(node)) {
+        // A stub reads none of its inputs: their expressions run only a setup block, on Enter.
+        const auto& s = sites_[site];
+        if (nodes_[node].is_stub && program_->functions()[s.function].setup < 0) continue;
         evaluates = true;
-        if (const auto& s = sites_[site]; s.static_size != 0)
-          expression_memory.push_back({s.static_offset, s.static_size});
+        if (s.static_size != 0) expression_memory.push_back({s.static_offset, s.static_size});
       }
       for (const auto list : {queries(node), children(node)})
         to_visit.insert(to_visit.end(), list.begin(), list.end());

@@ -567,7 +567,9 @@ void Instance::leave_roots() {
     if (!slots_[k].dormant && !slots_[k].done) leave(slots_[k].node);
   }
   slot_count_ = 0;
-  fork_ = {};
+  // A waiting Fork keeps kTransitionRequested set (apply_transitions), so a command start that
+  // leaves roots without one does not touch fork_'s line of the object.
+  if (has(kTransitionRequested)) fork_ = {};
   set(kTransitionRequested | kPostRequested, false);
 }
 
@@ -801,6 +803,7 @@ void Instance::apply_transitions(bool post) {
   if (fork_.node >= 0 && due(fork_.post)) {
     // A Fork replaces the whole array with its paths.
     const auto fork = static_cast<std::uint32_t>(fork_.node);
+    fork_ = {};
     leave_roots();
     for (const auto& t : graph_->transitions(fork)) {
       place(push_slot({}), fork, t.target);

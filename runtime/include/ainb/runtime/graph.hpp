@@ -360,7 +360,8 @@ class Graph {
     std::vector<Range> outputs;  // byte windows of the outputs (output_offset)
     // Byte windows of the instance's expression memory (ExpressionSite::static_offset), and
     // whether any node of it evaluates an expression (which reads the instance object's second
-    // cache line, with or without static memory).
+    // cache line, with or without static memory). A stub's inputs count only for a setup block,
+    // the one run a stub makes.
     std::vector<Range> expression_memory;
     bool evaluates = false;
     // Frames of the running command read much of it too, not only the frame that enters it:
