@@ -205,6 +205,8 @@ static void test_patrol(const char* patrol_path) {
   CHECK(ainb_instance_is_active(actor, 2));
   CHECK(ainb_instance_frame(actor) == 10);
   CHECK(ainb_instance_memory_bytes(actor) > 0);
+  CHECK(ainb_instance_prepare_thread(actor) == AINB_OK);
+  CHECK(ainb_instance_prepare_thread(NULL) == AINB_ERROR_ARGUMENT);
 
   ainb_instance_destroy(actor);
   ainb_runtime_destroy(rt);

@@ -1606,3 +1606,34 @@ TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands 
   }
   MESSAGE(frames << " frames ticked");
 }
+
+TEST_CASE("a worker thread makes its EXB machines at its first evaluation, or when prepared") {
+  const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
+  const auto graph = std::make_shared<Graph>(
+      load_file(ainb::test::corpus_dir() / "ainb" / "Toby.utility.root.ainb"), NodeRegistry{},
+      corpus_options(resolver));
+  REQUIRE(graph->program() != nullptr);
+  // Made (and warmed: once-only warnings) on this thread, ticked on others.
+  Instance actor(graph, InstanceOptions{1, nullptr, nullptr});
+  const auto ticks = [&] {  // the stubs succeed at once: a restart every frame
+    for (int frame = 0; frame < 20; ++frame) {
+      actor.start(0);
+      actor.tick();
+    }
+  };
+  ticks();
+  std::size_t unprepared = 0, prepared = 0;
+  std::thread([&] {
+    const auto before = ainb::test::allocations();
+    ticks();
+    unprepared = ainb::test::allocations() - before;
+  }).join();
+  std::thread([&] {
+    actor.prepare_thread();
+    const auto before = ainb::test::allocations();
+    ticks();
+    prepared = ainb::test::allocations() - before;
+  }).join();
+  CHECK(unprepared >= 2);  // the thread's machine and its arena
+  CHECK(prepared == 0);
+}

@@ -1936,6 +1936,12 @@ exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
   return frame;
 }
 
+void Instance::prepare_thread() const {
+  if (graph_->program() != nullptr) (void)machine();
+  for (const auto* sub : modules_)
+    sub->prepare_thread();
+}
+
 exb::MachineLease Instance::machine() const {
   return exb::thread_machine(*graph_->program(),
                              {.missing_functions = (marks_ & kZeroMissingFunctions) != 0

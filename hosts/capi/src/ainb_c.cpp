@@ -630,6 +630,15 @@ ainb_status ainb_instance_stop(ainb_instance* i) {
 ainb_status ainb_instance_tick(ainb_instance* i) {
   return enter_instance(i, "ainb_instance_tick", [](runtime::Instance& x) { x.tick(); });
 }
+ainb_status ainb_instance_prepare_thread(const ainb_instance* i) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    i->instance->prepare_thread();
+    return AINB_OK;
+  } catch (const std::bad_alloc&) {  // the only thing it can throw
+    return AINB_ERROR_ARGUMENT;
+  }
+}
 static_assert(static_cast<int>(runtime::CommandState::Faulted) == AINB_FAULTED);
 ainb_command_state ainb_instance_state(const ainb_instance* i) {
   return i == nullptr ? AINB_IDLE : static_cast<ainb_command_state>(i->instance->state());

@@ -185,8 +185,14 @@ AINB_API ainb_status ainb_instance_start(ainb_instance* instance, const char* co
 AINB_API ainb_status ainb_instance_start_index(ainb_instance* instance, size_t command);
 /* Leaves every active node; the instance is idle afterwards. */
 AINB_API ainb_status ainb_instance_stop(ainb_instance* instance);
-/* Advances one frame. Allocates nothing (a trace buffer is reserved when enabled). */
+/* Advances one frame. Allocates nothing (a trace buffer is reserved when enabled), except that
+ * a thread's first evaluation of a file's expressions makes that thread's EXB machine for the
+ * file (kept for the thread's later ticks of any actor of it): creating an instance does this
+ * for the creating thread, ainb_instance_prepare_thread for the calling one. */
 AINB_API ainb_status ainb_instance_tick(ainb_instance* instance);
+/* Makes the calling thread's EXB machines for the instance's file and its modules, if it has
+ * none yet, so that its ticks on this thread allocate nothing. */
+AINB_API ainb_status ainb_instance_prepare_thread(const ainb_instance* instance);
 AINB_API ainb_command_state ainb_instance_state(const ainb_instance* instance);
 /* Why the instance is AINB_FAULTED, in one line ("file: frame F: node N (Class): ... threw in
  * update: ..."); "" otherwise. Valid until the next call of this function. Starting a command

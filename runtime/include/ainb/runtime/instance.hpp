@@ -124,6 +124,13 @@ class alignas(64) Instance {
   void prefetch() const;
   void prefetch_object() const { __builtin_prefetch(this); }
 
+  // Makes the calling thread's EXB machines for this instance's programs (its graph's and its
+  // modules'), if the thread has none yet: expressions run on machines each thread keeps per
+  // program (exb/thread_machines.hpp), made at a thread's first evaluation. Creating an instance
+  // does this for the creating thread; a worker thread that will tick actors calls it once for
+  // an actor of each graph, so that none of its ticks allocates.
+  void prepare_thread() const;
+
   const Graph& graph() const { return *graph_; }
   // Bytes this instance owns (itself and its block with the module sub-instances): what each
   // actor costs besides the graph. (Expressions run on machines each thread keeps per program:
