@@ -138,6 +138,8 @@ class Game::Workers {
       : game_(game), threads_(threads), start_(threads), done_(threads) {
     for (std::uint32_t t = 1; t < threads; ++t)
       pool_.emplace_back([this, t] {
+        // The thread's EXB machines for the graph, so that none of its ticks allocates.
+        if (!game_.instances_.empty()) game_.instances_.front()->prepare_thread();
         while (true) {
           start_.arrive_and_wait();
           if (stopping_) return;
