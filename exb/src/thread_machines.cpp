@@ -35,10 +35,6 @@ bool fits(const Entry& e, std::uint64_t program, const MachineOptions& options) 
   return e.program == program && !e.lent && e.options == options;
 }
 
-}  // namespace
-
-namespace {
-
 // Any borrow but the most recent entry's: found further down the list or made, then first.
 [[gnu::noinline]] MachineLease find_or_make(const Program& program, const MachineOptions& options) {
   const auto serial = program.identity().serial();

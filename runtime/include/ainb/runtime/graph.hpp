@@ -351,10 +351,10 @@ class Graph {
 
   // What the frames of a command can read of an instance's own memory, for Instance::prefetch:
   // the node states, outputs and expressions' static memory of every node its roots reach
-  // (children, queries, transition targets). Index: the command's; a file without commands has one, for its Logic roots and
-  // module outputs. Empty when they come to less than kMinFootprintBytes: a frame that reads so
-  // little is fast without help, and a prefetch would only add work (docs/benchmarks.md,
-  // "Prefetching the next actor").
+  // (children, queries, transition targets). Index: the command's; a file without commands has
+  // one, for its Logic roots and module outputs. Empty when the states and outputs come to less
+  // than kMinFootprintBytes: a frame that reads so little is fast without help, and a prefetch
+  // would only add work (docs/benchmarks.md, "Prefetching the next actor").
   struct Footprint {
     std::vector<Range> states;   // windows of the node state array (GraphNode::state_index)
     std::vector<Range> outputs;  // byte windows of the outputs (output_offset)

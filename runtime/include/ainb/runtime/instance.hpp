@@ -452,7 +452,7 @@ class alignas(64) Instance {
   std::byte* node_memory_ = nullptr;  // user class state blocks
   // Every expression site's static memory (Graph::expression_memory bytes; null without
   // expressions), and the host pointer their frames carry: an evaluation reads no further line
-  // of the object. Evaluating is logically a read, so the memory is mutable.
+  // of the object. (Evaluating is logically a read: const members write the memory.)
   std::uint8_t* expression_memory_ = nullptr;
   void* host_ = nullptr;  // options_.host
 
