@@ -168,8 +168,7 @@ void Instance::forget_thrown() {
 void Instance::stop_on_fault(Fault& fault) {
   set(kEntered, false);
   fault_ = std::make_unique<Fault>(std::move(fault));
-  thrown_.reset();  // (after the move: `fault` may be *thrown_)
-  marks_ &= static_cast<std::uint8_t>(~kFaultThrown);
+  forget_thrown();  // (after the move: `fault` may be *thrown_)
   reset_after_fault();
   state_ = CommandState::Faulted;
 }

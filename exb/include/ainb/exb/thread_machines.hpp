@@ -13,7 +13,7 @@
 // the rest. A borrow made while the thread's machine for that program is already lent (a user
 // function that evaluates again, further up the stack) gets a machine of its own.
 
-#include <memory>
+#include <cstddef>
 
 #include "ainb/exb/machine.hpp"
 

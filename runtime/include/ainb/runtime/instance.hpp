@@ -432,8 +432,8 @@ class alignas(64) Instance {
   // At most Graph::max_active_roots(): the widest Fork's transitions, which a node's plug count
   // (a byte) bounds.
   std::uint16_t slot_count_ = 0;
-  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept), so
-  // a frame tests them here instead of reading that line.
+  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept,
+  // kZeroMissingFunctions), so a frame tests them here instead of reading that line.
   mutable std::uint8_t marks_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated
