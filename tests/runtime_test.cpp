@@ -597,6 +597,9 @@ struct InvariantObserver : Observer {
   void on_enter(const Instance& i, std::uint32_t n) override {
     count(i);
     if (active[{&i, n}]++ != 0) violations.push_back(where(i, n) + " entered twice");
+    // Only the states Graph::reached_states counts are entered (the epoch sweep skips the rest).
+    if (i.graph().nodes()[n].state_index >= i.graph().reached_states())
+      violations.push_back(where(i, n) + " entered, though its state is past the reached ones");
   }
   void on_update(const Instance& i, std::uint32_t n, Result) override {
     count(i);
@@ -676,6 +679,7 @@ TEST_CASE("node states are numbered in visit order: roots, then each node's quer
   // The root 0; its query and children together (1, 2, 3); the Sequential's children (4, 5);
   // then the unreachable node.
   CHECK(order == std::vector<std::uint32_t>{4, 1, 3, 0, 2, 5, 6});
+  CHECK(graph.reached_states() == 6);
 
   // In every corpus file (and the modules it calls), each node has its own state.
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
@@ -727,8 +731,8 @@ TEST_CASE("a command's footprint: the states and outputs of the nodes its frames
     CAPTURE(static_cast<int>(composite));
     const auto graph = file(composite);
     REQUIRE(graph->footprints().size() == 2);
-    // States 0 to 100 in visit order, the 100 floats (4 bytes each) of nodes 1 to 100: 1,208
-    // bytes, over Graph::kMinFootprintBytes.
+    // States 0 to 100 in visit order (808 bytes: 13 lines), the 100 floats (4 bytes each) of
+    // nodes 1 to 100 (7 lines or 8): over Graph::kMinFootprintLines.
     const auto& many = graph->footprints()[0];
     CHECK(windows(many.states) == Windows{{0, 101}});
     const auto floats = graph->output_offset(static_cast<std::size_t>(ParamType::Float));
@@ -756,6 +760,47 @@ TEST_CASE("a command's footprint: the states and outputs of the nodes its frames
       CHECK(plain.state() == prefetched.state());
       CHECK(plain.active_roots() == prefetched.active_roots());
     }
+  }
+}
+
+TEST_CASE("a stub's children: states after those frames reach, and out of its footprint") {
+  // "Wrapped": a stub (no class is registered) over 100 nodes with a float output each (nodes 1
+  // to 100), as an event's Execute wrapper; "Next": node 101.
+  AinbSpec spec;
+  spec.commands = {{"Wrapped", 0, {}}, {"Next", 101, {}}};
+  spec.nodes.push_back(user("Wrapper"));
+  for (std::uint32_t k = 1; k <= 100; ++k) {
+    spec.nodes[0].plugs.push_back({PlugKind::Child, k, ""});
+    BuildNode leaf = user("Leaf");
+    leaf.outputs = {{ParamType::Float, "Out"}};
+    spec.nodes.push_back(leaf);
+  }
+  spec.nodes.push_back(user("Next"));
+  const auto model = ainb::load(build(spec), "wrapped.ainb");
+  SUBCASE("a stub runs none of its children") {
+    const Graph graph(model, NodeRegistry{});
+    // Both roots first, the children after them; the wrapped command reads one state.
+    CHECK(graph.nodes()[0].state_index == 0);
+    CHECK(graph.nodes()[101].state_index == 1);
+    CHECK(graph.nodes()[1].state_index == 2);
+    CHECK(graph.nodes()[100].state_index == 101);
+    CHECK(graph.reached_states() == 2);
+    CHECK(graph.footprints()[0].states.empty());
+    CHECK_FALSE(graph.worth_prefetching());
+  }
+  SUBCASE("a stub that passes through to its first child") {
+    NodeRegistry registry;
+    registry.stub_runs_first_child = true;
+    const Graph graph(model, registry);
+    CHECK(graph.nodes()[1].state_index == 1);
+    CHECK(graph.nodes()[100].state_index == 100);
+    CHECK(graph.nodes()[101].state_index == 101);
+    CHECK(graph.reached_states() == 102);
+    const auto& wrapped = graph.footprints()[0];
+    REQUIRE(wrapped.states.size() == 1);
+    CHECK(wrapped.states[0].base == 0);
+    CHECK(wrapped.states[0].count == 101);
+    CHECK(graph.worth_prefetching());
   }
 }
 
@@ -793,16 +838,16 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
   }
   // Of those, the trees whose commands evaluate expressions outside stubs (prefetch() asks for
   // the object's second line and the sites' static memory too).
-  CHECK(evaluating == std::vector<std::string>{"Horablin.action.jumpoffceiling.module",
-                                               "Toby.action.basicattack.module",
-                                               "Toby.utility.root"});
+  CHECK(evaluating ==
+        std::vector<std::string>{"Toby.action.basicattack.module", "Toby.utility.root"});
   // The trees whose frames read enough to be worth a prefetch (docs/benchmarks.md).
   CHECK(prefetched == std::vector<std::string>{
                           "Horablin.action.interruptdiewallandceiling.module",
                           "Horablin.action.jumpoffceiling.module", "Horablin_Escape.actionseq.root",
                           "Toby.action.basicattack.module", "Toby.utility.root"});
-  CHECK(every_frame ==
-        std::vector<std::string>{"Toby.action.basicattack.module", "Toby.utility.root"});
+  CHECK(every_frame == std::vector<std::string>{"Horablin_Escape.actionseq.root",
+                                                "Toby.action.basicattack.module",
+                                                "Toby.utility.root"});
 }
 
 TEST_CASE("a graph keeps its node classes alive after the registry is gone") {

@@ -215,6 +215,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
                     registry.stub_running_updates, kMaxStubUpdates));
   }
   stub_running_updates_ = static_cast<std::uint16_t>(registry.stub_running_updates);
+  stubs_run_first_child_ = registry.stub_runs_first_child;
   build_blackboard(build.options);
   for (const auto type : {ParamType::String, ParamType::Vec3f, ParamType::Int, ParamType::Float,
                           ParamType::Pointer, ParamType::Bool}) {
@@ -225,7 +226,6 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build_nodes(registry);
   build_control_flow();
   build_query_plans();
-  order_node_states();
   check_child_cycles(*this, *model_);
   // The chain holds the paths modules were asked for (a copy of a module saved under another
   // name keeps its internal name), and the root file's name.
@@ -234,6 +234,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   build_modules(registry, build);
   if (root) build.chain.pop_back();
   check_holders();
+  order_node_states();  // once every stub is known, missing modules' too
   collect_expression_sites();
   build_footprints();
   bind_inputs();
@@ -321,13 +322,20 @@ void Graph::build_query_plans() {
   }
 }
 
+std::span<const std::uint32_t> Graph::entered_children(std::uint32_t node) const {
+  if (nodes_[node].is_stub && !stubs_run_first_child_) return {};
+  return children(node);
+}
+
 // An instance's node states are numbered in the order a frame reaches them, so a running tree
 // reads few cache lines of its actor's state (the actor's own memory, which many actors do not
 // keep in cache): from each root down, a node's queries and children get consecutive states
 // (a Simultaneous checks all its children every frame, a selector reads its chosen child's,
 // queries are calculated before their user), then each child's own are numbered, depth first.
 // Roots come first: commands' main and secondary roots, Logic roots, module outputs, transition
-// targets; nodes no root reaches last, in file order.
+// targets; nodes no root reaches last, in file order (reached_states_ counts the others). A stub
+// that runs no children reaches none: with such wrappers (an event's Execute classes), the
+// states of the commands' roots are together instead of a subtree apart.
 void Graph::order_node_states() {
   const auto& m = *model_;
   constexpr auto kUnplaced = std::numeric_limits<std::uint32_t>::max();
@@ -347,7 +355,7 @@ void Graph::order_node_states() {
       const auto node = to_expand.back();
       to_expand.pop_back();
       const auto first = to_expand.size();
-      for (const auto list : {queries(node), children(node)}) {
+      for (const auto list : {queries(node), entered_children(node)}) {
         for (const auto n : list) {
           if (place(n)) to_expand.push_back(n);
         }
@@ -366,6 +374,7 @@ void Graph::order_node_states() {
     expand_from(out);
   for (const auto& t : transitions_)
     expand_from(t.target);
+  reached_states_ = next;
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)
     expand_from(n);
   for (auto& step : query_plan_)
@@ -389,6 +398,17 @@ std::vector<Range> joined_windows(std::vector<Range> windows, std::uint32_t gap)
     }
   }
   return joined;
+}
+
+// The cache lines joined windows of `unit`-byte elements span, counted as if the array began on
+// a line.
+std::uint64_t lines_spanned(const std::vector<Range>& windows, std::uint32_t unit) {
+  std::uint64_t lines = 0;
+  for (const auto w : windows) {
+    if (w.count != 0)
+      lines += (std::uint64_t{w.end()} * unit - 1) / 64 - std::uint64_t{w.base} * unit / 64 + 1;
+  }
+  return lines;
 }
 }  // namespace
 
@@ -418,7 +438,7 @@ void Graph::build_footprints() {
     while (!path.empty()) {
       const auto node = path.back().first;
       const auto own_queries = queries(node);
-      const auto kids = children(node);
+      const auto kids = entered_children(node);
       if (const auto k = path.back().second++; k < own_queries.size() + kids.size()) {
         const auto next = k < own_queries.size() ? own_queries[k] : kids[k - own_queries.size()];
         if (colour[next] == 0) {
@@ -447,7 +467,6 @@ void Graph::build_footprints() {
     std::vector<bool> seen(nodes_.size());
     std::vector<Range> states, outputs, expression_memory;
     bool evaluates = false;
-    std::uint64_t bytes = 0;
     auto to_visit = std::move(roots);
     while (!to_visit.empty()) {
       const auto node = to_visit.back();
@@ -455,7 +474,6 @@ void Graph::build_footprints() {
       if (seen[node]) continue;
       seen[node] = true;
       states.push_back({nodes_[node].state_index, 1});
-      bytes += own_bytes(node);
       for (std::size_t t = 0; t < kParamTypeCount; ++t) {
         const auto window = m.nodes[node].outputs[t];
         const auto size = static_cast<std::uint32_t>(output_size(t));
@@ -469,17 +487,19 @@ void Graph::build_footprints() {
         evaluates = true;
         if (s.static_size != 0) expression_memory.push_back({s.static_offset, s.static_size});
       }
-      for (const auto list : {queries(node), children(node)})
+      for (const auto list : {queries(node), entered_children(node)})
         to_visit.insert(to_visit.end(), list.begin(), list.end());
       for (const auto& t : transitions(node))
         to_visit.push_back(t.target);
     }
-    if (bytes < kMinFootprintBytes) return Footprint{};
     // States windows 8 apart share a cache line, outputs windows 64 bytes apart.
-    return Footprint{joined_windows(std::move(states), 64 / kStateBytes),
-                     joined_windows(std::move(outputs), 64),
+    states = joined_windows(std::move(states), 64 / kStateBytes);
+    outputs = joined_windows(std::move(outputs), 64);
+    if (lines_spanned(states, kStateBytes) + lines_spanned(outputs, 1) < kMinFootprintLines)
+      return Footprint{};
+    return Footprint{std::move(states), std::move(outputs),
                      joined_windows(std::move(expression_memory), 64), evaluates,
-                     every_frame >= kMinFootprintBytes};
+                     every_frame >= kMinRunningBytes};
   };
   for (const auto& c : m.commands) {
     std::vector<std::uint32_t> roots{c.root};

@@ -335,6 +335,10 @@ class Graph {
   // Most active roots a calculation can have at once (the widest Fork; at least 1). At most 255:
   // the format counts a node's plugs of a kind in a byte.
   std::uint32_t max_active_roots() const { return max_active_roots_; }
+  // The node states a frame can reach come first (GraphNode::state_index): the others belong
+  // to nodes nothing enters (below a stub that runs no children, or reached by no root), whose
+  // states stay as an instance made them.
+  std::uint32_t reached_states() const { return reached_states_; }
   // Outputs in an instance: one byte array, each type's values together in their natural size
   // (string views first, for their alignment).
   static constexpr std::size_t output_size(std::size_t type) {
@@ -351,10 +355,11 @@ class Graph {
 
   // What the frames of a command can read of an instance's own memory, for Instance::prefetch:
   // the node states, outputs and expressions' static memory of every node its roots reach
-  // (children, queries, transition targets). Index: the command's; a file without commands has
-  // one, for its Logic roots and module outputs. Empty when the states and outputs come to less
-  // than kMinFootprintBytes: a frame that reads so little is fast without help, and a prefetch
-  // would only add work (docs/benchmarks.md, "Prefetching the next actor").
+  // (children, queries, transition targets; not the children of a stub that runs none). Index:
+  // the command's; a file without commands has one, for its Logic roots and module outputs.
+  // Empty when the states and outputs span fewer than kMinFootprintLines cache lines: a frame
+  // that reads so few is fast without help, and a prefetch would only add work
+  // (docs/benchmarks.md, "Prefetching the next actor").
   struct Footprint {
     std::vector<Range> states;   // windows of the node state array (GraphNode::state_index)
     std::vector<Range> outputs;  // byte windows of the outputs (output_offset)
@@ -365,11 +370,15 @@ class Graph {
     std::vector<Range> expression_memory;
     bool evaluates = false;
     // Frames of the running command read much of it too, not only the frame that enters it:
-    // the nodes a frame updates at most (every child of an Element_Simultaneous, the largest
-    // child of other nodes, the queries of each) come to kMinFootprintBytes or more.
+    // the states and outputs of the nodes a frame updates at most (every child of an
+    // Element_Simultaneous, the largest child of other nodes, the queries of each) come to
+    // kMinRunningBytes or more.
     bool every_frame = false;
   };
-  static constexpr std::uint32_t kMinFootprintBytes = 768;
+  static constexpr std::uint32_t kMinFootprintLines = 8;
+  // Measured on the corpus trees: running frames estimated at 450 bytes or more gain from a
+  // prefetch (Toby.action.basicattack), those at 360 or less lose (the Horablin trees).
+  static constexpr std::uint32_t kMinRunningBytes = 384;
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // Some footprint is not empty: Instance::prefetch can do something for this graph's instances.
   // A host ticking many actors of one graph tests this once, and skips prefetching for a graph
@@ -421,6 +430,10 @@ class Graph {
   void resolve_declared(std::uint32_t node, const NodeClass& node_class);
   void build_control_flow();
   void build_query_plans();
+  // The children a frame can enter from `node`: none below a stub that runs none (an
+  // unregistered class or a missing module, unless NodeRegistry::stub_runs_first_child), as its
+  // subtree then stays out of the states a frame reads and out of its footprint.
+  std::span<const std::uint32_t> entered_children(std::uint32_t node) const;
   void order_node_states();
   void build_modules(const NodeRegistry& registry, Build& build);
   void build_footprints();
@@ -450,7 +463,9 @@ class Graph {
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;
   std::uint16_t stub_running_updates_ = 0;
+  bool stubs_run_first_child_ = false;
   std::uint32_t max_active_roots_ = 1;
+  std::uint32_t reached_states_ = 0;
   std::uint32_t node_memory_ = 0;
   std::uint32_t held_flags_ = 0;
   std::uint64_t module_instances_ = 0;  // sub-instances an actor holds, its modules' included
