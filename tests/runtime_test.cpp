@@ -700,20 +700,27 @@ TEST_CASE("node states are numbered in visit order: roots, then each node's quer
   }
 }
 
+namespace {
+// `parent` as node 0 of `spec`, over 100 user nodes (1 to 100) with a float output each.
+void add_over_hundred_leaves(AinbSpec& spec, BuildNode parent) {
+  for (std::uint32_t k = 1; k <= 100; ++k)
+    parent.plugs.push_back({PlugKind::Child, k, ""});
+  spec.nodes.push_back(std::move(parent));
+  for (std::uint32_t k = 1; k <= 100; ++k) {
+    BuildNode leaf = user("Leaf");
+    leaf.outputs = {{ParamType::Float, "Out"}};
+    spec.nodes.push_back(leaf);
+  }
+}
+}  // namespace
+
 TEST_CASE("a command's footprint: the states and outputs of the nodes its frames can reach") {
   // "Many": a composite of 100 user nodes with a float output each (nodes 0 to 100); "One": a
   // single node (101); node 102, with an output too, is reached by neither.
   const auto file = [](NodeType composite) {
     AinbSpec spec;
     spec.commands = {{"Many", 0, {}}, {"One", 101, {}}};
-    BuildNode root{.type = composite};
-    spec.nodes.push_back(root);
-    for (std::uint32_t k = 1; k <= 100; ++k) {
-      spec.nodes[0].plugs.push_back({PlugKind::Child, k, ""});
-      BuildNode leaf = user("Leaf");
-      leaf.outputs = {{ParamType::Float, "Out"}};
-      spec.nodes.push_back(leaf);
-    }
+    add_over_hundred_leaves(spec, BuildNode{.type = composite});
     spec.nodes.push_back(user("Alone"));
     BuildNode unreached = user("Unreached");
     unreached.outputs = {{ParamType::Float, "Out"}};
@@ -768,13 +775,7 @@ TEST_CASE("a stub's children: states after those frames reach, and out of its fo
   // to 100), as an event's Execute wrapper; "Next": node 101.
   AinbSpec spec;
   spec.commands = {{"Wrapped", 0, {}}, {"Next", 101, {}}};
-  spec.nodes.push_back(user("Wrapper"));
-  for (std::uint32_t k = 1; k <= 100; ++k) {
-    spec.nodes[0].plugs.push_back({PlugKind::Child, k, ""});
-    BuildNode leaf = user("Leaf");
-    leaf.outputs = {{ParamType::Float, "Out"}};
-    spec.nodes.push_back(leaf);
-  }
+  add_over_hundred_leaves(spec, user("Wrapper"));
   spec.nodes.push_back(user("Next"));
   const auto model = ainb::load(build(spec), "wrapped.ainb");
   SUBCASE("a stub runs none of its children") {
