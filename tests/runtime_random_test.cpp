@@ -605,6 +605,12 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, const Rando
     checker.check(calls);
     all.insert(all.end(), calls.begin(), calls.end());
     all.push_back("|");
+    // No node whose state is past Graph::reached_states is active (the epoch sweep skips them).
+    if (!h.instance) return;
+    for (std::uint32_t n = 0; n < h.graph->nodes().size(); ++n) {
+      if (h.graph->nodes()[n].state_index >= h.graph->reached_states() && h.instance->is_active(n))
+        checker.errors.push_back(fmt::format("node {} is active past the reached states", n));
+    }
   };
   const auto spec = assembled(file, mode);
   h.graph = std::make_shared<Graph>(ainb::load(build(spec), spec.file_name + ".ainb"), h.registry,
