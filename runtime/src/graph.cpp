@@ -247,7 +247,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     } else if (!g.is_stub) {
       continue;
     }
-    if (g.is_stub && registry.stub_runs_first_child && g.children.count != 0) g.named_plugs[0] = 0;
+    if (g.is_stub && stubs_run_first_child_ && g.children.count != 0) g.named_plugs[0] = 0;
     // A node that may hold children (a class that can call NodeContext::run_child, a stub that
     // passes through) leaves them on the general path; a stub that runs none stays plain.
     const bool may_hold_children =

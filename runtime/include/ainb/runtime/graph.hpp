@@ -463,7 +463,7 @@ class Graph {
   // may go away.
   std::vector<std::shared_ptr<NodeClass>> classes_;
   std::uint16_t stub_running_updates_ = 0;
-  bool stubs_run_first_child_ = false;
+  bool stubs_run_first_child_ = false;  // NodeRegistry::stub_runs_first_child
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t reached_states_ = 0;
   std::uint32_t node_memory_ = 0;
