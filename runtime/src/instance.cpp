@@ -545,10 +545,7 @@ void Instance::start_command(std::size_t index) {
   state_ = CommandState::Running;
   clear_state_end();
   const auto& c = graph_->model().commands[index];
-  if (observed()) {
-    guarded(Fault::Source::Observer, -1, "on_command",
-            [&] { options_.observer->on_command(*this, c.name); });
-  }
+  if (observed()) notify_command(c.name);
   // The array is empty here (stopped above, or emptied by the command's end), and has room for
   // one slot in every file.
   slots_[0] = Slot{.node = c.root};
@@ -558,6 +555,12 @@ void Instance::start_command(std::size_t index) {
   if (c.secondary_root) enter(*c.secondary_root);
   for (const auto out : graph_->module_outputs())
     enter(out);
+}
+
+// Out of line: its exception handling would give every start a stack frame.
+void Instance::notify_command(std::string_view name) {
+  guarded(Fault::Source::Observer, -1, "on_command",
+          [&] { options_.observer->on_command(*this, name); });
 }
 
 void Instance::leave_roots() {

@@ -216,6 +216,7 @@ class alignas(64) Instance {
   void start_command(std::size_t index);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::size_t index) const;
   [[gnu::cold, gnu::noinline]] void forget_fault();
+  [[gnu::noinline]] void notify_command(std::string_view name);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_reentered(const char* call) const;
   // A new epoch: a tick, or a command started (the sweep runs when the byte wraps).
   void next_epoch() {
