@@ -535,6 +535,9 @@ TEST_CASE("an observer that throws faults the instance it observes") {
     void on_blackboard(const Instance&, std::size_t) override {
       if (in == "on_blackboard") throw std::runtime_error("observer failed");
     }
+    void on_command(const Instance&, std::string_view) override {
+      if (in == "on_command") throw std::runtime_error("observer failed");
+    }
   } observer;
   Log log;
   NodeRegistry registry;
@@ -560,6 +563,14 @@ TEST_CASE("an observer that throws faults the instance it observes") {
     CHECK(instance.fault()->describe() ==
           "bomb.root.ainb: frame 0: observer threw in on_blackboard: observer failed");
     CHECK(instance.blackboard("Flag")->index() == Value(true).index());
+  }
+  SUBCASE("on_command, when the host starts a command") {
+    observer.in = "on_command";
+    instance.start("Root");
+    REQUIRE(instance.fault() != nullptr);
+    CHECK(instance.fault()->describe() ==
+          "bomb.root.ainb: frame 0: observer threw in on_command: observer failed");
+    CHECK_FALSE(instance.is_active(1));  // the fault left the command's nodes
   }
   CHECK(instance.state() == CommandState::Faulted);
   other.tick();
