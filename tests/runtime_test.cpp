@@ -1005,6 +1005,47 @@ TEST_CASE("across the wraps of the 8-bit epoch, shared nodes run once a tick, bu
   run();
 }
 
+TEST_CASE("across a wrap of the epoch, a child left waiting since the last cycle is updated") {
+  // A class that runs its child on its first update and again on its K-th only, as a wrapper
+  // that waits on something else may: in between, the child stays entered and is not updated.
+  // Its state keeps the epoch of its one update; the sweep at the wrap (Instance::sweep_epochs)
+  // marks it as older, so the K-th update is not taken for a second update in that epoch. One
+  // of the K below meets the same epoch number again after the wrap.
+  struct Sometimes : NodeClass {
+    int updates = 0, again = 0;
+    Result update(NodeContext& c) override {
+      if (++updates == 1 || updates == again) c.run_child(0);
+      return Result::Running;
+    }
+  };
+  const auto sometimes = std::make_shared<Sometimes>();
+  Harness h;
+  h.registry.add("Sometimes", sometimes);
+  h.probe("Child", {R});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode wrapper = user("Sometimes");
+  wrapper.plugs = {{PlugKind::Child, 1, "Child"}};
+  spec.nodes = {wrapper, user("Child")};
+  h.load(spec);
+  for (int again = 250; again <= 262; ++again) {
+    CAPTURE(again);
+    for (const bool observed : {true, false}) {
+      if (observed)
+        h.load(spec);
+      else
+        h.unobserved();
+      sometimes->updates = 0;
+      sometimes->again = again;
+      h.instance->start("Root");
+      CHECK(h.tick() == Log{"enter Child", "update Child"});
+      for (int frame = 2; frame < again; ++frame)
+        REQUIRE(h.tick().empty());
+      CHECK(h.tick() == Log{"update Child"});
+    }
+  }
+}
+
 TEST_CASE("plain nodes take a short path without an observer, with the same sequences") {
   // A user node or stub with no queries, expression sites or XLink actions skips the general
   // Enter, Update and Leave when no observer is attached. The Harness attaches one, so every
