@@ -105,8 +105,8 @@ test::BuildPlug transition(std::uint32_t target, std::uint32_t index) {
 
 // A composite of 100 user nodes of class `leaf`. With `general_frame` the file also holds a
 // transition that is never taken (from a node nothing reaches), so the same tree runs through
-// the active node array's loop instead of the single-root frame (docs/benchmarks.md, "The
-// general frame").
+// the active node array's loop instead of the single-root frame
+// (docs/benchmarks-runtime-history.md, "The general frame").
 std::shared_ptr<const Graph> hundred(NodeType type, const char* leaf, bool general_frame = false) {
   test::AinbSpec spec;
   spec.file_name = "hundred";
@@ -220,8 +220,8 @@ void drive(Instance& instance, std::uint64_t frames, std::size_t& next_command) 
   const auto commands = instance.graph().model().commands.size();
   for (std::uint64_t f = 0; f < frames; ++f) {
     if (commands != 0 && instance.state() != CommandState::Running) {
-      // A compare, not `% commands`: a division would put ~15 cycles of the harness's own before
-      // each restart (docs/benchmarks.md, "The harness's round robin").
+      // A compare, not `% commands`: the division would be timed with each restart
+      // (docs/benchmarks.md, "The harness's round robin").
       instance.start(next_command);
       if (++next_command == commands) next_command = 0;
     }
@@ -266,7 +266,7 @@ void per_visit(benchmark::State& state, std::shared_ptr<const Graph> graph) {
 // The actors cases: instances of one graph, this many frames, ticked frame by frame, each frame
 // every actor in turn (as a game does). 10,000 actors is the issue's case; 1,000 and 3,000 run
 // beside it, as this machine's caches hold the blocks of the first and not of the second
-// (docs/benchmarks.md, "Actors and the caches").
+// (docs/benchmarks-runtime-history.md, "Actors and the caches").
 constexpr std::size_t kActors = 10'000;
 constexpr std::array<std::size_t, 3> kActorCounts{1'000, 3'000, kActors};
 constexpr std::uint64_t kActorFrames = 600;
@@ -436,7 +436,8 @@ int main(int argc, char** argv) {
   }
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
-  // Cycles per visit are ns per visit times this (docs/benchmarks.md, "The restart floor").
+  // Cycles per visit are ns per visit times this (docs/benchmarks-runtime-history.md, "The restart
+  // floor").
   benchmark::AddCustomContext("measured_core_clock",
                               fmt::format("{:.2f} GHz", bench::measured_clock_ghz()));
   benchmark::RunSpecifiedBenchmarks();

@@ -611,7 +611,8 @@ void Instance::stop_nodes() {
 // still means "updated in this epoch" (no node is, yet) and `epoch != 0` "updated since it was
 // entered". The sweep is one pass every 254 epochs over the states a frame can reach (the
 // others are never entered, so never updated): with thousands of actors, a pass over all of
-// them read more lines than the frames of a tree of a few visits (docs/benchmarks.md).
+// them read more lines than the frames of a tree of a few visits
+// (docs/benchmarks-runtime-history.md, "Reached states first").
 void Instance::sweep_epochs() {
   for (auto& s : node_states().first(graph_->reached_states())) {
     if (s.epoch != 0) s.epoch = 1;
@@ -667,8 +668,8 @@ void Instance::tick_command() {
 
 // The frame of a file with commands and no transitions or other roots (kSingleRoot): the array
 // holds the command's root, and nothing can add a slot, so the root's Update is the frame. (Its
-// own function, as a restarted tree's frame is little more than this: docs/benchmarks.md, "The
-// single-root frame".)
+// own function, as a restarted tree's frame is little more than this:
+// docs/benchmarks-runtime-history.md, "The single-root frame".)
 void Instance::calculate_root() {
   const auto node = slots_[0].node;
   const auto& g = graph_->nodes()[node];

@@ -5,7 +5,7 @@
 // it), so the actors a thread ticks need not each own one: they borrow the thread's machine for
 // their program, whose object and arena stay in that core's caches from actor to actor, where
 // one machine per actor is a few more cache lines to fetch for every actor that evaluates
-// (docs/benchmarks.md, "One machine per thread").
+// (docs/benchmarks-runtime-history.md, "One machine per thread").
 //
 // A thread keeps one machine per program and options it has evaluated, made on first use (the
 // one allocation; later borrows allocate nothing), until the program is destroyed: the next

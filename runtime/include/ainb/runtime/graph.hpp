@@ -359,7 +359,7 @@ class Graph {
   // the command's; a file without commands has one, for its Logic roots and module outputs.
   // Empty when the states and outputs span fewer than kMinFootprintLines cache lines: a frame
   // that reads so few is fast without help, and a prefetch would only add work
-  // (docs/benchmarks.md, "Prefetching the next actor").
+  // (docs/benchmarks-runtime-history.md, "Prefetching the next actor").
   struct Footprint {
     std::vector<Range> states;   // windows of the node state array (GraphNode::state_index)
     std::vector<Range> outputs;  // byte windows of the outputs (output_offset)
