@@ -1027,7 +1027,6 @@ TEST_CASE("across a wrap of the epoch, a child left waiting since the last cycle
   BuildNode wrapper = user("Sometimes");
   wrapper.plugs = {{PlugKind::Child, 1, "Child"}};
   spec.nodes = {wrapper, user("Child")};
-  h.load(spec);
   for (int again = 250; again <= 262; ++again) {
     CAPTURE(again);
     for (const bool observed : {true, false}) {
