@@ -2,6 +2,8 @@
 // child plugs cross through the ModuleIF nodes; Element_StateEnd returns to the caller's
 // transition of that name (docs/semantics.md, "Modules").
 
+#include <memory_resource>
+
 #include <doctest/doctest.h>
 
 #include "allocation_counter.hpp"
@@ -157,6 +159,51 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
     CHECK(another.memory_bytes() == sizeof(Instance) + Instance::block_size(*h.graph));
   }
   CHECK(ainb::test::allocations() - before == 1);
+
+  // Given a memory resource (InstanceOptions::memory), the block comes from it and goes back to
+  // it, and nothing comes from operator new.
+  struct Recording : std::pmr::memory_resource {
+    struct Call {
+      bool allocate;
+      std::size_t bytes, align;
+      void* at;
+      bool operator==(const Call&) const = default;
+    };
+    std::vector<Call> calls;  // reserved: recording allocates nothing
+    void* do_allocate(std::size_t bytes, std::size_t align) override {
+      void* at = std::pmr::new_delete_resource()->allocate(bytes, align);
+      calls.push_back({true, bytes, align, at});
+      return at;
+    }
+    void do_deallocate(void* at, std::size_t bytes, std::size_t align) override {
+      calls.push_back({false, bytes, align, at});
+      std::pmr::new_delete_resource()->deallocate(at, bytes, align);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override {
+      return this == &o;
+    }
+  } memory;
+  memory.calls.reserve(4);
+  const auto size = Instance::block_size(*h.graph);
+  const auto align = alignof(std::max_align_t);
+  const auto before_hosted = ainb::test::allocations();
+  {
+    Instance hosted(h.graph, InstanceOptions{.memory = &memory});
+    CHECK(ainb::test::allocations() == before_hosted);
+    REQUIRE(memory.calls.size() == 1);
+    CHECK(memory.calls[0] == Recording::Call{true, size, align, memory.calls[0].at});
+    CHECK(hosted.memory_bytes() == sizeof(Instance) + size);
+    // It runs as the others do: the module sub-instances are carved from that block.
+    CHECK(h.step([&] { hosted.start("Main"); }) == Log{"enter RootChild", "enter Watch"});
+    REQUIRE(hosted.module_instance(1) != nullptr);
+    CHECK(hosted.module_instance(1)->module_instance(1) != nullptr);
+    h.log.clear();
+  }
+  REQUIRE(memory.calls.size() == 2);
+  CHECK(memory.calls[1] == Recording::Call{false, size, align, memory.calls[0].at});
+  // A resource that cannot give the block fails the construction with its own exception.
+  CHECK_THROWS_AS(Instance(h.graph, InstanceOptions{.memory = std::pmr::null_memory_resource()}),
+                  std::bad_alloc);
 }
 
 TEST_CASE("a module started in a frame calculates that frame in its start's epoch") {

@@ -249,9 +249,11 @@ std::size_t Instance::block_size(const Graph& graph) {
   return kArenaRoom + carved_bytes(graph);
 }
 
-std::byte* Instance::new_block(const Graph& graph) {
+std::byte* Instance::new_block(const Graph& graph, std::pmr::memory_resource* memory) {
   const auto bytes = carved_bytes(graph);
-  auto* block = static_cast<std::byte*>(::operator new(kArenaRoom + bytes));
+  auto* block = static_cast<std::byte*>(
+      memory != nullptr ? memory->allocate(kArenaRoom + bytes, alignof(std::max_align_t))
+                        : ::operator new(kArenaRoom + bytes));
   new (block) std::pmr::monotonic_buffer_resource(block + kArenaRoom, bytes,
                                                   std::pmr::null_memory_resource());
   return block;
@@ -263,7 +265,11 @@ std::pmr::monotonic_buffer_resource* Instance::block_arena(std::byte* block) {
 
 void Instance::BlockDeleter::operator()(std::byte* block) const {
   block_arena(block)->~monotonic_buffer_resource();
-  ::operator delete(block);
+  if (memory != nullptr) {
+    memory->deallocate(block, bytes, alignof(std::max_align_t));
+  } else {
+    ::operator delete(block);
+  }
 }
 
 // An output slot holds its type's value in its natural size (Graph::output_offset).
@@ -317,7 +323,8 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       parent_(parent),
       call_(call),
       host_(options.host),
-      block_(arena != nullptr ? nullptr : new_block(*graph_)),
+      block_(arena != nullptr ? nullptr : new_block(*graph_, options.memory),
+             BlockDeleter{options.memory, arena != nullptr ? 0 : block_size(*graph_)}),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
       modules_(arena_),
       graph_owner_(std::move(graph)),

@@ -31,6 +31,11 @@ struct InstanceOptions {
   // real file runs), or an evaluation error (the parameter keeps its default, an
   // Element_Expression node fails).
   exb::MissingFunctionPolicy missing_functions = exb::MissingFunctionPolicy::ZeroAndLogOnce;
+  // Where the instance's one block comes from (node states, outputs, blackboard, class state,
+  // module sub-instances: Instance::block_size(graph) bytes, aligned for any object), and where
+  // it goes back when the instance is destroyed: a host's arena, pool or huge-page region, which
+  // must outlive the instance. nullptr: operator new. (docs/embedding.md, "Many actors".)
+  std::pmr::memory_resource* memory = nullptr;
 };
 
 // Faulted: host code the instance called threw (see Fault); nothing of the instance runs until
@@ -208,7 +213,7 @@ class alignas(64) Instance {
   Value output(std::size_t t, std::uint32_t index) const;
   void set_output(std::size_t t, std::uint32_t index, const Value& value);
   // A top-level instance's block: the arena at its front, then the bytes it carves.
-  static std::byte* new_block(const Graph& graph);
+  static std::byte* new_block(const Graph& graph, std::pmr::memory_resource* memory);
   static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
   static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
   void link_blackboard();
@@ -460,6 +465,8 @@ class alignas(64) Instance {
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
   struct BlockDeleter {
+    std::pmr::memory_resource* memory;  // InstanceOptions::memory
+    std::size_t bytes;
     void operator()(std::byte* block) const;
   };
   std::unique_ptr<std::byte, BlockDeleter> block_;
