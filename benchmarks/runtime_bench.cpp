@@ -15,6 +15,8 @@
 //                            memory prefetched before its turn (Instance::prefetch)
 //   actors10000_steady/<file>  the same with stubs that run 60 updates before they succeed
 //   actors10000[_steady]_unprefetched/<file>  the same two without prefetching
+//   actors10000_arena/<file>  actors10000/<file> with each actor's object and block in one arena
+//                            (InstanceOptions::memory), one actor after the other
 //   actors1000[_steady]/<file>, actors3000[_steady]/<file>  the same with 1,000 and 3,000
 //                            instances of the busiest tree: the first fit in this machine's
 //                            caches, the second not
@@ -39,6 +41,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory_resource>
 #include <optional>
 
 #include <benchmark/benchmark.h>
@@ -272,13 +275,38 @@ constexpr std::array<std::size_t, 3> kActorCounts{1'000, 3'000, kActors};
 constexpr std::uint64_t kActorFrames = 600;
 
 struct Actors {
-  std::vector<std::unique_ptr<Instance>> instances;
+  // With `in_arena`, each actor's object and then its block come from one arena, one after the
+  // other (InstanceOptions::memory), as a host that keeps its actors together may place them.
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
+  struct Destroy {
+    bool in_arena;
+    void operator()(Instance* actor) const {
+      if (in_arena) {
+        actor->~Instance();  // the arena frees its memory at once
+      } else {
+        delete actor;
+      }
+    }
+  };
+  std::vector<std::unique_ptr<Instance, Destroy>> instances;
   std::vector<std::size_t> next_command;
-  Actors(const std::shared_ptr<const Graph>& graph, Observer* observer, std::size_t count)
+  Actors(const std::shared_ptr<const Graph>& graph, Observer* observer, std::size_t count,
+         bool in_arena = false)
       : next_command(count, 0) {
+    if (in_arena) {
+      arena = std::make_unique<std::pmr::monotonic_buffer_resource>(
+          count * (sizeof(Instance) + Instance::block_size(*graph) + 64));
+    }
     instances.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
-      instances.push_back(std::make_unique<Instance>(graph, InstanceOptions{i, nullptr, observer}));
+      const InstanceOptions options{.seed = i, .observer = observer, .memory = arena.get()};
+      Instance* actor = nullptr;
+      if (in_arena) {
+        actor = std::pmr::polymorphic_allocator<>(arena.get()).new_object<Instance>(graph, options);
+      } else {
+        actor = new Instance(graph, options);
+      }
+      instances.emplace_back(actor, Destroy{in_arena});
     }
   }
   // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch
@@ -299,7 +327,7 @@ struct Actors {
 };
 
 void actors(benchmark::State& state, std::shared_ptr<const Graph> graph, std::size_t count,
-            bool prefetch) {
+            bool prefetch, bool in_arena) {
   // The visits of one actor's 600 frames, counted with an observer (every actor does the same
   // unless the tree draws from a RandomSelector, which no corpus file has).
   std::uint64_t visits = 0;
@@ -311,7 +339,7 @@ void actors(benchmark::State& state, std::shared_ptr<const Graph> graph, std::si
     visits = counter.updates;
   }
   for (auto _ : state) {
-    Actors all(graph, nullptr, count);
+    Actors all(graph, nullptr, count, in_arena);
     const auto start = std::chrono::steady_clock::now();
     all.run(prefetch);
     const auto seconds =
@@ -420,11 +448,19 @@ int main(int argc, char** argv) {
       for (const auto prefetch : {true, false}) {
         const auto name = fmt::format("actors{}{}{}/{}", count, steady ? "_steady" : "",
                                       prefetch ? "" : "_unprefetched", path.stem().string());
-        benchmark::RegisterBenchmark(name.c_str(), actors, graph, count, prefetch)
+        benchmark::RegisterBenchmark(name.c_str(), actors, graph, count, prefetch, false)
             ->UseManualTime()
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
       }
+    }
+    // 10,000 actors restarted every frame, prefetched, with their objects and blocks in one arena.
+    if (count == kActors) {
+      const auto name = fmt::format("actors{}_arena/{}", count, path.stem().string());
+      benchmark::RegisterBenchmark(name.c_str(), actors, corpus_graph(path, 0), count, true, true)
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
     }
   };
   if (!largest.empty()) {
