@@ -276,16 +276,14 @@ constexpr std::uint64_t kActorFrames = 600;
 
 struct Actors {
   // With `in_arena`, each actor's object and then its block come from one arena, one after the
-  // other (InstanceOptions::memory), as a host that keeps its actors together may place them.
+  // other (InstanceOptions::memory), as a host that keeps its actors together may place them;
+  // without, the object from operator new (through new_delete_resource) and the block as the
+  // runtime takes it by default.
   std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
   struct Destroy {
-    bool in_arena;
+    std::pmr::memory_resource* objects;
     void operator()(Instance* actor) const {
-      if (in_arena) {
-        actor->~Instance();  // the arena frees its memory at once
-      } else {
-        delete actor;
-      }
+      std::pmr::polymorphic_allocator<>(objects).delete_object(actor);
     }
   };
   std::vector<std::unique_ptr<Instance, Destroy>> instances;
@@ -297,16 +295,13 @@ struct Actors {
       arena = std::make_unique<std::pmr::monotonic_buffer_resource>(
           count * (sizeof(Instance) + Instance::block_size(*graph) + 64));
     }
+    std::pmr::memory_resource* objects = in_arena ? arena.get() : std::pmr::new_delete_resource();
     instances.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
       const InstanceOptions options{.seed = i, .observer = observer, .memory = arena.get()};
-      Instance* actor = nullptr;
-      if (in_arena) {
-        actor = std::pmr::polymorphic_allocator<>(arena.get()).new_object<Instance>(graph, options);
-      } else {
-        actor = new Instance(graph, options);
-      }
-      instances.emplace_back(actor, Destroy{in_arena});
+      instances.emplace_back(
+          std::pmr::polymorphic_allocator<>(objects).new_object<Instance>(graph, options),
+          Destroy{objects});
     }
   }
   // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch

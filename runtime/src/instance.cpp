@@ -239,24 +239,26 @@ std::size_t Instance::carved_bytes(const Graph& graph) {
 
 // The arena's resource sits at the block's front (the instance object stays small, and its
 // hot fields together); it carves the rest, and nothing beyond: a wrong size is an exception
-// here, never a hidden allocation. Plain operator new aligns for any object.
+// here, never a hidden allocation. The block is aligned for any object (as plain operator new
+// aligns).
 static_assert(alignof(std::max_align_t) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+constexpr std::size_t kBlockAlignment = alignof(std::max_align_t);
 constexpr std::size_t kArenaRoom =
-    (sizeof(std::pmr::monotonic_buffer_resource) + alignof(std::max_align_t) - 1) /
-    alignof(std::max_align_t) * alignof(std::max_align_t);
+    (sizeof(std::pmr::monotonic_buffer_resource) + kBlockAlignment - 1) / kBlockAlignment *
+    kBlockAlignment;
 
 std::size_t Instance::block_size(const Graph& graph) {
   return kArenaRoom + carved_bytes(graph);
 }
 
-std::byte* Instance::new_block(const Graph& graph, std::pmr::memory_resource* memory) {
-  const auto bytes = carved_bytes(graph);
-  auto* block = static_cast<std::byte*>(
-      memory != nullptr ? memory->allocate(kArenaRoom + bytes, alignof(std::max_align_t))
-                        : ::operator new(kArenaRoom + bytes));
-  new (block) std::pmr::monotonic_buffer_resource(block + kArenaRoom, bytes,
+Instance::Block Instance::new_block(const Graph& graph, std::pmr::memory_resource* memory) {
+  const auto carved = carved_bytes(graph);
+  auto* block = static_cast<std::byte*>(memory != nullptr
+                                            ? memory->allocate(kArenaRoom + carved, kBlockAlignment)
+                                            : ::operator new(kArenaRoom + carved));
+  new (block) std::pmr::monotonic_buffer_resource(block + kArenaRoom, carved,
                                                   std::pmr::null_memory_resource());
-  return block;
+  return Block(block, BlockDeleter{memory, kArenaRoom + carved});
 }
 
 std::pmr::monotonic_buffer_resource* Instance::block_arena(std::byte* block) {
@@ -266,7 +268,7 @@ std::pmr::monotonic_buffer_resource* Instance::block_arena(std::byte* block) {
 void Instance::BlockDeleter::operator()(std::byte* block) const {
   block_arena(block)->~monotonic_buffer_resource();
   if (memory != nullptr) {
-    memory->deallocate(block, bytes, alignof(std::max_align_t));
+    memory->deallocate(block, bytes, kBlockAlignment);
   } else {
     ::operator delete(block);
   }
@@ -323,8 +325,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       parent_(parent),
       call_(call),
       host_(options.host),
-      block_(arena != nullptr ? nullptr : new_block(*graph_, options.memory),
-             BlockDeleter{options.memory, arena != nullptr ? 0 : block_size(*graph_)}),
+      block_(arena != nullptr ? nullptr : new_block(*graph_, options.memory)),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
       modules_(arena_),
       graph_owner_(std::move(graph)),

@@ -212,8 +212,15 @@ class alignas(64) Instance {
   // Output `index` (the model's index among outputs of type `t`).
   Value output(std::size_t t, std::uint32_t index) const;
   void set_output(std::size_t t, std::uint32_t index, const Value& value);
-  // A top-level instance's block: the arena at its front, then the bytes it carves.
-  static std::byte* new_block(const Graph& graph, std::pmr::memory_resource* memory);
+  // A top-level instance's block: the arena at its front, then the bytes it carves. It goes
+  // back to the memory it came from.
+  struct BlockDeleter {
+    std::pmr::memory_resource* memory;  // InstanceOptions::memory; nullptr: operator new
+    std::size_t bytes;
+    void operator()(std::byte* block) const;
+  };
+  using Block = std::unique_ptr<std::byte, BlockDeleter>;
+  static Block new_block(const Graph& graph, std::pmr::memory_resource* memory);
   static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
   static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
   void link_blackboard();
@@ -464,12 +471,7 @@ class alignas(64) Instance {
 
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
-  struct BlockDeleter {
-    std::pmr::memory_resource* memory;  // InstanceOptions::memory
-    std::size_t bytes;
-    void operator()(std::byte* block) const;
-  };
-  std::unique_ptr<std::byte, BlockDeleter> block_;
+  Block block_;
   std::pmr::memory_resource* arena_;
   std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index
   ForkRequest fork_;
