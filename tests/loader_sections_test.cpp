@@ -68,8 +68,8 @@ TEST_CASE("a hand-made 0x407 tree loads with every value in place") {
   CHECK(root.name_hash == 0xABCD0000u);
   const auto children = m->plugs_of(root, PlugKind::Child);
   REQUIRE(children.size() == 2);
-  CHECK(children[0].node_index == 1);
-  CHECK(children[1].node_index == 2);
+  CHECK(children[0].target == 1);
+  CHECK(children[1].target == 2);
   CHECK(std::get<bool>(m->properties_of(root, ParamType::Bool)[0].value) == false);
   CHECK(std::get<std::int32_t>(m->properties_of(root, ParamType::Int)[0].value) == 3);
 
@@ -183,8 +183,8 @@ TEST_CASE("Fork and Join: transition plugs resolve into the active node update a
   CHECK(m->transitions[3].command == "Next");
   const auto fork_plugs = m->plugs_of(m->nodes[0], PlugKind::Transition);
   REQUIRE(fork_plugs.size() == 2);
-  CHECK(fork_plugs[0].node_index == 1);
-  CHECK(fork_plugs[1].node_index == 2);
+  CHECK(fork_plugs[0].target == 1);
+  CHECK(fork_plugs[1].target == 2);
   CHECK(fork_plugs[1].transition_index == 1);
   CHECK(m->plugs_of(m->nodes[1], PlugKind::Transition)[0].transition_index == 2);
   CHECK(std::get<std::int32_t>(m->properties_of(m->nodes[3], ParamType::Int)[0].value) == 2);

@@ -467,11 +467,11 @@ TEST_CASE("text form: edited JSON gives a file the loader reads back with exactl
   REQUIRE(edited->properties_of(added, ParamType::Float).size() == 1);
   CHECK(std::get<float>(edited->properties_of(added, ParamType::Float)[0].value) == 1.5f);
   REQUIRE(edited->plugs_of(added, PlugKind::Child).size() == 1);
-  CHECK(edited->plugs_of(added, PlugKind::Child)[0].node_index == nodes + 1);
+  CHECK(edited->plugs_of(added, PlugKind::Child)[0].target == nodes + 1);
   CHECK(edited->nodes[nodes + 1].name == "AddedLeaf");
   const auto root_children = edited->plugs_of(edited->nodes[root], PlugKind::Child);
   REQUIRE(!root_children.empty());
-  CHECK(root_children.back().node_index == nodes);
+  CHECK(root_children.back().target == nodes);
   CHECK(root_children.back().name == "Added");
   REQUIRE(edited->commands.size() == commands - 2);
   for (const auto& c : edited->commands) {

@@ -159,15 +159,24 @@ std::string format_graph(const Model& m, const std::map<std::uint32_t, std::stri
   }
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
+    // An empty plug (it leads nowhere) ends at a point of its own, so its case stays visible.
+    std::size_t empty_plugs = 0;
+    const auto target = [&](const Plug& plug) {
+      if (plug.target) return fmt::format("node{}", *plug.target);
+      const auto point = fmt::format("empty{}_{}", i, empty_plugs++);
+      out += fmt::format("  {} [label=\"empty\", shape=plaintext, fontcolor=gray50];\n", point);
+      return point;
+    };
     for (const auto& plug : m.plugs_of(n, PlugKind::Child)) {
       const auto label = child_label(m, plug);
-      out += fmt::format("  node{} -> node{}{};\n", i, plug.node_index,
+      const auto to = target(plug);
+      out += fmt::format("  node{} -> {}{};\n", i, to,
                          label.empty() ? "" : fmt::format(" [label=\"{}\"]", escape(label)));
     }
     for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
       const auto& t = m.transitions[plug.transition_index];
-      out += fmt::format("  node{} -> node{} [color=\"#3465a4\", style=bold, label=\"{}\"];\n", i,
-                         plug.node_index,
+      const auto to = target(plug);
+      out += fmt::format("  node{} -> {} [color=\"#3465a4\", style=bold, label=\"{}\"];\n", i, to,
                          t.type() == 0 ? escape(t.command) : (t.post_calc() ? "post calc" : ""));
     }
     for (const auto q : m.queries_of(n)) {

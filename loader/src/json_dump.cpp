@@ -268,7 +268,8 @@ class DumpWriter {
       json plugs = json::array();
       for (std::size_t k = 0; k < kPlugKindCount; ++k) {
         for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) {
-          json plug = {{"kind", std::string(plug_kind_name(p.kind))}, {"node", p.node_index}};
+          json plug = {{"kind", std::string(plug_kind_name(p.kind))},
+                       {"node", p.target ? json(*p.target) : json(nullptr)}};
           if (p.kind == PlugKind::Transition) {
             plug["transition"] = p.transition_index;
           } else {

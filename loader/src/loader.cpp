@@ -769,11 +769,13 @@ class Loader {
     p.kind = kind;
     p.offset = at;
     const auto target = c.s32("plug node index");
-    if (target < 0 || static_cast<std::uint32_t>(target) >= m_.nodes.size()) {
-      r_.fail(at, "node {}: {} plug leads to node {}, but the file has {} nodes", node,
-              plug_kind_name(kind), target, m_.nodes.size());
+    if (target != static_cast<std::int32_t>(kEmptyPlugIndex)) {
+      if (target < 0 || static_cast<std::uint32_t>(target) >= m_.nodes.size()) {
+        r_.fail(at, "node {}: {} plug leads to node {}, but the file has {} nodes", node,
+                plug_kind_name(kind), target, m_.nodes.size());
+      }
+      p.target = static_cast<std::uint32_t>(target);
     }
-    p.node_index = static_cast<std::uint32_t>(target);
     const bool v407 = m_.version() != kVersion404;
     switch (kind) {
       case PlugKind::Transition:

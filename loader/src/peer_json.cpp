@@ -226,7 +226,7 @@ class PeerWriter {
   }
 
   json plug(const Node& n, const Plug& p, std::optional<std::uint16_t>& node_blackboard) {
-    json out = {{"Node Index", p.node_index}};
+    json out = {{"Node Index", p.target.value_or(kEmptyPlugIndex)}};
     if (p.kind == PlugKind::Transition) {
       const auto& tr = m_.transitions[p.transition_index];
       json flags = json::array();

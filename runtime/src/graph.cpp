@@ -125,6 +125,7 @@ void check_child_cycles(const Graph& graph, const Model& m) {
         continue;
       }
       const auto child = kids[path.back().second++];
+      if (child == Graph::kNoChild) continue;
       if (colour[child] == 1) {
         throw LoadError(m.name, "nodes", m.nodes[child].entry_offset,
                         fmt::format("node {} is its own descendant through child plugs (from "
@@ -137,6 +138,14 @@ void check_child_cycles(const Graph& graph, const Model& m) {
       }
     }
   }
+}
+
+// Whether a node's empty child plugs keep their position in Graph::children (as kNoChild): a
+// selector's plug is a case (choosing it must not fall through to another), a user class
+// finds its plugs by index and name. Other kinds just run nothing for them.
+bool keeps_empty_plugs(NodeType type) {
+  return type == NodeType::UserDefined ||
+         (is_composite(type) && type != NodeType::Sequential && type != NodeType::Simultaneous);
 }
 
 // A selector plug's condition (Graph::selector_cases), its blackboard operands as indices into
@@ -322,9 +331,13 @@ void Graph::build_query_plans() {
   }
 }
 
-std::span<const std::uint32_t> Graph::entered_children(std::uint32_t node) const {
+std::vector<std::uint32_t> Graph::entered_children(std::uint32_t node) const {
   if (nodes_[node].is_stub && !stubs_run_first_child_) return {};
-  return children(node);
+  std::vector<std::uint32_t> kids;
+  for (const auto child : children(node)) {
+    if (child != kNoChild) kids.push_back(child);
+  }
+  return kids;
 }
 
 // An instance's node states are numbered in the order a frame reaches them, so a running tree
@@ -355,7 +368,8 @@ void Graph::order_node_states() {
       const auto node = to_expand.back();
       to_expand.pop_back();
       const auto first = to_expand.size();
-      for (const auto list : {queries(node), entered_children(node)}) {
+      const auto kids = entered_children(node);
+      for (const auto list : {queries(node), std::span<const std::uint32_t>(kids)}) {
         for (const auto n : list) {
           if (place(n)) to_expand.push_back(n);
         }
@@ -381,7 +395,7 @@ void Graph::order_node_states() {
     step.state = nodes_[step.node].state_index;
   child_states_.reserve(children_.size());
   for (const auto child : children_)
-    child_states_.push_back(nodes_[child].state_index);
+    child_states_.push_back(child == kNoChild ? 0 : nodes_[child].state_index);
 }
 
 namespace {
@@ -487,7 +501,8 @@ void Graph::build_footprints() {
         evaluates = true;
         if (s.static_size != 0) expression_memory.push_back({s.static_offset, s.static_size});
       }
-      for (const auto list : {queries(node), entered_children(node)})
+      const auto kids = entered_children(node);
+      for (const auto list : {queries(node), std::span<const std::uint32_t>(kids)})
         to_visit.insert(to_visit.end(), list.begin(), list.end());
       for (const auto& t : transitions(node))
         to_visit.push_back(t.target);
@@ -526,8 +541,9 @@ void Graph::check_holders() const {
   const auto& m = *model_;
   std::vector<std::uint32_t> parents(nodes_.size(), 0), users(nodes_.size(), 0);
   std::vector<std::uint32_t> slots(nodes_.size(), 0);
-  for (const auto child : children_)
-    ++parents[child];
+  for (const auto child : children_) {
+    if (child != kNoChild) ++parents[child];
+  }
   for (const auto query : queries_)
     ++users[query];
   for (const auto& t : transitions_)
@@ -546,7 +562,7 @@ void Graph::check_holders() const {
     for (std::size_t j = 0; j < call.links.size(); ++j) {
       const bool child_link = call.graph->model().nodes[j].type == NodeType::ModuleIFChild;
       if (child_link && call.links[j] >= 0)
-        ++parents[plugs[static_cast<std::size_t>(call.links[j])]];
+        ++parents[plugs[static_cast<std::size_t>(call.links[j])]];  // never kNoChild (below)
     }
   }
   for (std::uint32_t n = 0; n < nodes_.size(); ++n) {
@@ -775,11 +791,13 @@ void Graph::build_control_flow() {
     for (std::uint32_t k = 0; k < plugs.size(); ++k) {
       if (contains(removed_children, {i, k})) continue;
       const auto it = replaced_children.find({i, k});
-      const auto target = it != replaced_children.end() ? it->second : plugs[k].node_index;
-      children_.push_back(target);
+      const auto target =
+          it != replaced_children.end() ? std::optional(it->second) : plugs[k].target;
+      if (!target && !keeps_empty_plugs(n.type)) continue;
+      children_.push_back(target.value_or(kNoChild));
       child_plugs_.push_back(first_plug + k);
       selector_cases_.push_back(selector_case(m, plugs[k]));
-      is_target[target] = true;
+      if (target) is_target[*target] = true;
     }
     g.children.count = static_cast<std::uint32_t>(children_.size()) - g.children.base;
     if ((n.type == NodeType::Simultaneous || n.type == NodeType::UserDefined) &&
@@ -819,10 +837,11 @@ void Graph::build_control_flow() {
     // output feeding a consumer) and make nobody a child.
     g.transitions.base = static_cast<std::uint32_t>(transitions_.size());
     for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
+      if (!plug.target) continue;  // an empty transition leads nowhere: nothing is pushed
       const auto& t = m.transitions[plug.transition_index];
       transitions_.push_back(
-          {plug.node_index, t.post_calc() || n.type == NodeType::Join, t.type() == 0, t.command});
-      is_target[plug.node_index] = true;
+          {*plug.target, t.post_calc() || n.type == NodeType::Join, t.type() == 0, t.command});
+      is_target[*plug.target] = true;
     }
     g.transitions.count = static_cast<std::uint32_t>(transitions_.size()) - g.transitions.base;
     for (std::uint32_t k = 0; n.type != NodeType::Fork && k < g.transitions.count; ++k) {
@@ -908,8 +927,10 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
         call.links[j] = index_named(m.outputs_of(n, type));
       } else if (inner.type == NodeType::ModuleIFChild) {
         const auto plugs = child_plugs(i);
+        const auto kids = children(i);
         for (std::size_t k = 0; k < plugs.size(); ++k) {
-          if (m.plugs[plugs[k]].name == inner.parameter)
+          // An empty plug of the caller: the module's ModuleIF_Child runs nothing, as for none.
+          if (m.plugs[plugs[k]].name == inner.parameter && kids[k] != kNoChild)
             call.links[j] = static_cast<std::int32_t>(k);
         }
       }

@@ -1006,7 +1006,7 @@ Result Instance::calculate(std::uint32_t node) {
 Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
-  if (k >= children.size()) return Result::Success;
+  if (k >= children.size() || children[k] == Graph::kNoChild) return Result::Success;
   if (faulting()) return Result::Failure;  // a child's fault the class caught: run no more
   const auto held = held_children(g, state_of(node));
   if (!held.holds(k)) {
@@ -1162,7 +1162,8 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
     }
     default:  // a selector
       s.cursor = choose(node);
-      return enter_at(s.cursor);
+      if (s.cursor < children.size()) enter_at(s.cursor);
+      return;
   }
 }
 
@@ -1290,7 +1291,7 @@ void Instance::enter_builtin(std::uint32_t node) {
     case NodeType::RandomSelector:
       if (!children.empty()) {
         s.cursor = choose(node);
-        enter(children[s.cursor]);
+        if (s.cursor < children.size()) enter(children[s.cursor]);
       }
       break;
     case NodeType::SplitTiming: {
@@ -1624,18 +1625,25 @@ Result Instance::update_selector(std::uint32_t node, NodeState& s) {
   if (children.empty()) return Result::Success;
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
   // IsNoSelectWhenChildBusy keeps the current child while its last update said Running.
+  // A cursor past the plugs: the chosen plug is empty, so it holds no child and succeeds.
+  const auto target = [&](std::uint8_t k) {
+    return k < children.size() ? children[k] : Graph::kNoChild;
+  };
   const auto& g = graph_->nodes()[node];
-  const auto& current = nodes_[graph_->child_states(node)[s.cursor]];
-  const bool busy = current.epoch != 0 && current.last == Result::Running;
+  const bool holds = s.cursor < children.size();
+  const bool busy = holds && [&] {
+    const auto& current = nodes_[graph_->child_states(node)[s.cursor]];
+    return current.epoch != 0 && current.last == Result::Running;
+  }();
   if (g.type != NodeType::RandomSelector && !(g.no_select_when_busy && busy)) {
     const auto choice = choose(node);
-    if (children[choice] != children[s.cursor]) {  // two plugs may lead to the same node
-      leave(children[s.cursor]);
-      enter(children[choice]);
+    if (target(choice) != target(s.cursor)) {  // two plugs may lead to the same node
+      if (holds) leave(children[s.cursor]);
+      if (choice < children.size()) enter(children[choice]);
     }
     s.cursor = choice;
   }
-  return update(children[s.cursor]);
+  return s.cursor < children.size() ? update(children[s.cursor]) : Result::Success;
 }
 
 Result Instance::update_split_timing(std::uint32_t node) {
@@ -1727,11 +1735,19 @@ T Instance::plug_operand(std::int32_t entry, T constant) const {
   return entry < 0 ? constant : value_or(*bb_[static_cast<std::size_t>(entry)], constant);
 }
 
+// A selector's choice as its cursor: past its plugs when the chosen plug is empty (it holds no
+// child then, docs/semantics.md "Empty plugs").
+std::uint8_t Instance::choose(std::uint32_t node) {
+  const auto k = choose_plug(node);
+  const auto children = graph_->children(node);
+  return children[k] == Graph::kNoChild ? static_cast<std::uint8_t>(children.size()) : k;
+}
+
 // The plug a selector chooses: the first whose condition holds, else the last (default) plug.
 // The conditions were read into Graph::selector_cases when the graph was built. Bool and S32
 // selectors, most of those in real files, are chosen here; the others out of line, so these
 // do not pay for their registers.
-std::uint8_t Instance::choose(std::uint32_t node) {
+std::uint8_t Instance::choose_plug(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto cases = graph_->selector_cases(node);
   const auto last = static_cast<std::uint8_t>(cases.size() - 1);

@@ -51,6 +51,16 @@ std::vector<std::filesystem::path> corpus_files(const std::string& folder,
   return files;
 }
 
+std::vector<std::filesystem::path> corpus_bulk_ainb_files() {
+  return corpus_files("bulk/ainb", ".ainb");
+}
+std::vector<std::filesystem::path> all_real_ainb_files() {
+  auto files = corpus_ainb_files();
+  const auto bulk = corpus_bulk_ainb_files();
+  files.insert(files.end(), bulk.begin(), bulk.end());
+  return files;
+}
+
 std::vector<std::filesystem::path> corpus_byml_files() {
   return corpus_files("byml", "");
 }

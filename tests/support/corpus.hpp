@@ -14,6 +14,12 @@ std::filesystem::path corpus_dir();
 // Every `*.ainb` in the corpus's ainb/ folder, sorted by name.
 std::vector<std::filesystem::path> corpus_ainb_files();
 
+// Every `*.ainb` of the bulk corpus (bulk/ainb/: 109 AI files of two TotK actor packs, each with
+// the reference tool's `X.peer.json`), sorted by name.
+std::vector<std::filesystem::path> corpus_bulk_ainb_files();
+// Every real AI file: ainb/ then bulk/ainb/.
+std::vector<std::filesystem::path> all_real_ainb_files();
+
 // The files of a corpus folder (byml/, aamp/, packs/, zsdic/) whose names end with `suffix`,
 // sorted by name; empty when the corpus is missing outside CI (in CI: the test fails).
 std::vector<std::filesystem::path> corpus_files(const std::string& folder,

@@ -419,8 +419,12 @@ class ToText {
 
   json plug(const Plug& p) {
     json out;
-    out["node"] = p.node_index;
-    out["node_name"] = label(m_.nodes[p.node_index]);
+    if (p.target) {
+      out["node"] = *p.target;
+      out["node_name"] = label(m_.nodes[*p.target]);
+    } else {
+      out["node"] = nullptr;  // an empty plug
+    }
     if (p.kind == PlugKind::Transition) {
       out["transition"] = p.transition_index;
       return out;
@@ -1515,7 +1519,7 @@ class FromText {
                                 : std::string(node_type_name(node.type))));
         Plug plug;
         plug.kind = kind;
-        plug.node_index = at["node"].index(node_count_, "nodes");
+        if (!at["node"].j.is_null()) plug.target = at["node"].index(node_count_, "nodes");
         if (kind == PlugKind::Transition) {
           plug.transition_index = at["transition"].index(m_.transitions.size(), "transitions");
           m_.plugs.push_back(plug);

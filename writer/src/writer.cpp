@@ -488,7 +488,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_plug(std::size_t node, std::uint32_t slot_index, const Plug& p) {
-    u32(p.node_index);
+    u32(p.target.value_or(kEmptyPlugIndex));
     if (p.kind == PlugKind::Transition) {
       u32(p.transition_index);
       return;

@@ -522,8 +522,9 @@ class Tracer : public runtime::Observer {
       it->second.parents.resize(count);
       it->second.users.resize(count);
       for (std::uint32_t n = 0; n < count; ++n) {
-        for (const auto child : graph.children(n))
-          it->second.parents[child].push_back(n);
+        for (const auto child : graph.children(n)) {
+          if (child != runtime::Graph::kNoChild) it->second.parents[child].push_back(n);
+        }
         for (const auto query : graph.queries(n))
           it->second.users[query].push_back(n);
       }

@@ -266,9 +266,14 @@ struct InputPlugExtra {
 using PlugData = std::variant<std::monostate, S32Condition, StringCondition, F32Condition,
                               RandomWeight, EnumCondition, InputPlugExtra>;
 
+// The node index real files store for a plug that leads nowhere (an S32Selector's unused default
+// case, a BoolSelector without a `False` branch): loaded as a plug with no target.
+inline constexpr std::uint32_t kEmptyPlugIndex = 0x7FFF;
+
 struct Plug {
   PlugKind kind = PlugKind::Generic;
-  std::uint32_t node_index = 0;        // the node the plug leads to (or reads from)
+  // The node the plug leads to (or reads from); none for an empty plug (stored as kEmptyPlugIndex).
+  std::optional<std::uint32_t> target;
   std::string_view name;               // empty for transitions
   std::uint32_t transition_index = 0;  // Transition plugs: index into Model::transitions
   PlugData data;

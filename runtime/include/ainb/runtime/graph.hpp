@@ -234,6 +234,10 @@ class Graph {
   // "X.root.ainb": the name the file calls itself (the header's file name).
   const std::string& file_name() const { return file_name_; }
   const std::vector<GraphNode>& nodes() const { return nodes_; }
+  // A node's children by child plug. An empty plug (docs/semantics.md, "Empty plugs") is
+  // kNoChild where its position means something (a selector's case, a user class's plug) and is
+  // left out elsewhere (Sequential, Simultaneous, SplitTiming run nothing for it).
+  static constexpr std::uint32_t kNoChild = ~0u;
   std::span<const std::uint32_t> children(std::uint32_t node) const {
     return window(children_, nodes_[node].children);
   }
@@ -433,7 +437,7 @@ class Graph {
   // The children a frame can enter from `node`: none below a stub that runs none (an
   // unregistered class or a missing module, unless NodeRegistry::stub_runs_first_child), as its
   // subtree then stays out of the states a frame reads and out of its footprint.
-  std::span<const std::uint32_t> entered_children(std::uint32_t node) const;
+  std::vector<std::uint32_t> entered_children(std::uint32_t node) const;
   void order_node_states();
   void build_modules(const NodeRegistry& registry, Build& build);
   void build_footprints();

@@ -343,6 +343,7 @@ class alignas(64) Instance {
   Result update_alert(std::uint32_t node);
   // A plug index: a node has at most 255 child plugs (NodeState::cursor).
   std::uint8_t choose(std::uint32_t node);
+  std::uint8_t choose_plug(std::uint32_t node);
   [[gnu::noinline]] std::uint8_t choose_other(const GraphNode& g,
                                               std::span<const SelectorCase> cases);
   std::uint8_t choose_random(std::span<const SelectorCase> cases);
