@@ -857,7 +857,7 @@ class Loader {
         break;
       }
       case NodeType::UserDefined:
-        if (n.name == "SelectorBSABrainVerbUpdater" || n.name == "SelectorBSAFormChangeUpdater") {
+        if (is_child_enum_plug(n.type, p.name)) {
           EnumCondition cond;
           const auto word = c.u32("enum source");
           cond.value = c.u32("enum value");

@@ -96,6 +96,10 @@ std::string_view blackboard_type_name(BlackboardType type) {
   return kNames[static_cast<std::size_t>(type)];
 }
 
+bool is_child_enum_plug(NodeType type, std::string_view plug_name) {
+  return type == NodeType::UserDefined && plug_name.starts_with("__CHILD_ENUM");
+}
+
 std::string_view plug_kind_name(PlugKind kind) {
   static constexpr std::string_view kNames[] = {"generic",  "unknown1", "child",    "transition",
                                                 "string",   "int",      "unknown6", "unknown7",

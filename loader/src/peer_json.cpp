@@ -204,7 +204,9 @@ class PeerWriter {
     json out = {{"Name", std::string(in.name)}};
     if (in.type == ParamType::Pointer) out["Class"] = std::string(in.class_name);
     out["Node Index"] = in.raw_node_index;
-    out["Output Index"] = in.is_multi_source() ? in.raw_output_index : in.source_output();
+    // As stored, bit 15 (the "set blackboard" flag) included: the layout has no key of its own
+    // for it, and the reference tool's writer keeps it only this way.
+    out["Output Index"] = in.raw_output_index;
     if (!in.is_multi_source()) add_source_flags(out, in.flags);
     out["Value"] = value_json(in.default_value);
     if (in.is_multi_source()) {
@@ -263,6 +265,10 @@ class PeerWriter {
     } else if (const auto* w = std::get_if<RandomWeight>(&p.data)) {
       if (w->blackboard.used) node_blackboard = w->blackboard.index;
       out["Weight"] = json_values::float_json(w->weight);
+    } else if (const auto* e = std::get_if<EnumCondition>(&p.data)) {
+      // The reference tool names the two words of a `__CHILD_ENUM[k]` plug by position.
+      out["Unknown 1"] = e->blackboard.used ? 0x80000000u | e->blackboard.index : 0u;
+      out["Unknown 2"] = e->value;
     } else if (const auto* extra = std::get_if<InputPlugExtra>(&p.data)) {
       // Selector input plugs show their stored default as the "Condition".
       if (n.type == NodeType::S32Selector && p.kind == PlugKind::Int) {

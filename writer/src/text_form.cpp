@@ -1512,7 +1512,8 @@ class FromText {
       for (std::size_t p = 0; p < count; ++p) {
         const auto at = list[p];
         const bool last = p + 1 == count;
-        at.only(plug_fields(node, kind, last, v407),
+        const auto name = at.has("name") ? at["name"].string() : std::string();
+        at.only(plug_fields(node, kind, last, name, v407),
                 fmt::format("a {} plug of {}", plug_kind_name(kind),
                             node.type == NodeType::UserDefined
                                 ? std::string(node.name)
@@ -1561,6 +1562,7 @@ class FromText {
   // that one that does not apply (a "condition" on a Sequential's child) is an error, not
   // silently dropped.
   static std::vector<std::string_view> plug_fields(const Node& node, PlugKind kind, bool last,
+                                                   std::string_view name,
                                                    bool v407) {
     if (kind == PlugKind::Transition) return {"node", "node_name", "transition"};
     std::vector<std::string_view> fields{"node", "node_name", "name"};
@@ -1600,10 +1602,7 @@ class FromText {
             add({"weight", "blackboard", "blackboard_name"});
             break;
           case NodeType::UserDefined:
-            if (node.name == "SelectorBSABrainVerbUpdater" ||
-                node.name == "SelectorBSAFormChangeUpdater") {
-              add({"enum_value", "blackboard"});
-            }
+            if (is_child_enum_plug(node.type, name)) add({"enum_value", "blackboard"});
             break;
           default:
             break;
@@ -1657,8 +1656,7 @@ class FromText {
         break;
       }
       case NodeType::UserDefined:
-        if (node.name == "SelectorBSABrainVerbUpdater" ||
-            node.name == "SelectorBSAFormChangeUpdater") {
+        if (is_child_enum_plug(node.type, plug.name)) {
           EnumCondition c;
           if (at.has("blackboard")) {
             c.blackboard = {true, static_cast<std::uint16_t>(at["blackboard"].integer(0, 0xFFFF))};

@@ -221,6 +221,10 @@ enum class PlugKind : std::uint8_t {
 };
 inline constexpr std::size_t kPlugKindCount = 10;
 std::string_view plug_kind_name(PlugKind kind);
+// Whether a child plug carries an enum value (EnumCondition, two extra words): a UserDefined node's
+// plug named `__CHILD_ENUM[k]` or `__CHILD_ENUM_OTHER` (the default), as the engine names the
+// plugs of classes that choose a child by an enum (TotK's SelectorBSABrainVerbUpdater).
+bool is_child_enum_plug(NodeType type, std::string_view plug_name);
 
 // A blackboard reference inside a selector plug (bit 15 of its flag half-word).
 struct PlugBlackboard {
