@@ -486,7 +486,7 @@ TEST_CASE("user functions: typed registration, argument blocks, host context, mi
                       "signature \"GetBBCodeFloat( Float, Int )\" means Float( Int ) but the "
                       "function is Float( Float )");
     CHECK_THROWS_WITH(bad.add("Broken( Float", [] { return 1.0f; }),
-                      "signature \"Broken( Float\": expected Name( Result, Arguments... )");
+                      "signature \"Broken( Float\": missing \")\"");
   }
 }
 
