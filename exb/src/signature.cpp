@@ -28,34 +28,25 @@ class Reader {
  public:
   explicit Reader(std::string_view text) : text_(text) {}
 
-  bool at_end() {
-    skip_spaces();
-    return at_ == text_.size();
-  }
+  bool at_end() const { return at_ == text_.size(); }
   bool take(char c) {
-    skip_spaces();
-    if (at_ == text_.size() || text_[at_] != c) return false;
+    if (at_end() || text_[at_] != c) return false;
     ++at_;
     return true;
   }
   std::string_view word() {
-    skip_spaces();
     const auto start = at_;
-    while (at_ < text_.size() && word_char(text_[at_]))
+    while (!at_end() && word_char(text_[at_]))
       ++at_;
     return text_.substr(start, at_ - start);
   }
-  std::string_view rest() {
-    skip_spaces();
-    return text_.substr(at_);
+  void skip_spaces() {
+    while (take(' ')) {
+    }
   }
+  std::string_view rest() const { return text_.substr(at_); }
 
  private:
-  void skip_spaces() {
-    while (at_ < text_.size() && text_[at_] == ' ')
-      ++at_;
-  }
-
   std::string_view text_;
   std::size_t at_ = 0;
 };
@@ -125,6 +116,7 @@ std::optional<Signature> parse_signature(std::string_view text, std::string* err
 
   // The list: the result first, then the arguments.
   for (bool first = true;; first = false) {
+    in.skip_spaces();
     const auto type_word = in.word();
     if (type_word.empty()) return fail(first ? "missing the result type" : "missing an argument");
     const auto type = type_named(type_word);
@@ -135,6 +127,7 @@ std::optional<Signature> parse_signature(std::string_view text, std::string* err
       if (*type == DataType::None) return fail("an argument cannot be Void");
       sig.arguments.push_back(*type);
     }
+    in.skip_spaces();
     if (in.take(',')) continue;
     if (in.take(')')) break;
     if (in.at_end()) return fail("missing \")\"");

@@ -9,9 +9,10 @@
 //   receiver  := "(" value-type ")" | object { "." object }
 //   result    := value-type | "Void"
 //
-// Names are identifiers ([A-Za-z_][A-Za-z0-9_]*); spaces may stand between the parts (the game
-// writes "Name( Float, Int )"). The first type in the list is always the result, also after a
-// receiver: "(Vector3F).Length( Float )" returns Float and takes the Vector3F it is called on.
+// Names and types are words of [A-Za-z0-9_]; spaces may stand only inside the list, around its
+// types (the game writes "Name( Float, Int )"). The first type in the list is always the result,
+// also after a receiver: "(Vector3F).Length( Float )" returns Float and takes the Vector3F it is
+// called on.
 // See docs/exb.md ("Signatures").
 
 #include <cstdint>
