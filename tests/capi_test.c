@@ -272,8 +272,7 @@ static void test_user_functions(const char* corpus) {
   CHECK(ainb_runtime_register_function(rt, "Broken( Bool, Int", bb_code_bool, &c) ==
         AINB_ERROR_ARGUMENT);
   CHECK(strcmp(ainb_runtime_last_error(rt),
-               "register_function: signature \"Broken( Bool, Int\": expected Name( Result, "
-               "Arguments... )") == 0);
+               "register_function: signature \"Broken( Bool, Int\": missing \")\"") == 0);
   CHECK(ainb_runtime_register_function(
             rt,
             "Many( Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, "

@@ -486,27 +486,8 @@ TEST_CASE("user functions: typed registration, argument blocks, host context, mi
                       "signature \"GetBBCodeFloat( Float, Int )\" means Float( Int ) but the "
                       "function is Float( Float )");
     CHECK_THROWS_WITH(bad.add("Broken( Float", [] { return 1.0f; }),
-                      "signature \"Broken( Float\": expected Name( Result, Arguments... )");
+                      "signature \"Broken( Float\": missing \")\"");
   }
-}
-
-TEST_CASE("signatures parse into result, arguments and object") {
-  const auto direct = parse_signature("GetBBCodeVector3F( Vector3F, Int )");
-  REQUIRE(direct);
-  CHECK(direct->name == "GetBBCodeVector3F");
-  CHECK(direct->result == DataType::Vec3f);
-  CHECK(direct->arguments == std::vector<DataType>{DataType::Int});
-  CHECK(direct->block_size() == 12);
-  const auto object = parse_signature("Actor.Forward( Vector3F )");
-  CHECK(object->object == "Actor");
-  CHECK_FALSE(object->value_object);
-  CHECK(object->arguments.empty());
-  const auto value = parse_signature("(Vector3F).Normalized( Vector3F )");
-  CHECK(value->value_object);
-  CHECK(value->arguments == std::vector<DataType>{DataType::Vec3f});
-  std::string error;
-  CHECK_FALSE(parse_signature("Foo( Matrix )", &error));
-  CHECK(error == "unknown type \"Matrix\"");
 }
 
 TEST_CASE("the verifier rejects what the machine could not run safely") {

@@ -137,7 +137,7 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
   CHECK(fails_with(R"({"commands": [{"frame": 2, "command": "Flee"}]})") ==
         "s.json: /commands/0/command: patrol.root.ainb has no command \"Flee\"");
   CHECK(fails_with(R"({"functions": {"Broken(": 1}})") ==
-        "s.json: /functions/Broken(: not a signature: expected Name( Result, Arguments... )");
+        "s.json: /functions/Broken(: not a signature: missing the result type");
 }
 
 TEST_CASE("scenarios: what a run never reaches is a warning") {

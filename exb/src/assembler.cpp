@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ainb/exb/disassembler.hpp"
+#include "ainb/exb/signature.hpp"
 
 namespace ainb::exb {
 
@@ -364,20 +365,13 @@ class Assembler {
     }
   }
 
-  // The result type of "Name( Result, Arguments... )" (the type byte of a CFN instruction).
+  // A CFN's type byte is its signature's result, also for a method on a value:
+  // "(Vector3F).Length( Float )" is a FLOAT instruction (the game's files have it so).
   DataType result_type(std::string_view sig) const {
-    const auto open = sig.find('(');
-    if (open == std::string_view::npos) fail(fmt::format("bad signature \"{}\"", sig));
-    auto rest = trim(sig.substr(open + 1));
-    const auto end = rest.find_first_of(",)");
-    const auto word = trim(rest.substr(0, end));
-    static constexpr std::pair<std::string_view, DataType> kTypes[] = {
-        {"Bool", DataType::Bool},   {"Int", DataType::Int},       {"UInt", DataType::UInt},
-        {"Float", DataType::Float}, {"String", DataType::String}, {"Vector3F", DataType::Vec3f}};
-    for (const auto& [name, type] : kTypes) {
-      if (word == name) return type;
-    }
-    return DataType::None;
+    std::string error;
+    const auto parsed = parse_signature(sig, &error);
+    if (!parsed) fail(fmt::format("cannot parse signature \"{}\": {}", sig, error));
+    return parsed->result;
   }
 
   std::uint16_t target(std::string_view text, std::size_t block_size) const {

@@ -252,7 +252,7 @@ class Compiler {
       site.result_size = static_cast<std::uint8_t>(value_size(site.signature.result));
     } else {
       site.signature.text = std::string(text);
-      site.signature.name = "<malformed: " + error + ">";
+      site.parse_error = std::move(error);
     }
     if (user_ != nullptr) site.function = user_->find(text);
     p_.calls_.push_back(std::move(site));
@@ -485,11 +485,8 @@ class Compiler {
       }
       case Opcode::UserFunction: {
         auto& site = p_.calls_[ins.signature_index];
-        // The marker set above for signatures that do not parse; a signature that merely
-        // starts with "<malformed" is an ordinary name (a fuzz finding: substr threw).
-        if (site.signature.name.starts_with("<malformed: ") && site.signature.name.ends_with('>')) {
-          fail(k, "cannot parse signature \"{}\": {}", site.signature.text,
-               site.signature.name.substr(12, site.signature.name.size() - 13));
+        if (!site.parse_error.empty()) {
+          fail(k, "cannot parse signature \"{}\": {}", site.signature.text, site.parse_error);
         }
         if (ins.type != site.signature.result) {
           fail(k, "returns {} but its signature \"{}\" returns {}", data_type_name(ins.type),

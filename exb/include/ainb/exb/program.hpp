@@ -143,6 +143,7 @@ struct CompiledFunction {
 
 struct CallSite {
   Signature signature;
+  std::string parse_error;  // why the signature does not parse (empty when it does)
   std::shared_ptr<const ErasedFunction> function;  // null when the host registered none
   std::vector<std::uint32_t> string_arguments;     // offsets of the string arguments in the block
   bool passes_strings = false;                     // string arguments or a string result
@@ -153,6 +154,7 @@ struct CallSite {
   CallSite() = default;
   CallSite(CallSite&& other) noexcept
       : signature(std::move(other.signature)),
+        parse_error(std::move(other.parse_error)),
         function(std::move(other.function)),
         string_arguments(std::move(other.string_arguments)),
         passes_strings(other.passes_strings),

@@ -1,12 +1,13 @@
 #pragma once
 
 // Host-registered user functions, the targets of EXB `CFN` instructions, bound by signature
-// string as the game binds them:
+// string as the game binds them (the grammar is in signature.hpp):
 //
 //   GetBBCodeFloat( Float, Int )      direct function: returns Float, takes an Int
 //   Actor.Forward( Vector3F )         object function on a host object ("Actor"): no arguments
 //   (Vector3F).Normalized( Vector3F ) object function on a value: the Vector3F is the first
 //   argument
+//   (Vector3F).Length( Float )        the same, returning Float
 //
 // The first type in the parentheses is the return type, the others the arguments. At a call the
 // arguments are read from the instruction's block in static memory, one after another at their
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "ainb/exb/section.hpp"
+#include "ainb/exb/signature.hpp"
 
 namespace ainb::exb {
 
@@ -33,22 +35,6 @@ struct Vec3 {
   float x = 0, y = 0, z = 0;
   friend bool operator==(const Vec3&, const Vec3&) = default;
 };
-
-struct Signature {
-  std::string text;           // as stored in the file
-  std::string name;           // "GetBBCodeFloat", "Forward", "Normalized"
-  std::string object;         // "", "Actor", or "Vector3F" for a value object
-  bool value_object = false;  // "(Type).Name": the object is a value read from the block
-  DataType result = DataType::None;
-  std::vector<DataType> arguments;  // including a value object, first
-
-  std::uint32_t arguments_size() const;
-  // Bytes of the block the call reads and writes.
-  std::uint32_t block_size() const;
-};
-
-// Parses a signature string; nullopt (with `error` set) when it is malformed.
-std::optional<Signature> parse_signature(std::string_view text, std::string* error = nullptr);
 
 // What a user function receives besides its arguments.
 struct CallContext {
