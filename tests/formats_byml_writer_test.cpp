@@ -92,14 +92,14 @@ TEST_CASE("BYML writer: file data aligned, binary data packed, shared containers
   const auto root =
       array({Value::make_binary(std::move(file), true), Value::make_binary(binary, false)});
   const Bytes data = {
-      0x59, 0x42, 0x04, 0x00, 0,    0,    0,    0,    0,    0,    0,    0,    0x2C,
-      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,  // padding: file data start at
-                                                                      // 0x20
-      0x03, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 'x',  'y',  'z',  // 0x18: file data
-      0x02, 0x00, 0x00, 0x00, 'a',  'b',                                // 0x23: binary data
-      0x00, 0x00, 0x00,  // the root at a 4-byte boundary
-      0xC0, 0x02, 0x00, 0x00, 0xA2, 0xA1, 0x00, 0x00, 0x18, 0x00, 0x00, 0x00, 0x23,
-      0x00, 0x00, 0x00};
+      0x59, 0x42, 0x04, 0x00, 0,    0,    0,    0,    0,   0,   0,
+      0,    0x2C, 0,    0,    0,                                      // header: the root at 0x2C
+      0,    0,    0,    0,    0,    0,    0,    0,                    // 0x10: padding
+      0x03, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 'x', 'y', 'z',  // 0x18: data at 0x20
+      0x02, 0x00, 0x00, 0x00, 'a',  'b',                              // 0x23: binary data
+      0x00, 0x00, 0x00,                                               // to a 4-byte boundary
+      0xC0, 0x02, 0x00, 0x00, 0xA2, 0xA1, 0x00, 0x00,                 // 0x2C: the root
+      0x18, 0x00, 0x00, 0x00, 0x23, 0x00, 0x00, 0x00};
   CHECK(byml::write(root, {.version = 4}) == data);
   check_reads_back(data, root);
 
