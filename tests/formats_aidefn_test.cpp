@@ -1,6 +1,7 @@
 // TotK's node definitions as the game stores them: BYML tables, one category a file
 // (`{AI,Logic,Sequence}/NodeDefinition/Node.Product.<N>.aidefn.byml.zs`), read into the same
-// catalogue as the JSON dump.
+// catalogue as the JSON dump; the romfs's newest tables as the default; `--defs` and `--romfs`
+// in `ainb lint` and `ainb run`.
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -8,12 +9,16 @@
 #include "aidefn_samples.hpp"
 #include "ainb/formats/node_definitions.hpp"
 #include "ainb/formats/zstd.hpp"
+#include "ainb/gamedata/catalogue.hpp"
+#include "ainb_builder.hpp"
+#include "cli_run.hpp"
 #include "corpus.hpp"
 #include "scratch.hpp"
 
 namespace fs = std::filesystem;
 namespace byml = ainb::formats::byml;
 using ainb::formats::NodeCatalogue;
+using ainb::test::ainb_cli;
 using ainb::test::write_file;
 
 namespace {
@@ -86,6 +91,35 @@ TEST_CASE("aidefn: tables written from NodeDefinition.json read as the same cata
             ": zstd at offset 0x0: the frame needs zstd dictionary ID 1, which is not loaded "
             "(loaded IDs: none; TotK's are in the romfs's Pack/ZsDic.pack.zs: `--romfs` or "
             "`--zsdic` in the ainb tools)");
+}
+
+TEST_CASE("aidefn: a romfs's newest table of each category is the default") {
+  const auto romfs = temp_dir("newest");
+  const auto put = [&](const std::string& relative, std::string_view class_name, bool zstd) {
+    auto bytes = table(fmt::format(R"({{"{}": {{"Inputs": {{}}, "Tags": []}}}})", class_name));
+    if (zstd) bytes = ainb::test::zstd_compress(bytes);
+    write_file(romfs / relative, bytes);
+  };
+  put("AI/NodeDefinition/Node.Product.99.aidefn.byml.zs", "Old", true);
+  put("AI/NodeDefinition/Node.Product.120.aidefn.byml.zs", "New", true);
+  put("AI/NodeDefinition/Node.Product.900.aidefn.byml", "Uncompressed", false);  // not .zs
+  put("AI/NodeDefinition/Node.Product.9x.aidefn.byml.zs", "NotANumber", true);
+  put("Logic/NodeDefinition/Node.Product.7.aidefn.byml.zs", "LogicClass", true);
+  // No Sequence folder: skipped.
+  CHECK(ainb::gamedata::romfs_node_definitions(romfs) ==
+        std::vector<fs::path>{romfs / "AI/NodeDefinition/Node.Product.120.aidefn.byml.zs",
+                              romfs / "Logic/NodeDefinition/Node.Product.7.aidefn.byml.zs"});
+  const auto catalogue = ainb::gamedata::load_node_definitions({}, romfs, nullptr);
+  CHECK(catalogue.classes().size() == 2);
+  CHECK(catalogue.find("AI", "New") != nullptr);
+  CHECK(catalogue.find("Logic", "LogicClass") != nullptr);
+  // --defs replaces the default; CATEGORY= tells a loose file's category.
+  const auto chosen = ainb::gamedata::load_node_definitions(
+      {"Sequence=" + (romfs / "AI/NodeDefinition/Node.Product.900.aidefn.byml").string()}, romfs,
+      nullptr);
+  CHECK(chosen.classes().size() == 1);
+  CHECK(chosen.find("Sequence", "Uncompressed") != nullptr);
+  CHECK(ainb::gamedata::romfs_node_definitions(temp_dir("empty")).empty());
 }
 
 TEST_CASE("aidefn: the category from the folder, the name or CATEGORY=PATH") {
@@ -190,4 +224,87 @@ TEST_CASE("aidefn: the value types a table may use, and errors naming the file a
         }) ==
         "cut.byml: BYML header at offset 0x0: header (0x10 bytes) runs past the end of the data "
         "(size 0x2)");
+}
+
+TEST_CASE("ainb lint with aidefn tables (--defs, or --romfs alone) finds what the JSON finds") {
+  const auto corpus = ainb::test::corpus_dir();
+  if (corpus.empty()) return;
+  const auto romfs = temp_dir("lint");
+  ainb::test::write_aidefn_romfs(romfs, read_dump(corpus), "120", corpus);
+  const auto json = (corpus / "nodedefs/NodeDefinition.json").string();
+  const auto table_of = [&](const char* category) {
+    return (romfs / category / "NodeDefinition/Node.Product.120.aidefn.byml.zs").string();
+  };
+  for (const auto* name : {"Toby.utility.root.ainb", "Vss_Kaisou04_66b8.logic.root.ainb"}) {
+    const auto file = (corpus / "ainb" / name).string();
+    for (const auto* format : {"text", "json"}) {
+      INFO(name << " " << format);
+      const auto expected = ainb_cli({"lint", file, "--defs", json, "--format", format});
+      const auto tables = ainb_cli({"lint", file, "--defs", table_of("AI"), "--defs",
+                                    table_of("Logic"), "--defs", table_of("Sequence"), "--zsdic",
+                                    (corpus / "zsdic").string(), "--format", format});
+      const auto by_default =
+          ainb_cli({"lint", file, "--romfs", romfs.string(), "--format", format});
+      CHECK(tables.code == expected.code);
+      CHECK(tables.out == expected.out);
+      CHECK(tables.err.empty());
+      CHECK(by_default.code == expected.code);
+      CHECK(by_default.out == expected.out);
+      CHECK(by_default.err.empty());
+    }
+  }
+  // The Splatoon 3 file's four classes are unknown to TotK's tables too.
+  const auto vss = (corpus / "ainb/Vss_Kaisou04_66b8.logic.root.ainb").string();
+  const auto findings = ainb_cli({"lint", vss, "--romfs", romfs.string()});
+  CHECK(findings.code == 1);
+  CHECK(findings.out.ends_with(": 4 findings in 4 user nodes (Logic category)\n"));
+
+  const auto toby = (corpus / "ainb/Toby.utility.root.ainb").string();
+  const auto none = ainb_cli({"lint", toby});
+  CHECK(none.code == 2);
+  CHECK(none.err ==
+        "error: lint needs node definitions: --defs FILE, or --romfs DIR holding "
+        "{AI,Logic,Sequence}/NodeDefinition/Node.Product.<N>.aidefn.byml.zs\n");
+  const auto empty = temp_dir("lint_empty");
+  const auto missing = ainb_cli({"lint", toby, "--romfs", empty.string()});
+  CHECK(missing.code == 2);
+  CHECK(missing.err == "error: " + empty.string() +
+                           ": no node definitions (no {AI,Logic,Sequence}/NodeDefinition/"
+                           "Node.Product.<N>.aidefn.byml.zs); give them with --defs FILE\n");
+}
+
+TEST_CASE("ainb run --romfs: the romfs's aidefn tables give stubs their declared outputs") {
+  using namespace ainb;
+  using namespace ainb::test;
+  const auto dir = temp_dir("run");
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode probe{.name = "Probe"};
+  probe.outputs = {{ParamType::Bool, "Flag"}};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", 1, 0, 0, false}};
+  choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
+  spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
+  const auto file = (dir / "Steer.root.ainb").string();
+  write_file(file, build(spec));
+  // A table in the romfs layout, compressed without a dictionary (none is loaded).
+  write_file(dir / "romfs/AI/NodeDefinition/Node.Product.100.aidefn.byml.zs",
+             zstd_compress(table(R"({"Probe": {"Outputs": {"Bool": {"Flag": {"default": true}}},
+                                               "Tags": []}})")));
+
+  const auto plain = ainb_cli({"run", file, "--frames", "1"});
+  CHECK(plain.code == 0);
+  CHECK(plain.out.find("  No ") != std::string::npos);
+  const auto declared =
+      ainb_cli({"run", file, "--frames", "1", "--romfs", (dir / "romfs").string()});
+  CHECK(declared.code == 0);
+  CHECK(declared.out.find("  Yes ") != std::string::npos);
+  CHECK(declared.out.find("  No ") == std::string::npos);
+  // regress runs both files the same way: equal.
+  const auto regress =
+      ainb_cli({"regress", file, file, "--frames", "1", "--romfs", (dir / "romfs").string()});
+  CHECK(regress.code == 0);
 }
