@@ -245,6 +245,30 @@ const void* Value::container_identity() const noexcept {
   }
 }
 
+bool operator==(const Value& a, const Value& b) noexcept {
+  if (a.type_ != b.type_) return false;
+  switch (a.type_) {
+    case Value::Type::Float:
+      return std::bit_cast<std::uint32_t>(a.as_float()) ==
+             std::bit_cast<std::uint32_t>(b.as_float());
+    case Value::Type::Double:
+      return std::bit_cast<std::uint64_t>(a.as_double()) ==
+             std::bit_cast<std::uint64_t>(b.as_double());
+    case Value::Type::Binary:
+    case Value::Type::File:
+      return a.as_binary().data == b.as_binary().data &&
+             a.as_binary().alignment == b.as_binary().alignment;
+    case Value::Type::Array:
+      return a.container_identity() == b.container_identity() || a.as_array() == b.as_array();
+    case Value::Type::Hash:
+      return a.container_identity() == b.container_identity() || a.as_hash() == b.as_hash();
+    case Value::Type::Hash32Map:
+      return a.container_identity() == b.container_identity() || a.as_hash32() == b.as_hash32();
+    default:
+      return a.data_ == b.data_;
+  }
+}
+
 const char* type_name(Value::Type type) noexcept {
   switch (type) {
     case Value::Type::Null:

@@ -18,7 +18,7 @@ using Bytes = std::span<const std::uint8_t>;
 void run_loader(Bytes data);   // an AINB file: ainb::load
 void run_exb(Bytes data);      // an EXB section, then evaluation inputs: decode, verify, run
 void run_runtime(Bytes data);  // an AINB file: load, build with stub nodes, run 60 frames
-void run_byml(Bytes data);     // byml::read, then its text rendering
+void run_byml(Bytes data);     // byml::read, its text rendering, the writer's round trip
 void run_aamp(Bytes data);     // aamp::read, then its text rendering
 void run_sarc(Bytes data);     // Sarc::parse, every member, then its listing
 void run_zstd(Bytes data);     // zstd_decompress without dictionaries, 16 MiB limit

@@ -34,7 +34,7 @@ void add_file_lookup(CLI::App& command, FileLookup& source,
   command.add_option("--romfs", source.romfs, romfs_help)->check(CLI::ExistingDirectory);
   command
       .add_option("--zsdic", source.zsdic,
-                  "zstd dictionaries for packs: a folder of *.zsdic or ZsDic.pack.zs "
+                  "zstd dictionaries for packs and .zs files: a folder of *.zsdic or ZsDic.pack.zs "
                   "(default ROMFS/Pack/ZsDic.pack.zs)")
       ->check(CLI::ExistingPath);
 }
@@ -76,8 +76,10 @@ std::vector<CLI::Option*> add_run_options(CLI::App& command, RunRequest& request
                   "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard parameter "
                   "files are also looked up there and in the packs under ROMFS/Pack");
   command.add_option("--defs", request.defs,
-                     "Node definitions (NodeDefinition.json; repeatable): stub nodes write the "
-                     "declared output defaults");
+                     "Node definitions (repeatable): stub nodes write the declared output "
+                     "defaults. NodeDefinition.json, or a BYML table Node.Product.<N>.aidefn.byml"
+                     "[.zs] (category from its romfs folder, its name's first part, or "
+                     "CATEGORY=FILE); default with --romfs: the romfs's newest of each category");
   const auto all = command.get_options();
   return {all.begin() + static_cast<std::ptrdiff_t>(before), all.end()};
 }
@@ -204,12 +206,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "category, missing, extra or mistyped parameters (exit 0 clean, 1 findings, 2 error)");
   lint->add_option("FILE", lint_request.file, "AINB file, or PACK:MEMBER")->required();
   lint->add_option("--defs", lint_request.defs,
-                   "Node definitions (NodeDefinition.json; repeatable)")
-      ->required();
+                   "Node definitions (repeatable): NodeDefinition.json, or a BYML table "
+                   "Node.Product.<N>.aidefn.byml[.zs] (category from its romfs folder, its name's "
+                   "first part, or CATEGORY=FILE); default with --romfs: the romfs's newest of "
+                   "each category");
   lint->add_option("--format", lint_request.format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  add_file_lookup(*lint, lint_request.source);
+  add_file_lookup(*lint, lint_request.source,
+                  "A romfs-like folder where FILE (or PACK:MEMBER) is also looked up; without "
+                  "--defs, its newest {AI,Logic,Sequence}/NodeDefinition/ tables are the "
+                  "definitions");
 
   GraphRequest graph_request;
   auto* graph = app.add_subcommand(

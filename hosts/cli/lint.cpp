@@ -6,16 +6,29 @@
 #include <nlohmann/json.hpp>
 
 #include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/romfs.hpp"
 #include "commands.hpp"
 
 namespace ainb::cli {
 
 int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
+  if (request.defs.empty() && request.source.romfs.empty()) {
+    err << "error: lint needs node definitions: --defs FILE, or --romfs DIR holding "
+           "{AI,Logic,Sequence}/NodeDefinition/Node.Product.<N>.aidefn.byml.zs\n";
+    return kExitLintError;
+  }
   std::shared_ptr<const Model> model;
   formats::NodeCatalogue catalogue;
   try {
-    for (const auto& path : request.defs)
-      catalogue.merge(formats::NodeCatalogue::from_json_file(path));
+    const auto dictionaries =
+        gamedata::load_dictionaries(request.source.romfs, request.source.zsdic);
+    catalogue = gamedata::load_node_definitions(request.defs, request.source.romfs, &dictionaries);
+    if (request.defs.empty() && catalogue.classes().empty()) {
+      err << "error: " << request.source.romfs
+          << ": no node definitions (no {AI,Logic,Sequence}/NodeDefinition/"
+             "Node.Product.<N>.aidefn.byml.zs); give them with --defs FILE\n";
+      return kExitLintError;
+    }
     model = open_model(request.file, request.source);
   } catch (const LoadError& e) {
     err << "error: " << e.what() << '\n';

@@ -75,7 +75,69 @@ void check_parameters(const Model& m, const Node& n, std::uint32_t index, bool o
   }
 }
 
+// N of "Node.Product.<N>.aidefn.byml.zs", digits only; empty for any other name.
+std::string_view product_version(std::string_view name) {
+  constexpr std::string_view kPrefix = "Node.Product.", kSuffix = ".aidefn.byml.zs";
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) ||
+      !name.ends_with(kSuffix)) {
+    return {};
+  }
+  const auto digits = name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  const bool numeric =
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return numeric ? digits : std::string_view();
+}
+
+// Whether version a is below b, as numbers of any length (leading zeros aside).
+bool older(std::string_view a, std::string_view b) {
+  a.remove_prefix(std::min(a.find_first_not_of('0'), a.size()));
+  b.remove_prefix(std::min(b.find_first_not_of('0'), b.size()));
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
 }  // namespace
+
+std::vector<std::filesystem::path> romfs_node_definitions(const std::filesystem::path& romfs) {
+  std::vector<std::filesystem::path> found;
+  for (const auto* category : kCategories) {
+    const auto folder = romfs / category / "NodeDefinition";
+    std::error_code error;
+    if (!std::filesystem::is_directory(folder, error)) continue;
+    std::filesystem::path newest;
+    std::string newest_version;
+    for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
+         it.increment(error)) {
+      const auto name = it->path().filename().string();
+      const auto version = product_version(name);
+      if (version.empty()) continue;
+      // Equal numbers ("120", "0120"): the first name in sort order, so the choice is stable.
+      if (newest.empty() || older(newest_version, version) ||
+          (!older(version, newest_version) && it->path() < newest)) {
+        newest = it->path();
+        newest_version = version;
+      }
+    }
+    if (error) {
+      throw LoadError(folder.string(), "node definitions", 0,
+                      fmt::format("cannot read the folder: {}", error.message()));
+    }
+    if (!newest.empty()) found.push_back(newest);
+  }
+  return found;
+}
+
+formats::NodeCatalogue load_node_definitions(const std::vector<std::string>& specs,
+                                             const std::filesystem::path& romfs,
+                                             const formats::ZstdDictionaries* dictionaries) {
+  formats::NodeCatalogue catalogue;
+  for (const auto& spec : specs)
+    catalogue.merge(formats::NodeCatalogue::from_spec(spec, dictionaries));
+  if (specs.empty() && !romfs.empty()) {
+    for (const auto& path : romfs_node_definitions(romfs))
+      catalogue.merge(formats::NodeCatalogue::from_file(path, dictionaries));
+  }
+  return catalogue;
+}
 
 std::optional<Value> declared_value(const formats::NodeInputDefinition& d, ParamType type) {
   const auto basic = basic_type(d.type);

@@ -574,11 +574,13 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
   gamedata::FileSource source(options.romfs, &dictionaries);
   auto model = gamedata::open_ai_file(file.string(), source);
-  formats::NodeCatalogue catalogue;
+  std::vector<std::string> specs;
   for (const auto& path : options.definitions)
-    catalogue.merge(formats::NodeCatalogue::from_json_file(path));
+    specs.push_back(path.string());
+  // Without --defs, a romfs's own NodeDefinition files (none: no stub outputs).
+  const auto catalogue = gamedata::load_node_definitions(specs, options.romfs, &dictionaries);
   runtime::NodeRegistry registry;
-  if (!options.definitions.empty())
+  if (!catalogue.classes().empty())
     registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
   registry.stub_runs_first_child = options.stub_children;
   for (const auto& [cls, behaviour] : scenario.nodes)

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -115,6 +116,10 @@ class Value {
   // The shared container itself, to see that two references are one node.
   const void* container_identity() const noexcept;
 
+  // Deep equality: same types, same scalars (floats and doubles by bit pattern, so a NaN equals
+  // itself and -0.0 differs from 0.0), same entries in the same order. Sharing is not compared.
+  friend bool operator==(const Value& a, const Value& b) noexcept;
+
  private:
   using Storage = std::variant<std::monostate, bool, std::int32_t, std::uint32_t, float,
                                std::int64_t, std::uint64_t, double, std::string,
@@ -152,5 +157,36 @@ bool is_byml(std::span<const std::uint8_t> bytes) noexcept;
 // `file_name`, the section, the offset and the problem.
 Document read(std::span<const std::uint8_t> bytes, std::string_view file_name,
               const ReadOptions& options = {});
+
+// Where the writer puts 64-bit values (0xD4-0xD6) and binary data (0xA1, 0xA2), which sit
+// behind offsets. Both layouts occur in real files.
+enum class ValuePlacement {
+  BeforeRoot,      // one block between the string table and the root (TotK, roead, BotW)
+  AfterContainer,  // each container's right after it (Splatoon 3's Banc files)
+};
+
+struct WriteOptions {
+  std::uint16_t version = 7;  // 2 to 7
+  std::endian byte_order = std::endian::little;
+  ValuePlacement placement = ValuePlacement::BeforeRoot;
+};
+
+// A document the writer cannot represent (a type the version lacks, a string holding a NUL, a
+// duplicate key, a container that contains itself, more than 2^24 - 1 entries, 4 GiB).
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes a document: the header, the hash key table and the string table (each sorted, unique),
+// the 64-bit values and binary data (see ValuePlacement), then the containers depth first in
+// entry order, each at a 4-byte boundary. Hash entries are written sorted by key (hash32 maps by
+// hash), as the format requires; a container shared by several parents is written once, so a
+// document read from a file keeps its shared nodes. A Null root writes an empty document.
+// 64-bit values need version 3, File nodes version 4. Throws WriteError.
+std::vector<std::uint8_t> write(const Value& root, const WriteOptions& options = {});
+// The document's own version and byte order.
+std::vector<std::uint8_t> write(const Document& document,
+                                ValuePlacement placement = ValuePlacement::BeforeRoot);
 
 }  // namespace ainb::formats::byml

@@ -4,6 +4,7 @@
 // host implements, and `ainb lint`'s checks of a file against the declarations.
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,18 @@
 #include "ainb/runtime/node_class.hpp"
 
 namespace ainb::gamedata {
+
+// The node definitions of a romfs: for each of AI, Logic and Sequence, the file
+// ROMFS/<category>/NodeDefinition/Node.Product.<N>.aidefn.byml.zs with the highest N (compared as
+// numbers: 120 is newer than 99), in that category order; a category without one is skipped.
+std::vector<std::filesystem::path> romfs_node_definitions(const std::filesystem::path& romfs);
+
+// The catalogue the ainb commands use: each `--defs` argument (PATH or CATEGORY=PATH,
+// NodeCatalogue::from_spec) merged in order; without any, the romfs's own definitions
+// (romfs_node_definitions) when `romfs` is not empty. Throws LoadError.
+formats::NodeCatalogue load_node_definitions(const std::vector<std::string>& specs,
+                                             const std::filesystem::path& romfs,
+                                             const formats::ZstdDictionaries* dictionaries);
 
 // The declared default of an output (or input) as a value of `type`, or nullopt when the
 // declaration's type does not give one of that type (e.g. an enum's default name for an Int

@@ -40,8 +40,9 @@ struct RunOptions {
   // from it (docs/simulation.md).
   std::filesystem::path romfs;
   std::filesystem::path zsdic;  // zstd dictionaries; default ROMFS/Pack/ZsDic.pack.zs
-  // Node definition files (NodeDefinition.json and supplements): stub nodes write the declared
-  // defaults of their outputs.
+  // Node definition files (NodeDefinition.json, aidefn BYML tables, CATEGORY=PATH, supplements;
+  // gamedata::load_node_definitions): stub nodes write the declared defaults of their outputs.
+  // Empty: the romfs's own NodeDefinition files, when there is a romfs.
   std::vector<std::filesystem::path> definitions;
   // `ainb regress` and golden sets hold each run's trace in memory (a few hundred bytes an
   // event): a run past this many events stops with an error instead of exhausting it.
