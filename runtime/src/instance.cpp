@@ -2209,6 +2209,15 @@ std::string_view NodeContext::child_name(std::size_t k) const {
   const auto plugs = g.child_plugs(node_);
   return k < plugs.size() ? std::string_view(g.model().plugs[plugs[k]].name) : std::string_view();
 }
+std::optional<std::uint32_t> NodeContext::child_enum(std::size_t k) const {
+  const auto& g = instance_.graph();
+  const auto plugs = g.child_plugs(node_);
+  if (k >= plugs.size()) return std::nullopt;
+  const auto& plug = g.model().plugs[plugs[k]];
+  const auto* e = std::get_if<EnumCondition>(&plug.data);
+  if (e == nullptr || plug.name == kChildEnumDefault) return std::nullopt;  // the default: no case
+  return e->value;
+}
 Result NodeContext::run_child(std::size_t k) {
   return instance_.run_user_child(node_, k);
 }

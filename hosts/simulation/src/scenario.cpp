@@ -1,6 +1,7 @@
 #include "ainb/simulation/scenario.hpp"
 
 #include <fstream>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -122,7 +123,15 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       r.expect_object(spec, path);
       r.only(spec, path, {"running", "result", "outputs", "frames", "child"});
       NodeBehaviour b;
-      if (spec.contains("child")) b.child = r.text(spec["child"], path + "/child");
+      if (spec.contains("child")) {
+        // A plug name, or the enum value of a `__CHILD_ENUM` plug (SelectorBSA*Updater classes).
+        if (spec["child"].is_number()) {
+          b.child_enum = static_cast<std::uint32_t>(
+              r.count(spec["child"], path + "/child", std::numeric_limits<std::uint32_t>::max()));
+        } else {
+          b.child = r.text(spec["child"], path + "/child");
+        }
+      }
       if (spec.contains("running") && spec["running"].is_object()) {
         // {"property": NAME, "scale": K}: each node's property, times K, rounded.
         const auto& running = spec["running"];

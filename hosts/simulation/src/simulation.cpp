@@ -151,6 +151,7 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
     const auto updates = ++state.updates;
     auto result = updates <= state.running ? Result::Running : behaviour_.result;
     if (behaviour_.child) result = run_child(c, *behaviour_.child, result);
+    if (behaviour_.child_enum) result = run_enum_child(c, *behaviour_.child_enum, result);
     write(c, behaviour_.outputs);
     for (const auto& o : behaviour_.overrides) {
       if (o.frame != c.instance().frame()) continue;
@@ -161,11 +162,18 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
   }
 
  private:
-  static Result run_child(NodeContext& c, const std::string& name, Result otherwise) {
+  static Result run_child(NodeContext& c, std::string_view name, Result otherwise) {
     for (std::size_t k = 0; k < c.child_count(); ++k) {
       if (c.child_name(k) == name) return c.run_child(k);
     }
     return otherwise;
+  }
+  // The plug whose enum value it is, else the default plug, as the class's own choice would.
+  static Result run_enum_child(NodeContext& c, std::uint32_t value, Result otherwise) {
+    for (std::size_t k = 0; k < c.child_count(); ++k) {
+      if (c.child_enum(k) == value) return c.run_child(k);
+    }
+    return run_child(c, kChildEnumDefault, otherwise);
   }
   static void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
     for (const auto& [name, json] : outputs) {

@@ -225,6 +225,7 @@ std::string_view plug_kind_name(PlugKind kind);
 // plug named `__CHILD_ENUM[k]` or `__CHILD_ENUM_OTHER` (the default), as the engine names the
 // plugs of classes that choose a child by an enum (TotK's SelectorBSABrainVerbUpdater).
 bool is_child_enum_plug(NodeType type, std::string_view plug_name);
+inline constexpr std::string_view kChildEnumDefault = "__CHILD_ENUM_OTHER";
 
 // A blackboard reference inside a selector plug (bit 15 of its flag half-word).
 struct PlugBlackboard {

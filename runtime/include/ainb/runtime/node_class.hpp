@@ -150,6 +150,9 @@ class NodeContext {
   // first. Out of range: Success, and nothing happens.
   std::size_t child_count() const;
   std::string_view child_name(std::size_t k) const;
+  // The enum value child plug `k` carries (a `__CHILD_ENUM[n]` plug); none for other plugs and
+  // for the default, `__CHILD_ENUM_OTHER` (kChildEnumDefault).
+  std::optional<std::uint32_t> child_enum(std::size_t k) const;
   Result run_child(std::size_t k);
   void leave_child(std::size_t k);
 

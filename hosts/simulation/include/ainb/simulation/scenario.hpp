@@ -31,9 +31,11 @@ class ScenarioError : public std::runtime_error {
 // are each node's int or float property of that name times `running_scale`, rounded, read at its
 // Enter (so an edit of the property shows in the trace). With `child`, each update instead runs
 // the node's child plug of that name (NodeContext::run_child) and returns its result (a node
-// without such a plug returns `result`); overrides still replace it.
+// without such a plug returns `result`); overrides still replace it. With `child_enum`, the
+// `__CHILD_ENUM` plug carrying that enum value, else the `__CHILD_ENUM_OTHER` plug (the default).
 struct NodeBehaviour {
   std::optional<std::string> child;
+  std::optional<std::uint32_t> child_enum;
   std::uint32_t running = 0;
   std::optional<std::string> running_property;
   double running_scale = 1.0;
