@@ -139,6 +139,23 @@ TEST_CASE("Sequential, Simultaneous and SplitTiming run nothing for an empty plu
   CHECK(h.tick() == Log{"update B", "leave B"});
 }
 
+TEST_CASE("an empty transition plug is never taken: the node finishes as one without it") {
+  Harness h;
+  h.probe("Patrol", {R, S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode patrol = user("Patrol");
+  patrol.plugs = {{PlugKind::Transition, kEmpty, "", 0}};
+  spec.nodes = {patrol};
+  spec.transitions = {{1, ""}};
+  h.load(spec);
+  CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Patrol"});
+  CHECK(h.tick() == Log{"update Patrol"});
+  CHECK(h.tick() == Log{"update Patrol", "leave Patrol"});
+  CHECK(h.instance->state() == CommandState::Succeeded);
+  CHECK(writer::write(*h.graph->model_ptr()) == build(spec));
+}
+
 TEST_CASE("a user class's empty plug succeeds at once when run, and a stub passes through it") {
   struct Wrapper : NodeClass {
     std::vector<std::string> seen;
