@@ -277,17 +277,7 @@ TEST_CASE("ainb run --romfs: the romfs's aidefn tables give stubs their declared
   using namespace ainb;
   using namespace ainb::test;
   const auto dir = temp_dir("run");
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  BuildNode seq{.type = NodeType::Sequential};
-  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
-  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
-  BuildNode probe{.name = "Probe"};
-  probe.outputs = {{ParamType::Bool, "Flag"}};
-  BuildNode choose{.type = NodeType::BoolSelector};
-  choose.inputs = {{ParamType::Bool, "Input", 1, 0, 0, false}};
-  choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
-  spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
+  const auto spec = probe_steers_selector();
   const auto file = (dir / "Steer.root.ainb").string();
   write_file(file, build(spec));
   // A table in the romfs layout, compressed without a dictionary (none is loaded).

@@ -427,4 +427,19 @@ std::vector<std::uint8_t> random_weight(float weight, std::optional<std::uint16_
   return v;
 }
 
+AinbSpec probe_steers_selector() {
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  BuildNode seq{.type = NodeType::Sequential};
+  seq.properties = {{ParamType::Bool, "IsUpdateNextInFrame", true}};
+  seq.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  BuildNode probe{.name = "Probe"};
+  probe.outputs = {{ParamType::Bool, "Flag"}};
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", 1, 0, 0, false}};
+  choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
+  spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
+  return spec;
+}
+
 }  // namespace ainb::test

@@ -145,6 +145,10 @@ struct AinbSpec {
 
 std::vector<std::uint8_t> build(const AinbSpec& spec);
 
+// A Sequential (IsUpdateNextInFrame) of a Probe node, whose Bool output Flag a BoolSelector reads
+// next: True leads to a Yes node, False to a No node. What a stub's declared output steers.
+AinbSpec probe_steers_selector();
+
 // Plug extras in their on-disk form.
 std::vector<std::uint8_t> s32_condition(std::int32_t value, std::optional<std::uint16_t> bb = {});
 std::vector<std::uint8_t> f32_condition(float min, float max,
