@@ -1,0 +1,57 @@
+// `ainb scan` throughput: files per second over the bulk corpus (bulk/ainb, 109 real TotK AI
+// files) at one job and at two, each file loaded, round-tripped and run 600 frames with its
+// modules in a worker process. Prints the median of 3 scans per job count.
+//
+//   scan_bench [--corpus DIR] [--frames N]
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench_common.hpp"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  const auto corpus = ainb::bench::take_corpus_argument(argc, argv, rest);
+  std::string frames = "600";
+  for (std::size_t i = 1; i + 1 < rest.size(); i += 2) {
+    if (std::strcmp(rest[i], "--frames") == 0) frames = rest[i + 1];
+  }
+  const auto folder = (corpus / "bulk" / "ainb").string();
+  if (!std::filesystem::is_directory(folder)) {
+    std::fprintf(stderr, "no bulk corpus at %s\n", folder.c_str());
+    return 1;
+  }
+  std::printf("scan of %s, --frames %s, %u cores\n", folder.c_str(), frames.c_str(),
+              std::thread::hardware_concurrency());
+  for (const char* jobs : {"1", "2"}) {
+    std::vector<double> seconds;
+    std::size_t files = 0, failed = 0;
+    for (int repetition = 0; repetition < 3; ++repetition) {
+      std::ostringstream out, err;
+      const auto start = std::chrono::steady_clock::now();
+      ainb::cli::run(
+          {"scan", folder, "--modules", folder, "--frames", frames, "--stub-missing-modules",
+           "--generic-nodes", "--stub-children", "--restart", "--jobs", jobs, "--format", "json"},
+          out, err);
+      seconds.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      const auto summary = nlohmann::json::parse(out.str())["summary"];
+      files = summary["files"].get<std::size_t>();
+      failed = summary["failed"].get<std::size_t>();
+    }
+    std::sort(seconds.begin(), seconds.end());
+    std::printf("--jobs %s: %zu files (%zu failed) in %.2f s: %.1f files/s (median of 3)\n", jobs,
+                files, failed, seconds[1], static_cast<double>(files) / seconds[1]);
+  }
+  return 0;
+}
