@@ -49,8 +49,7 @@ class CapturedLog {
 // outside the two packs, an EXB user function the game implements) and the file's own
 // Element_Alert messages (docs/simulation.md, "Real files").
 bool expected_warning(const std::string& line) {
-  return (line.find(": module \"") != std::string::npos &&
-          line.ends_with("runs as a stub")) ||
+  return (line.find(": module \"") != std::string::npos && line.ends_with("runs as a stub")) ||
          line.starts_with("EXB: no user function is registered for ") ||
          line.find(": alert from node ") != std::string::npos;
 }
@@ -60,8 +59,8 @@ bool expected_warning(const std::string& line) {
 TEST_CASE("ainb lint: every bulk file agrees with NodeDefinition.json but one explained class") {
   const auto files = test::corpus_bulk_ainb_files();
   if (files.empty()) return;
-  const auto catalogue = formats::NodeCatalogue::from_json_file(
-      test::corpus_dir() / "nodedefs/NodeDefinition.json");
+  const auto catalogue =
+      formats::NodeCatalogue::from_json_file(test::corpus_dir() / "nodedefs/NodeDefinition.json");
   std::size_t clean = 0;
   for (const auto& path : files) {
     CAPTURE(path.filename().string());
@@ -72,11 +71,11 @@ TEST_CASE("ainb lint: every bulk file agrees with NodeDefinition.json but one ex
       std::vector<std::string> messages;
       for (const auto& f : findings)
         messages.push_back(f.message);
-      CHECK(messages == std::vector<std::string>{
-                            "input False (int) is not declared for the class",
-                            "input True (int) is not declared for the class",
-                            "declared input false (game::target::TargetSlots) is missing",
-                            "declared input true (game::target::TargetSlots) is missing"});
+      CHECK(messages ==
+            std::vector<std::string>{"input False (int) is not declared for the class",
+                                     "input True (int) is not declared for the class",
+                                     "declared input false (game::target::TargetSlots) is missing",
+                                     "declared input true (game::target::TargetSlots) is missing"});
       continue;
     }
     CHECK(findings.empty());
@@ -102,10 +101,16 @@ TEST_CASE("ainb run: every bulk file runs 600 frames with its modules, no fault,
     for (const auto& command : names) {
       CAPTURE(command);
       CapturedLog log;
-      std::vector<std::string> args{"run",           path.string(), "--frames",
-                                    "600",           "--modules",   folder,
-                                    "--restart",     "--generic-nodes",
-                                    "--stub-children", "--stub-missing-modules"};
+      std::vector<std::string> args{"run",
+                                    path.string(),
+                                    "--frames",
+                                    "600",
+                                    "--modules",
+                                    folder,
+                                    "--restart",
+                                    "--generic-nodes",
+                                    "--stub-children",
+                                    "--stub-missing-modules"};
       if (!command.empty()) args.insert(args.end(), {"--command", command});
       const auto r = ainb_cli(args);
       CHECK(r.code == 0);

@@ -1562,8 +1562,7 @@ class FromText {
   // that one that does not apply (a "condition" on a Sequential's child) is an error, not
   // silently dropped.
   static std::vector<std::string_view> plug_fields(const Node& node, PlugKind kind, bool last,
-                                                   std::string_view name,
-                                                   bool v407) {
+                                                   std::string_view name, bool v407) {
     if (kind == PlugKind::Transition) return {"node", "node_name", "transition"};
     std::vector<std::string_view> fields{"node", "node_name", "name"};
     auto add = [&](std::initializer_list<std::string_view> more) {
