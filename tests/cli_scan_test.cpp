@@ -84,6 +84,22 @@ TEST_CASE("ainb scan: a folder with a broken file names it, sums up, exits 1") {
                      "warnings            0\n"
                      "failed              1\n");
 
+  // The same as JSON: the broken file's failure, the counts.
+  const auto json_run = ainb_cli({"scan", d, "--no-time", "--format", "json"});
+  CHECK(json_run.code == 1);
+  const auto json = nlohmann::json::parse(json_run.out);
+  CHECK(json["files"][1]["file"] == d + "/c.root.ainb");
+  CHECK(json["files"][1]["passed"] == false);
+  CHECK(json["files"][1]["loaded"] == false);
+  CHECK(json["files"][1]["failures"] ==
+        nlohmann::json::parse(R"([{"check": "load", "message": "header at offset 0x0: file is 100 )"
+                              R"(bytes, too small for the 0x74-byte header"}])"));
+  CHECK(json["files"][2]["file"] == d + "/sub/b.root.ainb");
+  CHECK(json["files"][2]["passed"] == true);
+  CHECK(json["summary"]["failed"] == 1);
+  CHECK(json["summary"]["loaded"] == 2);
+  CHECK_FALSE(json["summary"].contains("seconds"));
+
   // The two good files alone pass; the time line is there unless --no-time.
   const auto good = ainb_cli({"scan", d + "/a.root.ainb", d + "/sub", "--frames", "10"});
   CHECK(good.code == 0);
