@@ -41,7 +41,12 @@ void add_file_lookup(CLI::App& command, FileLookup& source,
 
 // The options `ainb run` and `ainb regress` share: how a file is run.
 // Returns them, so that `regress --check`, which runs with the recorded options, can refuse them.
-std::vector<CLI::Option*> add_run_options(CLI::App& command, RunRequest& request) {
+std::vector<CLI::Option*> add_run_options(
+    CLI::App& command, RunRequest& request,
+    const char* romfs_help =
+        "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard "
+        "parameter files are also looked up there and in the packs under "
+        "ROMFS/Pack") {
   const auto before = command.get_options().size();
   command.add_option("--command", request.command,
                      "The command to start (default: the scenario's, else the file's first; a "
@@ -72,9 +77,7 @@ std::vector<CLI::Option*> add_run_options(CLI::App& command, RunRequest& request
                    "scenario's \"restart\" wins)");
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
                    "Run module nodes whose file is not found as stub nodes (one warning each)");
-  add_file_lookup(command, request.source,
-                  "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard parameter "
-                  "files are also looked up there and in the packs under ROMFS/Pack");
+  add_file_lookup(command, request.source, romfs_help);
   command.add_option("--defs", request.defs,
                      "Node definitions (repeatable): stub nodes write the declared output "
                      "defaults. NodeDefinition.json, or a BYML table Node.Product.<N>.aidefn.byml"
@@ -248,6 +251,31 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add_file_lookup(*convert, convert_request.source,
                   "A romfs-like folder where IN (or PACK:MEMBER) is also looked up");
 
+  ScanRequest scan_request;
+  auto* scan = app.add_subcommand(
+      "scan",
+      "Check every AI file of folders, packs or a romfs: load, byte-exact round trip, lint (with "
+      "node definitions), runtime graph and a run, each file in a worker process (exit 0 all "
+      "pass, 1 a file failed, 2 usage)");
+  scan->add_option("PATH", scan_request.paths,
+                   "A folder (every *.ainb under it), a pack (.pack.zs, .sarc: its AI/*.ainb) or "
+                   "an AI file (repeatable; default with --romfs: the romfs)")
+      ->check(CLI::ExistingPath);
+  add_run_options(*scan, scan_request.run,
+                  "A romfs-like folder: without PATH, every pack under ROMFS/Pack/Actor and every "
+                  "loose *.ainb is scanned; modules, parameter files and node definitions are "
+                  "looked up there");
+  scan->add_option("--jobs,-j", scan_request.jobs, "Worker processes at once (default: the cores)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  scan->add_option("--shard", scan_request.shard,
+                   "K/N: only the files i (0-based, sorted by name) with i mod N = K - 1, so N CI "
+                   "jobs share the files");
+  scan->add_option("--format", scan_request.format, "Report format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  scan->add_flag("!--no-time", scan_request.time,
+                 "Leave the times out of the report, so that two runs compare equal");
+
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -271,6 +299,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (cat->parsed()) return run_cat(cat_request, out, err);
     if (lint->parsed()) return run_lint(lint_request, out, err);
     if (convert->parsed()) return run_convert(convert_request, out, err);
+    if (scan->parsed()) return run_scan(scan_request, out, err);
 
     std::shared_ptr<const Model> model;
     if (const int rc = load_or_report(file, source, err, model); rc != kExitOk) return rc;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "ainb/model.hpp"
+#include "ainb/simulation/simulation.hpp"
 
 namespace ainb::cli {
 
@@ -57,6 +60,9 @@ struct RunRequest {
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
 };
+
+// The simulation options a request asks for (run.cpp).
+simulation::RunOptions run_options(const RunRequest& request);
 
 // `ainb run` exits 2 when the instance faulted (host code it called threw; docs/robustness.md).
 inline constexpr int kExitFault = 2;
@@ -126,5 +132,26 @@ struct ConvertRequest {
 // or `--check`: whether the file comes back byte for byte (convert.cpp). Exit codes: 0 done or
 // byte-exact, 1 an error or (with --check) a difference, 2 bad usage.
 int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& err);
+// What `convert --check` finds: "round trip through the writer differs: ..." for each form that
+// does not come back byte for byte (empty: exact). Throws writer::WriteError, TextFormError or
+// std::runtime_error (a string that is not UTF-8) when a form cannot be written.
+std::vector<std::string> round_trip_differences(const Model& model, const std::string& path);
+
+struct ScanRequest {
+  std::vector<std::string> paths;  // folders of *.ainb, packs, single AI files
+  RunRequest run;                  // frames, modules, stub policy, romfs, dictionaries, defs
+  std::size_t jobs = 0;            // worker processes at once; 0: one per core
+  std::string shard;               // "K/N": every Nth file of the sorted list, from the Kth
+  std::string format = "text";     // text or json
+  bool time = true;                // false: no times in the report (comparable across runs)
+  // Called in each worker process before a file's checks, with its name (tests: a worker that
+  // dies by a signal).
+  std::function<void(const std::string& file)> in_worker;
+};
+
+inline constexpr int kExitScanFailed = 1;
+// `ainb scan`: loads, round-trips, lints and runs every AI file found, each in a worker process
+// (scan.cpp). Exit codes: 0 every file passed, 1 one failed, 2 bad usage.
+int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err);
 
 }  // namespace ainb::cli

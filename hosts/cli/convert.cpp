@@ -139,27 +139,16 @@ std::string describe(const writer::Difference& d, std::span<const std::uint8_t> 
 
 int check(const std::string& path, const FileLookup& source, std::ostream& out, std::ostream& err) {
   const auto model = open_model(path, source);
-  std::vector<std::uint8_t> direct;
+  std::vector<std::string> differences;
   try {
-    direct = writer::write(*model);
+    differences = round_trip_differences(*model, path);
   } catch (const writer::WriteError& e) {
     err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
-  const auto text = text_of(*model);
-  // Through the text as a person would store it: printed, then parsed again.
-  const auto reparsed = nlohmann::ordered_json::parse(text.dump(2));
-  auto through_text = writer::from_text(reparsed, path);
-  bool exact = true;
-  for (const auto& [how, bytes] :
-       {std::pair{"the writer", &direct}, std::pair{"the text form", &through_text}}) {
-    if (const auto d = writer::first_difference(*model, *bytes)) {
-      out << fmt::format("{}: round trip through {} differs: {}\n", path, how,
-                         describe(*d, model->bytes, *bytes));
-      exact = false;
-    }
-  }
-  if (!exact) return kExitDifferent;
+  for (const auto& d : differences)
+    out << fmt::format("{}: {}\n", path, d);
+  if (!differences.empty()) return kExitDifferent;
   out << fmt::format("{}: byte-exact round trip through the writer and the text form ({} bytes)\n",
                      path, model->bytes.size());
   return kExitOk;
@@ -225,6 +214,23 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
 }
 
 }  // namespace
+
+std::vector<std::string> round_trip_differences(const Model& model, const std::string& path) {
+  const auto direct = writer::write(model);
+  const auto text = text_of(model);
+  // Through the text as a person would store it: printed, then parsed again.
+  const auto reparsed = nlohmann::ordered_json::parse(text.dump(2));
+  const auto through_text = writer::from_text(reparsed, path);
+  std::vector<std::string> differences;
+  for (const auto& [how, bytes] :
+       {std::pair{"the writer", &direct}, std::pair{"the text form", &through_text}}) {
+    if (const auto d = writer::first_difference(model, *bytes)) {
+      differences.push_back(
+          fmt::format("round trip through {} differs: {}", how, describe(*d, model.bytes, *bytes)));
+    }
+  }
+  return differences;
+}
 
 int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& err) {
   try {

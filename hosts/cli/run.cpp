@@ -69,44 +69,10 @@ class WarnOnce {
   std::shared_ptr<spdlog::logger> previous_;
 };
 
-simulation::RunOptions run_options(const RunRequest& request) {
-  simulation::RunOptions options;
-  options.command = request.command;
-  options.frames = request.frames;
-  options.seed = request.seed;
-  options.restart = request.restart;
-  options.generic_nodes = request.generic_nodes;
-  options.stub_children = request.stub_children;
-  options.stub_missing_modules = request.stub_missing_modules;
-  for (const auto& dir : request.module_dirs)
-    options.module_dirs.emplace_back(dir);
-  options.romfs = request.source.romfs;
-  options.zsdic = request.source.zsdic;
-  for (const auto& path : request.defs)
-    options.definitions.emplace_back(path);
-  return options;
-}
-
 simulation::RunOptions regress_options(const RegressRequest& request) {
   auto options = run_options(request.run);
   options.max_held_events = request.max_held_events;
   return options;
-}
-
-// A progress bar on a terminal (stderr), nothing in a log: batches of golden traces can be long.
-// It writes to stderr itself, as its carriage returns are control characters that
-// std::cerr would escape on a terminal (terminal.hpp); the label, a path, is made printable.
-simulation::GoldenProgress progress_bar(std::ostream& err) {
-  if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
-  return [&err](std::size_t done, std::size_t total, const std::string& label) {
-    constexpr std::size_t kWidth = 30;
-    const auto filled = total == 0 ? kWidth : done * kWidth / total;
-    err.flush();
-    fmt::print(stderr, "\r[{:#<{}}{:.<{}}] {}/{} {:<50.50}", "", filled, "", kWidth - filled, done,
-               total, printable(label));
-    if (done == total) fmt::print(stderr, "\n");
-    std::fflush(stderr);
-  };
 }
 
 int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& err) {
@@ -138,6 +104,24 @@ int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& e
 }
 
 }  // namespace
+
+simulation::RunOptions run_options(const RunRequest& request) {
+  simulation::RunOptions options;
+  options.command = request.command;
+  options.frames = request.frames;
+  options.seed = request.seed;
+  options.restart = request.restart;
+  options.generic_nodes = request.generic_nodes;
+  options.stub_children = request.stub_children;
+  options.stub_missing_modules = request.stub_missing_modules;
+  for (const auto& dir : request.module_dirs)
+    options.module_dirs.emplace_back(dir);
+  options.romfs = request.source.romfs;
+  options.zsdic = request.source.zsdic;
+  for (const auto& path : request.defs)
+    options.definitions.emplace_back(path);
+  return options;
+}
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   const WarnOnce once;

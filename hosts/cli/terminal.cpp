@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include <langinfo.h>
 #include <locale.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <spdlog/details/log_msg.h>
@@ -198,6 +200,21 @@ void log_to_stderr() {
   if (spdlog::get("ainb")) return;
   auto sink = printable_sink(std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
   spdlog::set_default_logger(std::make_shared<spdlog::logger>("ainb", std::move(sink)));
+}
+
+// It writes to stderr itself, as its carriage returns are control characters that std::cerr
+// would escape on a terminal; the label, a path, is made printable.
+Progress progress_bar(std::ostream& err) {
+  if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
+  return [&err](std::size_t done, std::size_t total, const std::string& label) {
+    constexpr std::size_t kWidth = 30;
+    const auto filled = total == 0 ? kWidth : done * kWidth / total;
+    err.flush();
+    fmt::print(stderr, "\r[{:#<{}}{:.<{}}] {}/{} {:<50.50}", "", filled, "", kWidth - filled, done,
+               total, printable(label));
+    if (done == total) fmt::print(stderr, "\n");
+    std::fflush(stderr);
+  };
 }
 
 }  // namespace ainb::cli

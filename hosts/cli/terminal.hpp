@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -90,5 +91,10 @@ spdlog::sink_ptr printable_sink(spdlog::sink_ptr target);
 // terminal that does not read UTF-8), for every command: warnings (a module run as a stub, a
 // missing user function) must not mix with a trace or JSON on standard output.
 void log_to_stderr();
+
+// A progress bar for long batches (golden traces, scans): called with done of total and the
+// current item's label. Empty (no bar) unless `err` is std::cerr and stderr a terminal.
+using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& label)>;
+Progress progress_bar(std::ostream& err);
 
 }  // namespace ainb::cli

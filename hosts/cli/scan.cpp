@@ -1,0 +1,484 @@
+// `ainb scan`: every AI file of folders, packs or a romfs through the checks a modder wants after
+// an edit (docs/scan.md). Each file is checked in a forked worker process, so a file that
+// crashes the runtime costs that file's result only.
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/formats/sarc.hpp"
+#include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/romfs.hpp"
+#include "ainb/load_error.hpp"
+#include "commands.hpp"
+#include "terminal.hpp"
+
+namespace ainb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+// One AI file to check: a path or PACK:MEMBER; or a pack that did not open, reported as such.
+struct Target {
+  std::string file;
+  std::string open_error;
+};
+
+struct Failure {
+  std::string check;  // open, load, round-trip, lint, validate, run, crashed
+  std::string message;
+};
+
+struct FileResult {
+  std::string file;
+  bool loaded = false, round_trip = false, validated = false, ran = false;
+  std::optional<std::size_t> findings;  // nullopt: not linted
+  std::size_t warnings = 0;
+  double seconds = 0;
+  std::vector<Failure> failures;
+};
+
+Json to_json(const FileResult& r, bool with_time) {
+  Json j{{"file", r.file},
+         {"passed", r.failures.empty()},
+         {"loaded", r.loaded},
+         {"round_trip", r.round_trip},
+         {"lint_findings", r.findings ? Json(*r.findings) : Json()},
+         {"validated", r.validated},
+         {"ran", r.ran},
+         {"warnings", r.warnings}};
+  if (with_time) j["seconds"] = r.seconds;
+  auto failures = Json::array();
+  for (const auto& f : r.failures)
+    failures.push_back({{"check", f.check}, {"message", f.message}});
+  j["failures"] = std::move(failures);
+  return j;
+}
+
+FileResult from_json(const Json& j) {
+  FileResult r;
+  r.file = j.at("file").get<std::string>();
+  r.loaded = j.at("loaded").get<bool>();
+  r.round_trip = j.at("round_trip").get<bool>();
+  if (!j.at("lint_findings").is_null()) r.findings = j.at("lint_findings").get<std::size_t>();
+  r.validated = j.at("validated").get<bool>();
+  r.ran = j.at("ran").get<bool>();
+  r.warnings = j.at("warnings").get<std::size_t>();
+  r.seconds = j.at("seconds").get<double>();
+  for (const auto& f : j.at("failures"))
+    r.failures.push_back({f.at("check").get<std::string>(), f.at("message").get<std::string>()});
+  return r;
+}
+
+bool is_pack(const fs::path& path) {
+  const auto name = path.filename().string();
+  for (const char* suffix : {".pack.zs", ".pack", ".sarc", ".sarc.zs"}) {
+    if (name.ends_with(suffix)) return true;
+  }
+  return false;
+}
+
+void add_folder(const fs::path& dir, std::vector<Target>& out) {
+  for (const auto& entry :
+       fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".ainb")
+      out.push_back({entry.path().string(), {}});
+  }
+}
+
+// The pack's AI/*.ainb members; a pack that does not open is one failed target.
+void add_pack(const fs::path& pack, const formats::ZstdDictionaries& dictionaries,
+              std::vector<Target>& out) {
+  try {
+    const auto sarc = formats::open_pack_file(pack, &dictionaries);
+    for (const auto& f : sarc.files()) {
+      if (f.name.starts_with("AI/") && f.name.ends_with(".ainb"))
+        out.push_back({pack.string() + ":" + f.name, {}});
+    }
+  } catch (const LoadError& e) {
+    out.push_back({pack.string(), e.what()});
+  }
+}
+
+// Every pack under ROMFS/Pack/Actor, and every loose AI file of the romfs.
+void add_romfs(const fs::path& romfs, const formats::ZstdDictionaries& dictionaries,
+               std::vector<Target>& out) {
+  const auto actors = romfs / "Pack" / "Actor";
+  if (fs::is_directory(actors)) {
+    for (const auto& entry :
+         fs::recursive_directory_iterator(actors, fs::directory_options::skip_permission_denied)) {
+      if (entry.is_regular_file() && is_pack(entry.path()))
+        add_pack(entry.path(), dictionaries, out);
+    }
+  }
+  add_folder(romfs, out);
+}
+
+// "K/N" with 1 <= K <= N.
+std::optional<std::pair<std::size_t, std::size_t>> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  std::size_t k = 0, n = 0;
+  const auto* end = text.data() + text.size();
+  const auto a = std::from_chars(text.data(), text.data() + slash, k);
+  const auto b = std::from_chars(text.data() + slash + 1, end, n);
+  if (a.ec != std::errc() || a.ptr != text.data() + slash || b.ec != std::errc() || b.ptr != end ||
+      k < 1 || k > n) {
+    return std::nullopt;
+  }
+  return std::pair{k, n};
+}
+
+// Counts the warnings a worker's runtime logs instead of printing them: workers run at once, and
+// their lines would interleave on the terminal.
+class CountingSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+ public:
+  std::size_t count = 0;
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    if (msg.level >= spdlog::level::warn) ++count;
+  }
+  void flush_() override {}
+};
+
+struct Context {
+  const ScanRequest* request = nullptr;
+  FileLookup lookup;
+  simulation::RunOptions options;
+  std::optional<formats::NodeCatalogue> catalogue;  // lint when there are definitions
+};
+
+// The checks of one file (in a worker). Each runs even when an earlier one failed, after load.
+FileResult check_file(const Target& target, const Context& context) {
+  const auto start = std::chrono::steady_clock::now();
+  auto sink = std::make_shared<CountingSink>();
+  auto logger = std::make_shared<spdlog::logger>("ainb-scan-worker", sink);
+  logger->set_level(spdlog::level::warn);
+  spdlog::set_default_logger(logger);
+
+  FileResult r;
+  r.file = target.file;
+  auto fail = [&](const char* check, std::string message) {
+    // Errors start with the file's name, which the report's line already gives.
+    if (message.starts_with(target.file + ": ")) message.erase(0, target.file.size() + 2);
+    r.failures.push_back({check, std::move(message)});
+  };
+  auto finish = [&] {
+    r.warnings = sink->count;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  };
+  if (!target.open_error.empty()) {
+    fail("open", target.open_error);
+    return finish();
+  }
+  std::shared_ptr<const Model> model;
+  try {
+    model = open_model(target.file, context.lookup);
+    r.loaded = true;
+  } catch (const std::exception& e) {
+    fail("load", e.what());
+    return finish();
+  }
+  try {
+    const auto differences = round_trip_differences(*model, target.file);
+    r.round_trip = differences.empty();
+    for (const auto& d : differences)
+      fail("round-trip", d);
+  } catch (const std::exception& e) {
+    fail("round-trip", e.what());
+  }
+  if (context.catalogue) {
+    const auto findings = gamedata::lint(*model, *context.catalogue);
+    r.findings = findings.size();
+    if (!findings.empty()) {
+      const auto& f = findings.front();
+      fail("lint", fmt::format("{} finding{}, the first: node {} {}: {}: {}", findings.size(),
+                               findings.size() == 1 ? "" : "s", f.node, f.node_class,
+                               gamedata::lint_kind_name(f.kind), f.message));
+    }
+  }
+  try {
+    const auto summary = simulation::simulate(target.file, {}, context.options, nullptr);
+    r.validated = true;
+    r.ran = summary.fault.empty();
+    if (!r.ran) fail("run", summary.fault);
+  } catch (const std::exception& e) {  // a module not found, a graph the runtime refuses
+    fail("validate", e.what());
+  }
+  return finish();
+}
+
+// Runs in the child: the checks, their result as JSON on `fd`, then _exit (no atexit handlers,
+// no flushing of the parent's buffered output, which the child holds a copy of).
+[[noreturn]] void worker(const Target& target, const Context& context, int fd) {
+  // The fatal signals end the worker as the parent expects, whatever handlers it inherited.
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    std::signal(sig, SIG_DFL);
+  int code = 0;
+  std::string text;
+  try {
+    if (context.request->in_worker) context.request->in_worker(target.file);
+    text = to_json(check_file(target, context), true)
+               .dump(-1, ' ', false, Json::error_handler_t::replace);
+  } catch (...) {
+    code = 3;  // no result: the parent reports the exit code
+  }
+  for (std::size_t at = 0; at < text.size();) {
+    const auto n = ::write(fd, text.data() + at, text.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    at += static_cast<std::size_t>(n);
+  }
+  ::_exit(code);
+}
+
+struct Running {
+  pid_t pid;
+  int fd;
+  std::size_t index;
+  std::string data;
+};
+
+FileResult crashed(const std::string& file, std::string message) {
+  FileResult r;
+  r.file = file;
+  r.failures.push_back({"crashed", std::move(message)});
+  return r;
+}
+
+// The result of a worker that closed its pipe: what it wrote, or how it died.
+FileResult collect(const Running& w, const std::string& file) {
+  int status = 0;
+  while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) return crashed(file, fmt::format("signal {}", WTERMSIG(status)));
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  try {
+    if (code == 0) return from_json(Json::parse(w.data));
+  } catch (const std::exception&) {
+  }
+  return crashed(file, fmt::format("the worker exited with code {} and no result", code));
+}
+
+// Checks every target in worker processes, at most `jobs` at once; results in target order.
+std::vector<FileResult> check_all(const std::vector<Target>& targets, const Context& context,
+                                  std::size_t jobs, const Progress& progress) {
+  std::vector<FileResult> results(targets.size());
+  std::vector<Running> running;
+  std::size_t next = 0, done = 0;
+  while (done < targets.size()) {
+    while (running.size() < jobs && next < targets.size()) {
+      const auto index = next++;
+      int fds[2];
+      if (::pipe(fds) != 0) {
+        results[index] = crashed(targets[index].file,
+                                 fmt::format("cannot start a worker: {}", std::strerror(errno)));
+        ++done;
+        continue;
+      }
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        ::close(fds[0]);
+        for (const auto& other : running)
+          ::close(other.fd);
+        worker(targets[index], context, fds[1]);
+      }
+      ::close(fds[1]);
+      if (pid < 0) {
+        ::close(fds[0]);
+        results[index] = crashed(targets[index].file,
+                                 fmt::format("cannot start a worker: {}", std::strerror(errno)));
+        ++done;
+        continue;
+      }
+      running.push_back({pid, fds[0], index, {}});
+    }
+    if (running.empty()) continue;
+    std::vector<pollfd> polled;
+    for (const auto& w : running)
+      polled.push_back({w.fd, POLLIN, 0});
+    if (::poll(polled.data(), polled.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("poll: {}", std::strerror(errno)));
+    }
+    for (std::size_t k = polled.size(); k-- > 0;) {
+      if (polled[k].revents == 0) continue;
+      auto& w = running[k];
+      char buffer[65536];
+      const auto n = ::read(w.fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        w.data.append(buffer, static_cast<std::size_t>(n));
+        continue;
+      }
+      ::close(w.fd);
+      results[w.index] = collect(w, targets[w.index].file);
+      ++done;
+      if (progress) progress(done, targets.size(), targets[w.index].file);
+      running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  return results;
+}
+
+struct Totals {
+  std::size_t files = 0, loaded = 0, round_trip = 0, validated = 0, ran = 0, warnings = 0,
+              failed = 0, findings = 0;
+};
+
+Totals totals_of(const std::vector<FileResult>& results) {
+  Totals t;
+  for (const auto& r : results) {
+    ++t.files;
+    t.loaded += r.loaded;
+    t.round_trip += r.round_trip;
+    t.validated += r.validated;
+    t.ran += r.ran;
+    t.warnings += r.warnings;
+    t.failed += !r.failures.empty();
+    t.findings += r.findings.value_or(0);
+  }
+  return t;
+}
+
+void print_text(const std::vector<FileResult>& results, bool linted, const ScanRequest& request,
+                std::size_t jobs, double seconds, std::ostream& out) {
+  for (const auto& r : results) {
+    for (const auto& f : r.failures)
+      out << fmt::format("{}: {}: {}\n", r.file, f.check, f.message);
+  }
+  const auto t = totals_of(results);
+  auto row = [&](std::string_view name, const std::string& value) {
+    out << fmt::format("{:<20}{}\n", name, value);
+  };
+  row("files", std::to_string(t.files));
+  row("loaded", std::to_string(t.loaded));
+  row("round-tripped", std::to_string(t.round_trip));
+  row("lint findings",
+      linted ? std::to_string(t.findings) : std::string("- (no node definitions)"));
+  row("graph valid", std::to_string(t.validated));
+  row("ran without fault", fmt::format("{} ({} frames)", t.ran, request.run.frames));
+  row("warnings", std::to_string(t.warnings));
+  row("failed", std::to_string(t.failed));
+  if (request.time) {
+    row("time", fmt::format("{:.2f} s ({:.1f} files/s, {} job{})", seconds,
+                            seconds > 0 ? static_cast<double>(t.files) / seconds : 0.0, jobs,
+                            jobs == 1 ? "" : "s"));
+  }
+}
+
+void print_json(const std::vector<FileResult>& results, bool linted, const ScanRequest& request,
+                std::size_t jobs, double seconds, std::ostream& out) {
+  auto files = Json::array();
+  for (const auto& r : results)
+    files.push_back(to_json(r, request.time));
+  const auto t = totals_of(results);
+  Json summary{{"files", t.files},
+               {"loaded", t.loaded},
+               {"round_tripped", t.round_trip},
+               {"lint_findings", linted ? Json(t.findings) : Json()},
+               {"validated", t.validated},
+               {"ran_without_fault", t.ran},
+               {"frames", request.run.frames},
+               {"warnings", t.warnings},
+               {"failed", t.failed}};
+  if (request.time) {
+    summary["seconds"] = seconds;
+    summary["jobs"] = jobs;
+  }
+  const Json report{{"files", std::move(files)}, {"summary", std::move(summary)}};
+  out << report.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace
+
+int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
+  const auto& romfs = request.run.source.romfs;
+  if (request.paths.empty() && romfs.empty()) {
+    err << "error: scan needs a PATH (a folder, a pack or an AI file) or --romfs DIR\n";
+    return kExitUsage;
+  }
+  std::optional<std::pair<std::size_t, std::size_t>> shard;
+  if (!request.shard.empty() && !(shard = parse_shard(request.shard))) {
+    err << "error: --shard " << request.shard << ": expected K/N with 1 <= K <= N (e.g. 2/3)\n";
+    return kExitUsage;
+  }
+  Context context;
+  context.request = &request;
+  context.lookup = request.run.source;
+  context.options = run_options(request.run);
+  std::vector<Target> targets;
+  try {
+    const auto dictionaries = gamedata::load_dictionaries(romfs, request.run.source.zsdic);
+    auto catalogue = gamedata::load_node_definitions(request.run.defs, romfs, &dictionaries);
+    if (!catalogue.classes().empty()) context.catalogue = std::move(catalogue);
+    if (request.paths.empty()) add_romfs(romfs, dictionaries, targets);
+    for (const auto& path : request.paths) {
+      if (fs::is_directory(path)) {
+        add_folder(path, targets);
+      } else if (is_pack(path)) {
+        add_pack(path, dictionaries, targets);
+      } else {
+        targets.push_back({path, {}});
+      }
+    }
+  } catch (const std::exception& e) {  // dictionaries, definitions, an unreadable folder
+    err << "error: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  if (targets.empty()) {
+    err << "error: no AI files (*.ainb, a pack's AI/*.ainb) found\n";
+    return kExitUsage;
+  }
+  std::sort(targets.begin(), targets.end(),
+            [](const Target& a, const Target& b) { return a.file < b.file; });
+  targets.erase(std::unique(targets.begin(), targets.end(),
+                            [](const Target& a, const Target& b) { return a.file == b.file; }),
+                targets.end());
+  if (shard) {
+    std::vector<Target> mine;
+    for (std::size_t i = shard->first - 1; i < targets.size(); i += shard->second)
+      mine.push_back(std::move(targets[i]));
+    targets = std::move(mine);
+  }
+
+  auto jobs = request.jobs;
+  if (jobs == 0) jobs = static_cast<std::size_t>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+  out.flush();  // workers _exit with a copy of the buffer, unwritten; the report follows it
+  const auto start = std::chrono::steady_clock::now();
+  const auto results = check_all(targets, context, jobs, progress_bar(err));
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool linted = context.catalogue.has_value();
+  if (request.format == "json") {
+    print_json(results, linted, request, jobs, seconds, out);
+  } else {
+    print_text(results, linted, request, jobs, seconds, out);
+  }
+  const bool all_passed = std::all_of(results.begin(), results.end(),
+                                      [](const FileResult& r) { return r.failures.empty(); });
+  return all_passed ? kExitOk : kExitScanFailed;
+}
+
+}  // namespace ainb::cli
