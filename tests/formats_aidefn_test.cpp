@@ -24,10 +24,7 @@ using ainb::test::write_file;
 namespace {
 
 fs::path temp_dir(const std::string& name) {
-  const auto dir = ainb::test::scratch_dir() / ("aidefn_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return ainb::test::fresh_dir("aidefn_" + name);
 }
 
 nlohmann::json read_dump(const fs::path& corpus) {

@@ -31,10 +31,7 @@ namespace {
 
 // A fresh, empty folder in the test process's scratch folder.
 fs::path temp_dir(const std::string& name) {
-  const auto dir = ainb::test::scratch_dir() / ("gamedata_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return ainb::test::fresh_dir("gamedata_" + name);
 }
 
 // A little-endian SARC (version 0x100, hash key 0x65) of named files, data 8-byte aligned.

@@ -331,13 +331,9 @@ void Graph::build_query_plans() {
   }
 }
 
-std::vector<std::uint32_t> Graph::entered_children(std::uint32_t node) const {
+std::span<const std::uint32_t> Graph::entered_children(std::uint32_t node) const {
   if (nodes_[node].is_stub && !stubs_run_first_child_) return {};
-  std::vector<std::uint32_t> kids;
-  for (const auto child : children(node)) {
-    if (child != kNoChild) kids.push_back(child);
-  }
-  return kids;
+  return children(node);
 }
 
 // An instance's node states are numbered in the order a frame reaches them, so a running tree
@@ -368,10 +364,9 @@ void Graph::order_node_states() {
       const auto node = to_expand.back();
       to_expand.pop_back();
       const auto first = to_expand.size();
-      const auto kids = entered_children(node);
-      for (const auto list : {queries(node), std::span<const std::uint32_t>(kids)}) {
+      for (const auto list : {queries(node), entered_children(node)}) {
         for (const auto n : list) {
-          if (place(n)) to_expand.push_back(n);
+          if (n != kNoChild && place(n)) to_expand.push_back(n);
         }
       }
       std::reverse(to_expand.begin() + static_cast<std::ptrdiff_t>(first), to_expand.end());
@@ -455,7 +450,7 @@ void Graph::build_footprints() {
       const auto kids = entered_children(node);
       if (const auto k = path.back().second++; k < own_queries.size() + kids.size()) {
         const auto next = k < own_queries.size() ? own_queries[k] : kids[k - own_queries.size()];
-        if (colour[next] == 0) {
+        if (next != kNoChild && colour[next] == 0) {
           colour[next] = 1;
           path.push_back({next, 0});
         }
@@ -465,6 +460,7 @@ void Graph::build_footprints() {
       for (const auto q : own_queries)
         bytes += running_bytes[q];
       for (const auto child : kids) {
+        if (child == kNoChild) continue;
         const auto b = running_bytes[child];
         below = nodes_[node].type == NodeType::Simultaneous ? below + b : std::max(below, b);
       }
@@ -501,9 +497,11 @@ void Graph::build_footprints() {
         evaluates = true;
         if (s.static_size != 0) expression_memory.push_back({s.static_offset, s.static_size});
       }
-      const auto kids = entered_children(node);
-      for (const auto list : {queries(node), std::span<const std::uint32_t>(kids)})
-        to_visit.insert(to_visit.end(), list.begin(), list.end());
+      for (const auto list : {queries(node), entered_children(node)}) {
+        for (const auto n : list) {
+          if (n != kNoChild) to_visit.push_back(n);
+        }
+      }
       for (const auto& t : transitions(node))
         to_visit.push_back(t.target);
     }

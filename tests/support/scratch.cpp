@@ -59,4 +59,11 @@ std::filesystem::path write_scratch(const std::string& name,
   return path;
 }
 
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = scratch_dir() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 }  // namespace ainb::test

@@ -13,6 +13,9 @@ namespace ainb::test {
 // process, so the release and sanitizer suites can run at the same time without sharing files.
 const std::filesystem::path& scratch_dir();
 
+// A fresh, empty folder `name` in the scratch folder (emptied when it exists).
+std::filesystem::path fresh_dir(const std::string& name);
+
 // Writes the file, creating its folders.
 void write_file(const std::filesystem::path& path, std::string_view bytes);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);

@@ -437,7 +437,8 @@ class Graph {
   // The children a frame can enter from `node`: none below a stub that runs none (an
   // unregistered class or a missing module, unless NodeRegistry::stub_runs_first_child), as its
   // subtree then stays out of the states a frame reads and out of its footprint.
-  std::vector<std::uint32_t> entered_children(std::uint32_t node) const;
+  // Selectors' and user classes' may hold kNoChild (an empty plug).
+  std::span<const std::uint32_t> entered_children(std::uint32_t node) const;
   void order_node_states();
   void build_modules(const NodeRegistry& registry, Build& build);
   void build_footprints();
