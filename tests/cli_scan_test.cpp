@@ -248,7 +248,7 @@ TEST_CASE("ainb scan: the bulk corpus gives the same report at one job and at tw
         "lint findings       - (no node definitions)\n"
         "graph valid         109\n"
         "ran without fault   109 (60 frames)\n"
-        "warnings            403\n"
+        "warnings            319\n"
         "failed              0\n");
 
   // With node definitions: the one file whose class the dump declares with other names.

@@ -3,7 +3,6 @@
 // the real files (corpus/ainb and corpus/bulk/ainb), the three bulk files with receiver methods
 // round-tripping through the text form.
 
-#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -63,16 +62,6 @@ ExbSpec receiver_methods(std::uint8_t length_type = kFloat) {
                        {1, 0, 0, 0, 0, 0}};
   spec.functions = {{-1, 0, 0, 7, kFloat, 0, 0x1C, 0, 0}};
   return spec;
-}
-
-UserFunctions vector_methods() {
-  UserFunctions functions;
-  functions.add("(Vector3F).Length( Float )",
-                [](Vec3 v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); });
-  functions.add("(Vector3F).Cross( Vector3F, Vector3F )", [](Vec3 a, Vec3 b) {
-    return Vec3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-  });
-  return functions;
 }
 
 // Bytes of a model's EXB section, as stored.
@@ -164,8 +153,8 @@ TEST_CASE("a method on a value receiver: verify, disassemble, assemble, evaluate
   // The assembler gives each CFN its signature's result type: FLOAT for Length, not VECTOR3F.
   CHECK(exb::assemble(to_assembly(section)) == bytes);
 
-  const auto functions = vector_methods();
-  const Program program(section, "receiver.ainb", &functions);
+  // Both are standard functions (standard_functions.hpp): the host registers nothing.
+  const Program program(section, "receiver.ainb", nullptr);
   CHECK(program.missing_functions().empty());
   MachineOptions options;
   options.keep_static_memory = true;
@@ -179,15 +168,15 @@ TEST_CASE("a method on a value receiver: verify, disassemble, assemble, evaluate
   std::memcpy(&cross, storage.static_memory().data() + 4, sizeof cross);
   CHECK(cross == Vec3{0, 0, 1});  // receiver x argument; the other order gives (0, 0, -1)
 
-  SUBCASE("missing, as any missing user function") {
-    const Program bare(section, "receiver.ainb", nullptr);
-    CHECK(bare.missing_functions() ==
-          std::vector<std::string>{"(Vector3F).Length( Float )",
-                                   "(Vector3F).Cross( Vector3F, Vector3F )"});
-    Machine strict(bare);
-    FrameStorage frame(bare, 0);
-    CHECK(strict.run_main(0, frame.frame()) == Status::MissingFunction);
-    CHECK(strict.error() == "no user function is registered for \"(Vector3F).Length( Float )\"");
+  SUBCASE("the host's function for a signature wins over the standard one") {
+    UserFunctions host;
+    host.add("(Vector3F).Length( Float )", [](Vec3) { return 2.0f; });
+    const Program own(section, "receiver.ainb", &host);
+    Machine machine2(own);
+    FrameStorage frame(own, 0);
+    REQUIRE(machine2.run_main(0, frame.frame()) == Status::Ok);
+    std::memcpy(&out, frame.frame().output.data(), 4);
+    CHECK(out == 2.0f);
   }
   SUBCASE("registration checks the receiver as the first argument") {
     UserFunctions bad;
@@ -285,11 +274,10 @@ TEST_CASE("the bulk files with receiver methods round-trip, evaluate and run") {
        "Min( Float, Float, Float )=1.5", "--user", "(Vector3F).Normalized( Vector3F )=1,0,0"});
   CHECK(eval.code == 0);
   CHECK(eval.out == "UserOut FLOAT[0] = 1.5\nUserOut VECTOR3F[0] = (1.5, 0, 0)\n");
-  const auto missing = ainb_cli({"eval", lift, "--function", "1"});
-  CHECK(missing.code == 1);
-  CHECK(missing.err ==
-        "error: no user function is registered for \"(Vector3F).Length( Float )\"\n"
-        "pass its result with --user 'SIGNATURE=VALUE'\n");
+  // Without --user the standard functions compute it: the user slots are zero, so is it.
+  const auto standard = ainb_cli({"eval", lift, "--function", "1"});
+  CHECK(standard.code == 0);
+  CHECK(standard.out == "UserOut FLOAT[0] = 0\nUserOut VECTOR3F[0] = (0, 0, 0)\n");
 
   // Expression 1 moves TargetPos by Normalized(...) * Min(...): the scenario's values.
   const auto scenario = write_scratch("lift.scenario.json", R"json({"functions": {

@@ -100,8 +100,8 @@ enum class Role { Root, Logic, Module };
 // its parameters pick among those of their type. Results depend on state that changes from frame
 // to frame: a count of evaluations in the site's static memory (reset by a setup block at each
 // Enter of the owning node, or never), the host's world (a user function), the input (a linked
-// output, else the stored value), or a missing user function (zero, or a failed evaluation that
-// gives the stored value, by InstanceOptions::missing_functions).
+// output, else the stored value), or a missing user function (a failed evaluation, which gives
+// the stored value).
 enum Function : std::uint32_t {
   kIntCountSetup,  // the evaluations since the Enter, modulo 3
   kIntCount,       // the evaluations ever, modulo 3
@@ -560,7 +560,6 @@ struct RunMode {
   bool observed = false;
   // Expressions run through Instance::evaluate only (see through_evaluate).
   bool through_evaluate = false;
-  exb::MissingFunctionPolicy missing = exb::MissingFunctionPolicy::ZeroAndLogOnce;
 };
 
 // The file as it is run: its EXB section assembled.
@@ -617,8 +616,7 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, const Rando
                                     h.options);
   record(h.step([&] {
     h.instance = std::make_unique<Instance>(
-        h.graph,
-        InstanceOptions{seed, &world, mode.observed ? &h.transitions : nullptr, mode.missing});
+        h.graph, InstanceOptions{seed, &world, mode.observed ? &h.transitions : nullptr});
   }));
   std::mt19937 rng(seed);
   const bool commands = !file.spec.commands.empty();
@@ -763,8 +761,7 @@ TEST_CASE("random files with expressions: the same calls and values on every pat
   // may disagree: a site without a setup block leaves its node on the short paths, and a Bool,
   // S32 or F32 selector whose expression takes no input reads it typed. So three runs: observed,
   // unobserved, and unobserved with every function given an input it ignores, which sends the
-  // selectors through Instance::evaluate (the reference for the typed path). Half the seeds make
-  // a missing user function fail the evaluation (the stored value), half return zero.
+  // selectors through Instance::evaluate (the reference for the typed path).
   struct Quiet {  // the warning of a missing function, once per graph: not 1000 times
     spdlog::level::level_enum level = spdlog::default_logger()->level();
     Quiet() { spdlog::default_logger()->set_level(spdlog::level::err); }
@@ -774,11 +771,8 @@ TEST_CASE("random files with expressions: the same calls and values on every pat
   // it found showed by seed 160; 200,000 seeds ran clean once).
   constexpr std::uint32_t kSeeds = 3000;
   for (std::uint32_t seed = 1; seed <= kSeeds; ++seed) {
-    const auto missing = seed % 2 == 0 ? exb::MissingFunctionPolicy::Error
-                                       : exb::MissingFunctionPolicy::ZeroAndLogOnce;
-    const std::array<RunMode, 3> modes{RunMode{.observed = true, .missing = missing},
-                                       RunMode{.missing = missing},
-                                       RunMode{.through_evaluate = true, .missing = missing}};
+    const std::array<RunMode, 3> modes{RunMode{.observed = true}, RunMode{},
+                                       RunMode{.through_evaluate = true}};
     if (!runs_agree(seed, files_of_seed(seed, true), modes)) break;
   }
 }

@@ -1106,3 +1106,32 @@ TEST_CASE("ainb graph: DOT of a file, coloured by a trace, rendered through dot 
                       "label=\"Input\"];\n") != std::string::npos);
   CHECK(toby.out.find("  node3 -> node2 [style=dotted") == std::string::npos);
 }
+
+TEST_CASE("ainb run: an alert is a trace event; without a trace stderr says each once") {
+  ainb::test::AinbSpec spec;
+  spec.file_name = "Alerting";
+  spec.commands = {{"Root", 0, {}}};
+  ainb::test::BuildNode alert{.type = NodeType::Alert};
+  alert.properties = {{ParamType::Int, "Result", std::int32_t{1}}};  // Busy: again each frame
+  alert.inputs = {{ParamType::String, "Message", -1, 0, 0, std::string("no target")}};
+  spec.nodes = {alert};
+  const auto file = write_spec("Alerting.ainb", spec);
+
+  const auto plain = ainb_cli({"run", file, "--frames", "5"});
+  CHECK(plain.code == 0);
+  CHECK(plain.err == "alert: Alerting.ainb node 0: no target (frame 1, 5 times in all)\n");
+
+  const auto traced = ainb_cli({"run", file, "--frames", "2", "--trace", "-"});
+  CHECK(traced.code == 0);
+  CHECK(traced.err.starts_with("summary: "));  // beside a JSON trace, the summary alone
+  CHECK(traced.err.find("alert") == std::string::npos);
+  std::size_t events = 0;
+  std::istringstream lines(traced.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("{") && nlohmann::json::parse(line).at("event") == "alert") {
+      CHECK(nlohmann::json::parse(line).at("detail") == "no target");
+      ++events;
+    }
+  }
+  CHECK(events == 2);
+}

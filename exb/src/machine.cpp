@@ -6,7 +6,6 @@
 #include <functional>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace ainb::exb {
 
@@ -155,7 +154,17 @@ void Machine::check_string_outputs(const CompiledFunction& fn) {
 
 Status Machine::fail(Status status, std::string message) {
   error_ = std::move(message);
+  missing_call_ = -1;
   return status;
+}
+
+const std::string& Machine::error() const {
+  if (missing_call_ >= 0) {
+    error_ = fmt::format("no user function is registered for \"{}\"",
+                         program_.calls()[static_cast<std::size_t>(missing_call_)].signature.text);
+    missing_call_ = -1;
+  }
+  return error_;
 }
 
 Status Machine::run_setup(std::uint32_t function, Frame& frame) {
@@ -203,18 +212,6 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::uint32_t
 }
 inline void zero_bytes(std::uint8_t* to, std::uint32_t n) {
   if (n != 0) std::memset(to, 0, n);
-}
-// A value of `size` bytes (0, 4, 8 or 12) set to zero: stores of constant size (a call of a
-// missing function, which a simulation of real files makes at every evaluation), not a library
-// call. Four bytes (bool, int, uint, float: the corpus's results) are tested first.
-inline void zero_value(std::uint8_t* to, std::uint32_t size) {
-  if (size == 4) {
-    std::memset(to, 0, 4);
-  } else if (size == 8) {
-    std::memset(to, 0, 8);
-  } else if (size == 12) {
-    std::memset(to, 0, 12);
-  }
 }
 
 }  // namespace
@@ -453,18 +450,9 @@ Status Machine::run(const CompiledFunction& fn, std::uint32_t pc, BasicFrame& fr
       if (site.passes_strings && site.signature.result == DataType::String) {
         trust_result_string(D);
       }
-    } else if (options_.missing_functions == MissingFunctionPolicy::ZeroAndLogOnce) {
-      zero_value(D, site.result_size);
-      // Read before the exchange: the flag lives in the shared program, and an exchange at every
-      // call would write its cache line from every thread that runs the function.
-      if (!site.reported.load(std::memory_order_relaxed) &&
-          !site.reported.exchange(true, std::memory_order_relaxed)) {
-        spdlog::warn("EXB: no user function is registered for \"{}\"; it returns zero",
-                     site.signature.text);
-      }
     } else {
-      status = fail(Status::MissingFunction,
-                    fmt::format("no user function is registered for \"{}\"", site.signature.text));
+      missing_call_ = static_cast<std::int32_t>(op->aux);
+      status = Status::MissingFunction;
       goto done;
     }
     NEXT();

@@ -2,8 +2,10 @@
 // ("Verification") and emits the specialised operation the machine runs.
 
 #include "ainb/exb/program.hpp"
+#include "ainb/exb/standard_functions.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -249,12 +251,12 @@ class Compiler {
       }
       site.passes_strings =
           !site.string_arguments.empty() || site.signature.result == DataType::String;
-      site.result_size = static_cast<std::uint8_t>(value_size(site.signature.result));
     } else {
       site.signature.text = std::string(text);
       site.parse_error = std::move(error);
     }
     if (user_ != nullptr) site.function = user_->find(text);
+    if (site.function == nullptr) site.function = standard_functions().find(text);
     p_.calls_.push_back(std::move(site));
   }
 
@@ -551,7 +553,9 @@ Program::Program(const Section& section, std::string file_name, const UserFuncti
 std::vector<std::string> Program::missing_functions() const {
   std::vector<std::string> missing;
   for (const auto& call : calls_) {
-    if (call.function == nullptr) missing.push_back(call.signature.text);
+    if (call.function == nullptr &&
+        std::find(missing.begin(), missing.end(), call.signature.text) == missing.end())
+      missing.push_back(call.signature.text);
   }
   return missing;
 }

@@ -271,6 +271,14 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
         simulation::simulate(request.file, scenario, run_options(request), trace.get());
     if (request.trace == "-" && format == simulation::TraceFormat::Text) out << '\n';
     simulation::print_summary(summary, summary_out);
+    // An alert is a trace event; without a trace, each is said once here.
+    if (!trace) {
+      for (const auto& a : summary.alerts) {
+        err << fmt::format("alert: {} node {}: {} (frame {}{})\n", a.file, a.node, a.message,
+                           a.first_frame,
+                           a.count == 1 ? "" : fmt::format(", {} times in all", a.count));
+      }
+    }
     if (trace && trace->dropped() != 0) {
       err << "warning: trace truncated after " << request.max_trace_events << " events ("
           << trace->dropped() << " dropped; --max-trace-events raises the limit)\n";

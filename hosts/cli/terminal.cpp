@@ -197,7 +197,9 @@ spdlog::sink_ptr printable_sink(spdlog::sink_ptr target) {
 }
 
 void log_to_stderr() {
-  if (spdlog::get("ainb")) return;
+  // Only spdlog's own default (unnamed) is replaced: a logger the embedding program or a test
+  // set stays.
+  if (!spdlog::default_logger()->name().empty()) return;
   auto sink = printable_sink(std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
   spdlog::set_default_logger(std::make_shared<spdlog::logger>("ainb", std::move(sink)));
 }

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
 
   try {
     // Warnings stay on: a missing module run as a stub and a user function the example lacks
-    // are each logged once (per file, per call site), not per actor.
+    // are each logged once per file, when the graph is built, not per actor.
     ainb::game::Game game(options);
     // A parameter the example's classes use that a node lacks reads zero: say so up front.
     for (const auto& missing : game.graph().unresolved_parameters())

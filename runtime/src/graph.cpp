@@ -216,6 +216,12 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   file_name_ = m.header.file_name.empty() ? m.name : std::string(m.header.file_name) + ".ainb";
   if (m.expressions) {
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
+    // Like a missing module: the game's code the host does not have, said once per file.
+    for (const auto& signature : program_->missing_functions())
+      spdlog::warn(
+          "{}: user function \"{}\" is not registered; expressions that call it give "
+          "their stored values",
+          m.name, signature);
   }
   if (registry.stub_running_updates > kMaxStubUpdates) {
     throw std::invalid_argument(

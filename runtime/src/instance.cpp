@@ -12,7 +12,6 @@
 #include <type_traits>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace ainb::runtime {
 
@@ -363,8 +362,6 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // Expressions run on the thread's machine for the graph's program (exb/thread_machines.hpp);
   // the instance owns only their static memory. Borrowing it once here makes it, if this thread
   // has none yet, so a host that ticks where it creates its actors allocates in no tick.
-  if (options_.missing_functions == exb::MissingFunctionPolicy::ZeroAndLogOnce)
-    marks_ |= kZeroMissingFunctions;
   if (graph_->program() != nullptr) {
     expression_memory_ = carve<std::uint8_t>(*arena_, graph_->expression_memory());
     (void)machine();
@@ -1652,13 +1649,12 @@ Result Instance::update_split_timing(std::uint32_t node) {
   return update(graph_->children(node)[on_update]);
 }
 
-// Element_Alert: a debug message. It is logged and traced; its `Result` property (the game's
-// result enum: 0 None, 1 Busy, 2 Success, 3 Failure) says what the node returns.
+// Element_Alert: a debug message, an event for the observer (a trace shows it); its `Result`
+// property (the game's result enum: 0 None, 1 Busy, 2 Success, 3 Failure) says what it returns.
 Result Instance::update_alert(std::uint32_t node) {
   NodeContext context(*this, node, nullptr, 0);
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
-  spdlog::warn("{}: alert from node {}: {}", graph_->model().name, node, message);
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_alert",
             [&] { options_.observer->on_alert(*this, node, message); });
@@ -1972,10 +1968,7 @@ void Instance::prepare_thread() const {
 }
 
 exb::MachineLease Instance::machine() const {
-  return exb::thread_machine(*graph_->program(),
-                             {.missing_functions = (marks_ & kZeroMissingFunctions) != 0
-                                                       ? exb::MissingFunctionPolicy::ZeroAndLogOnce
-                                                       : exb::MissingFunctionPolicy::Error});
+  return exb::thread_machine(*graph_->program());
 }
 
 Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,

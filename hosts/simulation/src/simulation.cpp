@@ -450,6 +450,15 @@ class Tracer : public runtime::Observer {
     send(e);
   }
   void on_alert(const Instance& i, std::uint32_t node, std::string_view message) override {
+    const auto file = i.graph().file_name();
+    const auto said = std::find_if(summary_.alerts.begin(), summary_.alerts.end(), [&](auto& a) {
+      return a.node == node && a.file == file && a.message == message;
+    });
+    if (said != summary_.alerts.end()) {
+      ++said->count;
+    } else {
+      summary_.alerts.push_back({std::string(file), node, std::string(message), frame, 1});
+    }
     if (sink_ == nullptr) return;
     auto e = event(i, "alert", node);
     e.detail = message;

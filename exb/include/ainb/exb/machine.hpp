@@ -15,16 +15,10 @@
 
 namespace ainb::exb {
 
-enum class MissingFunctionPolicy : std::uint8_t {
-  Error,           // the evaluation stops with Status::MissingFunction
-  ZeroAndLogOnce,  // the call returns the result type's zero; one spdlog warning per signature
-};
-
 struct MachineOptions {
   // Instructions one evaluation may run. Straight-line code is bounded by its block; each
   // backward jump charges the length of the loop it closes, so a runaway loop stops here.
   std::int64_t instruction_budget = 100'000;
-  MissingFunctionPolicy missing_functions = MissingFunctionPolicy::Error;
   // Load and save the frame's static memory on every run, even for functions that write each
   // static byte before reading it (no run can observe it then, so by default it is skipped).
   // For debuggers, tests and `ainb eval`, which look at static memory after a run.
@@ -99,7 +93,7 @@ class Machine {
   }
 
   // What went wrong in the last run that did not return Ok.
-  const std::string& error() const { return error_; }
+  const std::string& error() const;
   const Program& program() const { return program_; }
 
  private:
@@ -131,7 +125,11 @@ class Machine {
   // Every space of the program at the offsets of Program::space_offset; the constants are copied
   // in once, the frame's memory around each run.
   std::vector<std::uint8_t> arena_;
-  std::string error_;
+  mutable std::string error_;
+  // The call site of a missing function that stopped the last run, or -1: its message is
+  // written when asked for, since a simulation without the game's functions stops there at
+  // every such evaluation and a tick does not allocate.
+  mutable std::int32_t missing_call_ = -1;
   std::uint64_t executed_ = 0;
   // The host's strings of the current run (sorted when there are many), and the last string
   // results of user functions. Sized at construction, and only for programs whose functions

@@ -4,7 +4,6 @@
 // internal code whose every operand is a (memory space, byte offset) pair already checked against
 // the space's size. Immutable after construction; share it across threads and instances.
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -147,18 +146,6 @@ struct CallSite {
   std::shared_ptr<const ErasedFunction> function;  // null when the host registered none
   std::vector<std::uint32_t> string_arguments;     // offsets of the string arguments in the block
   bool passes_strings = false;                     // string arguments or a string result
-  // value_size(signature.result), at hand for the missing-function path, which a simulation
-  // without the game's functions takes at every call.
-  std::uint8_t result_size = 0;
-  mutable std::atomic<bool> reported{false};  // the missing-function warning was logged
-  CallSite() = default;
-  CallSite(CallSite&& other) noexcept
-      : signature(std::move(other.signature)),
-        parse_error(std::move(other.parse_error)),
-        function(std::move(other.function)),
-        string_arguments(std::move(other.string_arguments)),
-        passes_strings(other.passes_strings),
-        result_size(other.result_size) {}
 };
 
 // Which program an object is, for the machines a thread keeps per program (thread_machine):
@@ -186,14 +173,16 @@ class Program {
 
   // Verifies and compiles every function of `section` (which must outlive nothing: the program
   // copies what it needs). Throws LoadError naming function, block, instruction and reason.
-  // `file_name` is used in messages; `functions` resolves CFN signatures (may be null).
+  // `file_name` is used in messages; `functions` resolves CFN signatures (may be null), before
+  // the standard functions (standard_functions.hpp).
   Program(const Section& section, std::string file_name, const UserFunctions* functions);
 
   const std::vector<CompiledFunction>& functions() const { return functions_; }
   const std::vector<Operation>& code() const { return code_; }
   const std::vector<CallSite>& calls() const { return calls_; }
   const std::uint8_t* constants() const { return constants_.data(); }
-  // Signatures called by the section that no registered function implements.
+  // Signatures called by the section that no registered or standard function implements, each
+  // once, in the order of their first call.
   std::vector<std::string> missing_functions() const;
   // The largest scratch sizes of any function: what a Machine allocates once.
   std::uint32_t max_scratch32() const { return max_scratch32_; }

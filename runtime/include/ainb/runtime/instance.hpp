@@ -27,10 +27,6 @@ struct InstanceOptions {
   std::uint64_t seed = 0;  // Element_RandomSelector draws from a generator seeded with this
   void* host = nullptr;    // handed to node classes (NodeContext::host)
   Observer* observer = nullptr;
-  // A CFN call to a user function the graph was not given: zero and one warning (default, so a
-  // real file runs), or an evaluation error (the parameter keeps its default, an
-  // Element_Expression node fails).
-  exb::MissingFunctionPolicy missing_functions = exb::MissingFunctionPolicy::ZeroAndLogOnce;
   // Where the instance's one block comes from (node states, outputs, blackboard, class state,
   // module sub-instances: Instance::block_size(graph) bytes, aligned for any object), and where
   // it goes back when the instance is destroyed: a host's arena, pool or huge-page region, which
@@ -419,8 +415,6 @@ class alignas(64) Instance {
   // Bits of marks_.
   static constexpr std::uint8_t kFaultThrown = 1;   // thrown_ is set
   static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
-  // options_.missing_functions is ZeroAndLogOnce (the machine options of every evaluation).
-  static constexpr std::uint8_t kZeroMissingFunctions = 4;
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
@@ -446,8 +440,8 @@ class alignas(64) Instance {
   // At most Graph::max_active_roots(): the widest Fork's transitions, which a node's plug count
   // (a byte) bounds.
   std::uint16_t slot_count_ = 0;
-  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept,
-  // kZeroMissingFunctions), so a frame tests them here instead of reading that line.
+  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept), so
+  // a frame tests them here instead of reading that line.
   mutable std::uint8_t marks_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated

@@ -118,6 +118,15 @@ struct Summary {
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
   std::vector<std::string> warnings;
+  // The file's Element_Alert messages: each node's message once, in the order first said.
+  struct Alert {
+    std::string file;
+    std::uint32_t node = 0;
+    std::string message;
+    std::uint64_t first_frame = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<Alert> alerts;
   // The instance's fault (runtime::Fault::describe), empty when none: the run stopped at the
   // frame it happened in, and `state` is "faulted".
   std::string fault;
