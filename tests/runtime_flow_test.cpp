@@ -396,3 +396,51 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("a Fork whose paths all finish in the frame it hands over ends the command then") {
+  // Fork -> {P1, P2}, each path one node that succeeds at its first update, no transition.
+  Harness h;
+  h.probe("P1", {S});
+  h.probe("P2", {S});
+  auto spec_with = [](std::uint32_t word) {
+    AinbSpec spec;
+    spec.commands = {{"Root", 0, {}}};
+    BuildNode fork{.type = NodeType::Fork};
+    fork.plugs = {transition(1, 0), transition(2, 1)};
+    spec.nodes = {fork, user("P1"), user("P2")};
+    spec.transitions = {{word, ""}, {word, ""}};
+    return spec;
+  };
+  SUBCASE("before the next calculation") {
+    for (const bool observed : {true, false}) {
+      CAPTURE(observed);
+      h.load(spec_with(1));
+      if (!observed) h.unobserved();
+      h.instance->start("Root");
+      h.tick();
+      CHECK(h.instance->state() == CommandState::Running);
+      const auto frame2 = h.tick();
+      if (observed) {
+        CHECK(frame2 == Log{"transition Element_Fork -> P1", "enter P1",
+                            "transition Element_Fork -> P2", "enter P2", "update P1", "leave P1",
+                            "update P2", "leave P2"});
+      }
+      CHECK(h.instance->state() == CommandState::Succeeded);
+    }
+  }
+  SUBCASE("post calc") {
+    for (const bool observed : {true, false}) {
+      CAPTURE(observed);
+      h.load(spec_with(kPostCalc));
+      if (!observed) h.unobserved();
+      h.instance->start("Root");
+      const auto frame1 = h.tick();
+      if (observed) {
+        CHECK(frame1 == Log{"transition Element_Fork -> P1", "enter P1",
+                            "transition Element_Fork -> P2", "enter P2", "update P1", "leave P1",
+                            "update P2", "leave P2"});
+      }
+      CHECK(h.instance->state() == CommandState::Succeeded);
+    }
+  }
+}

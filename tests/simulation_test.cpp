@@ -1135,3 +1135,37 @@ TEST_CASE("ainb run: an alert is a trace event; without a trace stderr says each
   }
   CHECK(events == 2);
 }
+
+TEST_CASE("ainb run: a Fork whose paths finish at once ends its command in that frame") {
+  // Fork -> {P1, P2}: stubs, which succeed at their first update.
+  for (const bool post : {false, true}) {
+    CAPTURE(post);
+    ainb::test::AinbSpec spec;
+    spec.file_name = "Forking";
+    spec.commands = {{"Root", 0, {}}};
+    ainb::test::BuildNode fork{.type = NodeType::Fork};
+    fork.plugs = {{PlugKind::Transition, 1, "", 0}, {PlugKind::Transition, 2, "", 1}};
+    spec.nodes = {fork, ainb::test::BuildNode{.name = "P1"}, ainb::test::BuildNode{.name = "P2"}};
+    const std::uint32_t word = post ? ainb::test::kPostCalc : 1;
+    spec.transitions = {{word, ""}, {word, ""}};
+    const auto file = write_spec("Forking.ainb", spec);
+    const auto once = ainb_cli({"run", file, "--frames", "3"});
+    CHECK(once.out.starts_with(post
+                                   ? "summary: Forking.ainb, command Root: succeeded in frame 1 "
+                                   : "summary: Forking.ainb, command Root: succeeded in frame 2 "));
+    // Restarted: a new round each frame (post calc) or every second frame, none of them idle.
+    const auto text =
+        ainb_cli({"run", file, "--frames", "4", "--restart", "--trace", "-", "--format", "text"});
+    CHECK(text.code == 0);
+    CAPTURE(text.out);
+    std::size_t forks = 0;
+    std::istringstream lines(text.out);
+    for (std::string line; std::getline(lines, line);)
+      forks += line.find(" update ") != std::string::npos &&
+               line.ends_with("#0 Element_Fork -> Running");
+    CHECK(forks == (post ? 4u : 2u));
+    CHECK(text.out.find(post ? "succeeded in frame 4 of 4 (started again 3 times)"
+                             : "succeeded in frame 4 of 4 (started again 1 time)") !=
+          std::string::npos);
+  }
+}

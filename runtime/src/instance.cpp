@@ -815,11 +815,11 @@ void Instance::apply_transitions(bool post) {
     const auto fork = static_cast<std::uint32_t>(fork_.node);
     fork_ = {};
     leave_roots();
+    // Nothing is requested now: paths that all finish in this calculation end the command in
+    // this frame (their Join copies are counted as the array is calculated).
     for (const auto& t : graph_->transitions(fork)) {
       place(push_slot({}), fork, t.target);
     }
-    // The new paths may hold Join copies: recount them at the next calculation.
-    set(kTransitionRequested, true);
     return;
   }
   if (fork_.node >= 0) set(kTransitionRequested, true);
