@@ -174,6 +174,72 @@ SelectorCase selector_case(const Model& m, const Plug& plug) {
 }
 
 // The type of a selector's input.
+// The child plugs a built-in node finds by name (Element_BoolSelector, Element_SplitTiming), in
+// the order of GraphNode::named_plugs; empty for every other type.
+std::span<const std::string_view> named_child_plugs(NodeType type) {
+  static constexpr std::array<std::string_view, 2> kBool{"True", "False"};
+  static constexpr std::array<std::string_view, 3> kSplit{"Enter", "Update", "Leave"};
+  if (type == NodeType::BoolSelector) return kBool;
+  if (type == NodeType::SplitTiming) return kSplit;
+  return {};
+}
+
+std::string quoted_list(std::span<const std::string_view> names) {
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    out += fmt::format("{}\"{}\"", k == 0 ? "" : k + 1 == names.size() ? " and " : ", ", names[k]);
+  return out;
+}
+
+// A plug of another name would never be chosen, and a second plug of one name would hide the
+// first: refused, as a silent misreading (docs/semantics.md, "Built-in plugs and inputs"). A
+// name may be absent: that case selects, or that phase runs, nothing.
+void check_named_plugs(const Model& m, std::uint32_t i, std::span<const std::string_view> names) {
+  if (names.empty()) return;
+  const auto& n = m.nodes[i];
+  const auto plugs = m.plugs_of(n, PlugKind::Child);
+  for (std::uint32_t k = 0; k < plugs.size(); ++k) {
+    const auto fail = [&](std::string_view problem) {
+      throw LoadError(m.name, "nodes", n.entry_offset,
+                      fmt::format("node {} ({}): child plug {} {}; its plugs are {}", i,
+                                  node_type_name(n.type), k, problem, quoted_list(names)));
+    };
+    if (std::find(names.begin(), names.end(), plugs[k].name) == names.end())
+      fail(fmt::format("is named \"{}\"", plugs[k].name));
+    for (std::uint32_t j = 0; j < k; ++j) {
+      if (plugs[j].name == plugs[k].name)
+        fail(fmt::format("is named \"{}\" as plug {} is", plugs[k].name, j));
+    }
+  }
+}
+
+std::size_t selector_input_type(NodeType type);
+
+// A selector reads one input, of its type, named "Input" (as every selector of the real files);
+// without it the choice would rest on a zero nobody wrote, and an input of another name would be
+// read as if it were this one.
+void check_selector_input(const Model& m, std::uint32_t i) {
+  const auto& n = m.nodes[i];
+  const auto type = static_cast<ParamType>(selector_input_type(n.type));
+  const auto fail = [&](const std::string& problem) {
+    throw LoadError(m.name, "nodes", n.entry_offset,
+                    fmt::format("node {} ({}): {}; a selector reads one {} input named \"Input\"",
+                                i, node_type_name(n.type), problem, param_type_name(type)));
+  };
+  bool found = false;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    for (const auto& input : m.inputs_of(n, static_cast<ParamType>(t))) {
+      if (static_cast<ParamType>(t) != type || input.name != "Input") {
+        fail(fmt::format("it has a {} input \"{}\"", param_type_name(static_cast<ParamType>(t)),
+                         input.name));
+      }
+      if (found) fail(fmt::format("it has two {} inputs \"Input\"", param_type_name(type)));
+      found = true;
+    }
+  }
+  if (!found) fail("it has no input");
+}
+
 std::size_t selector_input_type(NodeType type) {
   switch (type) {
     case NodeType::BoolSelector:
@@ -734,9 +800,8 @@ void Graph::build_nodes(const NodeRegistry& registry) {
         for (const auto& p : m.properties_of(n, ParamType::Bool)) {
           if (p.name == "IsNoSelectWhenChildBusy") g.no_select_when_busy = std::get<bool>(p.value);
         }
-        if (const auto type = selector_input_type(n.type); n.inputs[type].count != 0) {
-          g.selector_input = static_cast<std::int32_t>(n.inputs[type].base);
-        }
+        check_selector_input(m, i);
+        g.selector_input = static_cast<std::int32_t>(n.inputs[selector_input_type(n.type)].base);
         break;
       case NodeType::Join:
         for (const auto& p : m.properties_of(n, ParamType::Int)) {
@@ -809,11 +874,8 @@ void Graph::build_control_flow() {
       g.held = held_flags_;
       held_flags_ += g.children.count;
     }
-    static constexpr std::array<std::string_view, 2> kBoolPlugs{"True", "False"};
-    static constexpr std::array<std::string_view, 3> kSplitPlugs{"Enter", "Update", "Leave"};
-    std::span<const std::string_view> names;
-    if (n.type == NodeType::BoolSelector) names = kBoolPlugs;
-    if (n.type == NodeType::SplitTiming) names = kSplitPlugs;
+    const auto names = named_child_plugs(n.type);
+    check_named_plugs(m, i, names);
     for (std::size_t k = 0; k < names.size(); ++k) {
       for (std::uint32_t c = 0; c < g.children.count; ++c) {
         if (m.plugs[child_plugs_[g.children.base + c]].name == names[k]) {

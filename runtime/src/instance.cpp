@@ -1736,7 +1736,10 @@ T Instance::plug_operand(std::int32_t entry, T constant) const {
 std::uint8_t Instance::choose(std::uint32_t node) {
   const auto k = choose_plug(node);
   const auto children = graph_->children(node);
-  return children[k] == Graph::kNoChild ? static_cast<std::uint8_t>(children.size()) : k;
+  // (A BoolSelector without the plug its input names chooses past its plugs.)
+  return k >= children.size() || children[k] == Graph::kNoChild
+             ? static_cast<std::uint8_t>(children.size())
+             : k;
 }
 
 // The plug a selector chooses: the first whose condition holds, else the last (default) plug.
@@ -1750,7 +1753,7 @@ std::uint8_t Instance::choose_plug(std::uint32_t node) {
   switch (g.type) {
     case NodeType::BoolSelector: {
       const auto k = g.named_plugs[selector_input<bool>(g, ParamType::Bool) ? 0 : 1];
-      return k >= 0 ? static_cast<std::uint8_t>(k) : last;
+      return k >= 0 ? static_cast<std::uint8_t>(k) : static_cast<std::uint8_t>(cases.size());
     }
     case NodeType::S32Selector: {
       const auto x = selector_input<std::int32_t>(g, ParamType::Int);
