@@ -679,14 +679,22 @@ TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
 }
 
 TEST_CASE("ainb convert: a written file that is likely a mistake gives warnings") {
-  // Both commands named Root, and Root's Sequential a child of itself: the file is written (it
-  // loads), with a warning each.
+  // Both commands named Root, and Root's Sequential a child of itself: the file loads, but
+  // `ainb run` refuses its graph, so it is written only with --force, with a warning each.
   auto text = example_text();
   text["commands"][1]["name"] = "Root";
   text["nodes"][0]["plugs"]["child"].push_back({{"node", 0}, {"name", ""}});
   const auto path = ainb::test::write_scratch("writer_doubtful.json", text.dump(2)).string();
   const auto out = (ainb::test::scratch_dir() / "writer_doubtful.ainb").string();
-  const auto r = ainb_cli({"convert", path, out});
+  std::filesystem::remove(out);
+  const auto refused = ainb_cli({"convert", path, out});
+  CHECK(refused.code == 1);
+  CHECK(refused.err == "error: " + out +
+                           ": ainb run refuses it: nodes at offset 0xa4: node 0 is its own "
+                           "descendant through child plugs (from node 0): a cycle would never "
+                           "finish\nnot written (--force writes it all the same)\n");
+  CHECK_FALSE(std::filesystem::exists(out));
+  const auto r = ainb_cli({"convert", path, out, "--force"});
   CHECK(r.code == 0);
   CHECK(r.err ==
         "warning: " + out +
@@ -701,6 +709,35 @@ TEST_CASE("ainb convert: a written file that is likely a mistake gives warnings"
                 (std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.root.json").string(),
                 out})
           .err.empty());
+}
+
+TEST_CASE("ainb convert: a misnamed built-in plug is not written unless forced") {
+  auto text = example_text();
+  bool renamed = false;
+  for (auto& node : text["nodes"]) {
+    if (node["type"] != "Element_BoolSelector") continue;
+    for (auto& plug : node["plugs"]["child"]) {
+      if (plug["name"] == "True") plug["name"] = "true";
+    }
+    renamed = true;
+    break;
+  }
+  REQUIRE(renamed);
+  const auto path = ainb::test::write_scratch("writer_lower_true.json", text.dump(2)).string();
+  const auto out = (ainb::test::scratch_dir() / "writer_lower_true.ainb").string();
+  std::filesystem::remove(out);
+  const auto refused = ainb_cli({"convert", path, out});
+  CHECK(refused.code == 1);
+  CHECK(refused.err.find(": ainb run refuses it: nodes at offset 0x") != std::string::npos);
+  CHECK(
+      refused.err.find("(Element_BoolSelector): child plug 0 is named \"true\"; its plugs are "
+                       "\"True\" and \"False\"\nnot written (--force writes it all the same)\n") !=
+      std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+  const auto forced = ainb_cli({"convert", path, out, "--force"});
+  CHECK(forced.code == 0);
+  CHECK(std::filesystem::exists(out));
+  CHECK(forced.err.starts_with("warning: " + out + ": ainb run refuses it: "));
 }
 
 TEST_CASE("the hurry example: an expression authored as assembly in JSON, compiled by the build") {

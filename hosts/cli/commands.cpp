@@ -240,6 +240,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   convert->add_option("IN", convert_request.input, "AINB file, PACK:MEMBER or .json file")
       ->required();
   convert->add_option("OUT", convert_request.output, "AINB or .json file to write");
+  convert->add_flag("--force", convert_request.force,
+                    "Write a JSON file that ainb run would refuse (a misnamed built-in plug, a "
+                    "cycle of child plugs, ...): a warning instead of an error");
   convert->add_flag("--check", convert_request.check,
                     "Write IN back through the writer and the text form and report whether the "
                     "bytes are identical, else the first differing offset and its section");

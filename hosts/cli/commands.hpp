@@ -124,6 +124,7 @@ struct ConvertRequest {
   std::string input;   // a path or PACK:MEMBER (AINB), or a .json file
   std::string output;  // empty with --check
   bool check = false;
+  bool force = false;  // write a text form that `ainb run` would refuse (a warning then)
   int indent = 2;
   FileLookup source;
 };

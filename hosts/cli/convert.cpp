@@ -154,12 +154,19 @@ int check(const std::string& path, const FileLookup& source, std::ostream& out, 
   return kExitOk;
 }
 
-// What a written file holds that loads but is likely a mistake: names given twice where the
-// game looks them up by name, and what the runtime refuses when it builds the graph (a cycle of
-// child plugs, a Join's InFlowNum, ...). Warnings: the file is written all the same.
-std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
+// What a file written from the text form holds that loads but is likely a mistake: names given
+// twice where the game looks them up by name (warnings: the file is written), and what the
+// runtime refuses when it builds the graph (a misnamed built-in plug, a cycle of child plugs, a
+// Join's InFlowNum, ...: not written unless --force).
+struct Doubts {
+  std::vector<std::string> warnings;
+  std::string refusal;  // empty when `ainb run` builds the graph
+};
+
+Doubts doubtful(const std::shared_ptr<const Model>& model) {
   const auto& m = *model;
-  std::vector<std::string> found;
+  Doubts doubts;
+  auto& found = doubts.warnings;
   auto repeated = [&](const std::string& what, std::vector<std::string_view> names) {
     std::sort(names.begin(), names.end());
     for (std::size_t i = 1; i < names.size(); ++i) {
@@ -204,13 +211,13 @@ std::vector<std::string> doubtful(const std::shared_ptr<const Model>& model) {
         model, runtime::NodeRegistry{},
         runtime::GraphOptions{.missing_modules = runtime::MissingModulePolicy::Stub});
   } catch (const LoadError& e) {
-    found.push_back(fmt::format("ainb run refuses it: {} at offset {:#x}: {}", e.section(),
-                                e.offset(), e.reason()));
+    doubts.refusal = fmt::format("ainb run refuses it: {} at offset {:#x}: {}", e.section(),
+                                 e.offset(), e.reason());
   } catch (const std::exception& e) {
-    found.push_back(fmt::format("ainb run refuses it: {}", e.what()));
+    doubts.refusal = fmt::format("ainb run refuses it: {}", e.what());
   }
   spdlog::default_logger()->set_level(level);
-  return found;
+  return doubts;
 }
 
 }  // namespace
@@ -256,12 +263,18 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
       write_bytes(request.output, text);
     } else {
       const auto bytes = ainb_bytes(request.input, request.source);
+      Doubts doubts;
+      if (is_json(request.input)) doubts = doubtful(load(bytes, request.output));
+      if (!doubts.refusal.empty() && !request.force) {
+        err << "error: " << request.output << ": " << doubts.refusal
+            << "\nnot written (--force writes it all the same)\n";
+        return kExitLoadError;
+      }
       write_bytes(request.output,
                   std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-      if (is_json(request.input)) {
-        for (const auto& warning : doubtful(load(bytes, request.output)))
-          err << "warning: " << request.output << ": " << warning << '\n';
-      }
+      if (!doubts.refusal.empty()) doubts.warnings.push_back(doubts.refusal);
+      for (const auto& warning : doubts.warnings)
+        err << "warning: " << request.output << ": " << warning << '\n';
     }
     return kExitOk;
   } catch (const LoadError& e) {
