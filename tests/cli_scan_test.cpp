@@ -79,6 +79,8 @@ TEST_CASE("ainb scan: a folder with a broken file names it, sums up, exits 1") {
                      "loaded              2\n"
                      "round-tripped       2\n"
                      "lint findings       - (no node definitions)\n"
+                     "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties "
+                     "not honoured\")\n"
                      "graph valid         2\n"
                      "ran without fault   2 (600 frames)\n"
                      "warnings            0\n"
@@ -160,6 +162,8 @@ TEST_CASE("ainb scan: a pack of the corpus, its members run with the pack's modu
                      "loaded              2\n"
                      "round-tripped       2\n"
                      "lint findings       - (no node definitions)\n"
+                     "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties "
+                     "not honoured\")\n"
                      "graph valid         1\n"
                      "ran without fault   1 (600 frames)\n"
                      "warnings            0\n"
@@ -175,6 +179,8 @@ TEST_CASE("ainb scan: a pack of the corpus, its members run with the pack's modu
         "loaded              2\n"
         "round-tripped       2\n"
         "lint findings       - (no node definitions)\n"
+        "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties not "
+        "honoured\")\n"
         "graph valid         2\n"
         "ran without fault   2 (600 frames)\n"
         "warnings            1\n"
@@ -198,10 +204,10 @@ TEST_CASE("ainb scan --romfs: every pack under Pack/Actor, dictionaries from the
             actors + "/Accessory_Battery.pack.zs:AI/Accessory_Battery_Event.event.root.ainb",
             actors + "/Npc_TripMaster_02.pack.zs:AI/NpcTripMaster.utility.root.ainb"});
   CHECK(json["summary"] == nlohmann::json::parse(R"({"files": 4, "loaded": 4, "round_tripped": 4,
-      "lint_findings": null, "validated": 4, "ran_without_fault": 4, "frames": 600,
+      "lint_findings": null, "not_honoured": 0, "validated": 4, "ran_without_fault": 4, "frames": 600,
       "warnings": 2, "failed": 0})"));
   CHECK(json["files"][2] == nlohmann::json::parse(R"({"file": ")" + files[2] + R"(",
-      "passed": true, "loaded": true, "round_trip": true, "lint_findings": null,
+      "passed": true, "loaded": true, "round_trip": true, "lint_findings": null, "not_honoured": 0,
       "validated": true, "ran": true, "warnings": 1, "failures": []})"));
   CHECK(r.code == 0);
 
@@ -246,6 +252,8 @@ TEST_CASE("ainb scan: the bulk corpus gives the same report at one job and at tw
         "loaded              109\n"
         "round-tripped       109\n"
         "lint findings       - (no node definitions)\n"
+        "not honoured        87 properties in 40 files (docs/semantics.md, \"Properties not "
+        "honoured\")\n"
         "graph valid         109\n"
         "ran without fault   109 (60 frames)\n"
         "warnings            319\n"

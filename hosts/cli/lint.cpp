@@ -12,18 +12,17 @@
 namespace ainb::cli {
 
 int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
-  if (request.defs.empty() && request.source.romfs.empty()) {
-    err << "error: lint needs node definitions: --defs FILE, or --romfs DIR holding "
-           "{AI,Logic,Sequence}/NodeDefinition/Node.Product.<N>.aidefn.byml.zs\n";
-    return kExitLintError;
-  }
+  // Without node definitions only the built-in nodes are checked.
+  const bool classes = !request.defs.empty() || !request.source.romfs.empty();
   std::shared_ptr<const Model> model;
   formats::NodeCatalogue catalogue;
   try {
     const auto dictionaries =
         gamedata::load_dictionaries(request.source.romfs, request.source.zsdic);
-    catalogue = gamedata::load_node_definitions(request.defs, request.source.romfs, &dictionaries);
-    if (request.defs.empty() && catalogue.classes().empty()) {
+    if (classes)
+      catalogue =
+          gamedata::load_node_definitions(request.defs, request.source.romfs, &dictionaries);
+    if (classes && request.defs.empty() && catalogue.classes().empty()) {
       err << "error: " << request.source.romfs
           << ": no node definitions (no {AI,Logic,Sequence}/NodeDefinition/"
              "Node.Product.<N>.aidefn.byml.zs); give them with --defs FILE\n";
@@ -34,36 +33,55 @@ int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
     err << "error: " << e.what() << '\n';
     return kExitLintError;
   }
-  const auto findings = gamedata::lint(*model, catalogue);
+  const auto findings =
+      classes ? gamedata::lint(*model, catalogue) : gamedata::lint_builtins(*model);
   std::size_t checked = 0;
   for (const auto& n : model->nodes) {
     if (n.type == NodeType::UserDefined && !n.is_module()) ++checked;
   }
-  if (request.format == "json") {
-    auto json = nlohmann::ordered_json::object();
-    json["file"] = model->name;
-    json["category"] = std::string(model->header.category_name);
-    json["checked_nodes"] = checked;
-    auto list = nlohmann::ordered_json::array();
-    for (const auto& f : findings) {
-      list.push_back({{"node", f.node},
+  if (!classes) checked = 0;
+  std::vector<gamedata::LintFinding> real, notes;
+  for (const auto& f : findings)
+    (f.is_note() ? notes : real).push_back(f);
+  const auto listed = [](const std::vector<gamedata::LintFinding>& list) {
+    auto json = nlohmann::ordered_json::array();
+    for (const auto& f : list) {
+      json.push_back({{"node", f.node},
                       {"class", f.node_class},
                       {"kind", gamedata::lint_kind_name(f.kind)},
                       {"parameter", f.parameter},
                       {"message", f.message}});
     }
-    json["findings"] = std::move(list);
+    return json;
+  };
+  if (request.format == "json") {
+    auto json = nlohmann::ordered_json::object();
+    json["file"] = model->name;
+    json["category"] = std::string(model->header.category_name);
+    json["checked_nodes"] = checked;
+    json["findings"] = listed(real);
+    json["notes"] = listed(notes);
     out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
   } else {
     for (const auto& f : findings) {
-      out << fmt::format("{}: node {} {}: {}: {}\n", model->name, f.node, f.node_class,
-                         gamedata::lint_kind_name(f.kind), f.message);
+      out << fmt::format("{}: node {} {}: {}{}: {}\n", model->name, f.node, f.node_class,
+                         gamedata::lint_kind_name(f.kind), f.is_note() ? " (note)" : "", f.message);
     }
-    out << fmt::format("{}: {} finding{} in {} user node{} ({} category)\n", model->name,
-                       findings.size(), findings.size() == 1 ? "" : "s", checked,
-                       checked == 1 ? "" : "s", model->header.category_name);
+    const auto noted = notes.empty()
+                           ? std::string()
+                           : fmt::format(", {} note{}", notes.size(), notes.size() == 1 ? "" : "s");
+    if (classes) {
+      out << fmt::format("{}: {} finding{} in {} user node{} ({} category){}\n", model->name,
+                         real.size(), real.size() == 1 ? "" : "s", checked, checked == 1 ? "" : "s",
+                         model->header.category_name, noted);
+    } else {
+      out << fmt::format(
+          "{}: {} finding{} in the built-in nodes{}; user nodes not checked (no "
+          "node definitions: --defs FILE or --romfs DIR)\n",
+          model->name, real.size(), real.size() == 1 ? "" : "s", noted);
+    }
   }
-  return findings.empty() ? kExitOk : kExitFindings;
+  return real.empty() ? kExitOk : kExitFindings;
 }
 
 }  // namespace ainb::cli

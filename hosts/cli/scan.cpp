@@ -27,6 +27,7 @@
 #include "ainb/gamedata/catalogue.hpp"
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
+#include "ainb/runtime/unhonoured.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
 
@@ -52,6 +53,7 @@ struct FileResult {
   std::string file;
   bool loaded = false, round_trip = false, validated = false, ran = false;
   std::optional<std::size_t> findings;  // nullopt: not linted
+  std::size_t not_honoured = 0;         // properties the runtime does not honour (notes)
   std::size_t warnings = 0;
   double seconds = 0;
   std::vector<Failure> failures;
@@ -63,6 +65,7 @@ Json to_json(const FileResult& r, bool with_time) {
          {"loaded", r.loaded},
          {"round_trip", r.round_trip},
          {"lint_findings", r.findings ? Json(*r.findings) : Json()},
+         {"not_honoured", r.not_honoured},
          {"validated", r.validated},
          {"ran", r.ran},
          {"warnings", r.warnings}};
@@ -80,6 +83,7 @@ FileResult from_json(const Json& j) {
   r.loaded = j.at("loaded").get<bool>();
   r.round_trip = j.at("round_trip").get<bool>();
   if (!j.at("lint_findings").is_null()) r.findings = j.at("lint_findings").get<std::size_t>();
+  r.not_honoured = j.at("not_honoured").get<std::size_t>();
   r.validated = j.at("validated").get<bool>();
   r.ran = j.at("ran").get<bool>();
   r.warnings = j.at("warnings").get<std::size_t>();
@@ -208,8 +212,10 @@ FileResult check_file(const Target& target, const Context& context) {
   } catch (const std::exception& e) {
     fail("round-trip", e.what());
   }
+  r.not_honoured = runtime::unhonoured_properties(*model).size();
   if (context.catalogue) {
-    const auto findings = gamedata::lint(*model, *context.catalogue);
+    auto findings = gamedata::lint(*model, *context.catalogue);
+    std::erase_if(findings, [](const gamedata::LintFinding& f) { return f.is_note(); });
     r.findings = findings.size();
     if (!findings.empty()) {
       const auto& f = findings.front();
@@ -344,7 +350,7 @@ std::vector<FileResult> check_all(const std::vector<Target>& targets, const Cont
 
 struct Totals {
   std::size_t files = 0, loaded = 0, round_trip = 0, validated = 0, ran = 0, warnings = 0,
-              failed = 0, findings = 0;
+              failed = 0, findings = 0, not_honoured = 0, not_honoured_files = 0;
 };
 
 Totals totals_of(const std::vector<FileResult>& results) {
@@ -358,6 +364,8 @@ Totals totals_of(const std::vector<FileResult>& results) {
     t.warnings += r.warnings;
     t.failed += !r.failures.empty();
     t.findings += r.findings.value_or(0);
+    t.not_honoured += r.not_honoured;
+    t.not_honoured_files += r.not_honoured != 0;
   }
   return t;
 }
@@ -377,6 +385,9 @@ void print_text(const std::vector<FileResult>& results, bool linted, const ScanR
   row("round-tripped", std::to_string(t.round_trip));
   row("lint findings",
       linted ? std::to_string(t.findings) : std::string("- (no node definitions)"));
+  row("not honoured", fmt::format("{} propert{} in {} file{} ({})", t.not_honoured,
+                                  t.not_honoured == 1 ? "y" : "ies", t.not_honoured_files,
+                                  t.not_honoured_files == 1 ? "" : "s", runtime::kUnhonouredDoc));
   row("graph valid", std::to_string(t.validated));
   row("ran without fault", fmt::format("{} ({} frames)", t.ran, request.run.frames));
   row("warnings", std::to_string(t.warnings));
@@ -398,6 +409,7 @@ void print_json(const std::vector<FileResult>& results, bool linted, const ScanR
                {"loaded", t.loaded},
                {"round_tripped", t.round_trip},
                {"lint_findings", linted ? Json(t.findings) : Json()},
+               {"not_honoured", t.not_honoured},
                {"validated", t.validated},
                {"ran_without_fault", t.ran},
                {"frames", request.run.frames},

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ainb/runtime/unhonoured.hpp"
+
 namespace ainb::gamedata {
 
 namespace {
@@ -233,12 +235,44 @@ const char* lint_kind_name(LintFinding::Kind kind) {
       return "extra-output";
     case Kind::OutputType:
       return "output-type";
+    case Kind::NotHonoured:
+      return "not-honoured";
+    case Kind::AbsentPlug:
+      return "absent-plug";
   }
   return "";
 }
 
-std::vector<LintFinding> lint(const Model& m, const formats::NodeCatalogue& catalogue) {
+std::vector<LintFinding> lint_builtins(const Model& m) {
   std::vector<LintFinding> findings;
+  for (const auto& p : runtime::unhonoured_properties(m)) {
+    findings.push_back(
+        {LintFinding::Kind::NotHonoured, p.node, std::string(node_type_name(p.type)),
+         std::string(p.property),
+         fmt::format("{}: the run behaves as for {} ({})", runtime::describe(p),
+                     p.param == ParamType::Bool ? "false" : "0", runtime::kUnhonouredDoc)});
+  }
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    if (n.type != NodeType::BoolSelector) continue;
+    const auto plugs = m.plugs_of(n, PlugKind::Child);
+    for (const std::string_view name : {"True", "False"}) {
+      if (std::any_of(plugs.begin(), plugs.end(), [&](const Plug& p) { return p.name == name; }))
+        continue;
+      findings.push_back({LintFinding::Kind::AbsentPlug, i, std::string(node_type_name(n.type)),
+                          std::string(name),
+                          fmt::format("no {} plug: a {} input selects nothing and succeeds "
+                                      "(docs/semantics.md, \"Built-in plugs and inputs\")",
+                                      name, name == "True" ? "true" : "false")});
+    }
+  }
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const LintFinding& a, const LintFinding& b) { return a.node < b.node; });
+  return findings;
+}
+
+std::vector<LintFinding> lint(const Model& m, const formats::NodeCatalogue& catalogue) {
+  auto findings = lint_builtins(m);
   const std::string category(m.header.category_name);
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
@@ -275,6 +309,8 @@ std::vector<LintFinding> lint(const Model& m, const formats::NodeCatalogue& cata
           findings);
     }
   }
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const LintFinding& a, const LintFinding& b) { return a.node < b.node; });
   return findings;
 }
 

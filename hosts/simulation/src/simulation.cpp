@@ -14,6 +14,7 @@
 #include "ainb/gamedata/catalogue.hpp"
 #include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
+#include "ainb/runtime/unhonoured.hpp"
 
 namespace ainb::simulation {
 
@@ -660,6 +661,15 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
       for (const auto& node : g->nodes())
         summary.stubs_with_children +=
             node.is_stub && node.children.count != 0 && node.named_plugs[0] < 0;
+      const auto& m = g->model();
+      for (const auto& p : runtime::unhonoured_properties(m)) {
+        const auto label =
+            fmt::format("{} #{} {}", g->file_name(), p.node, node_type_name(m.nodes[p.node].type));
+        if (summary.not_honoured.empty() || summary.not_honoured.back().first != label)
+          summary.not_honoured.emplace_back(label, runtime::describe(p));
+        else
+          summary.not_honoured.back().second += ", " + runtime::describe(p);
+      }
     }
   }
   Tracer tracer(trace, summary);
@@ -748,6 +758,12 @@ void print_summary(const Summary& s, std::ostream& out) {
     out << "blackboard at the end:\n";
     for (const auto& [name, value] : s.blackboard)
       out << fmt::format("  {:<40} {}\n", name, value);
+  }
+  if (!s.not_honoured.empty()) {
+    out << fmt::format("not honoured, the run behaves as for 0 or false ({}):\n",
+                       runtime::kUnhonouredDoc);
+    for (const auto& [node, properties] : s.not_honoured)
+      out << fmt::format("  {}: {}\n", node, properties);
   }
 }
 

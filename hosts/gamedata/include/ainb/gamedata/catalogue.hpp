@@ -48,17 +48,27 @@ struct LintFinding {
     MissingOutput,  // the same for outputs, when the catalogue declares outputs
     ExtraOutput,
     OutputType,
+    // Built-in nodes, checked without a catalogue:
+    NotHonoured,  // a property set to a value the runtime does not implement (unhonoured.hpp)
+    AbsentPlug,   // a BoolSelector without its True or False plug: that value selects nothing
   };
   Kind kind = Kind::UnknownClass;
   std::uint32_t node = 0;
   std::string node_class;
   std::string parameter;  // empty for class findings
   std::string message;    // readable, without the node prefix
+  // NotHonoured: the file is as the game has it, the runtime is what falls short, so lint
+  // reports it without counting it as a finding of the file.
+  bool is_note() const { return kind == Kind::NotHonoured; }
 };
 const char* lint_kind_name(LintFinding::Kind kind);  // "unknown-class", "wrong-category", ...
 
-// Checks every UserDefined node that is not a module call. Types: the catalogue's Bool, Int,
-// Float, String and Vector3 are the file's bool, int, float, string and vec3f; any other
+// Built-in nodes: the findings of kinds NotHonoured and AbsentPlug; `node_class` is the type's
+// name (Element_Sequential), `parameter` the property or plug.
+std::vector<LintFinding> lint_builtins(const Model& model);
+
+// lint_builtins, then every UserDefined node that is not a module call. Types: the catalogue's
+// Bool, Int, Float, String and Vector3 are the file's bool, int, float, string and vec3f; any other
 // declared type is a C++ type name, which the file stores as an int (an enum) or as a pointer
 // of that class name. Properties are not checked (no catalogue declares them).
 std::vector<LintFinding> lint(const Model& model, const formats::NodeCatalogue& catalogue);

@@ -115,6 +115,9 @@ struct Summary {
   std::uint64_t restarts = 0;  // commands started again after they ended (RunOptions::restart)
   // "file #node Type" and its last result, by file and node number.
   std::vector<std::pair<std::string, std::string>> last_results;
+  // "file #node Type" and the properties it sets that the runtime does not honour ("BusyPolicy
+  // 2, ResultPolicy 1"), every file of the actor once (runtime/unhonoured.hpp).
+  std::vector<std::pair<std::string, std::string>> not_honoured;
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // Blackboard parameter files that were missing or did not fit (also logged as warnings).
   std::vector<std::string> warnings;

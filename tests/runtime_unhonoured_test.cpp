@@ -1,0 +1,56 @@
+// Properties not honoured (runtime/unhonoured.hpp): which values each real file sets, and how
+// `ainb run` reports them.
+
+#include <map>
+
+#include <doctest/doctest.h>
+
+#include "ainb/loader.hpp"
+#include "ainb/runtime/unhonoured.hpp"
+#include "cli_run.hpp"
+#include "corpus.hpp"
+
+using namespace ainb;
+
+TEST_CASE("properties not honoured: every value the real files set but the runtime does not run") {
+  const auto files = test::all_real_ainb_files();
+  if (files.empty()) return;
+  std::map<std::string, std::size_t> counts;  // "Element_Sequential BusyPolicy 2" -> nodes
+  std::size_t files_with = 0;
+  for (const auto& path : files) {
+    const auto model = load_file(path);
+    const auto found = runtime::unhonoured_properties(*model);
+    files_with += found.empty() ? 0 : 1;
+    for (const auto& p : found) {
+      CHECK(model->nodes[p.node].type == p.type);
+      ++counts[std::string(node_type_name(p.type)) + " " + runtime::describe(p)];
+    }
+  }
+  // docs/semantics.md, "Properties not honoured", lists the same.
+  CHECK(counts == std::map<std::string, std::size_t>{
+                      {"Element_BoolSelector CalculateTiming 1", 39},
+                      {"Element_F32Selector CalculateTiming 1", 3},
+                      {"Element_S32Selector CalculateTiming 1", 9},
+                      {"Element_Sequential BusyPolicy 2", 13},
+                      {"Element_Sequential PlayPolicy 1", 9},
+                      {"Element_Sequential ResultPolicy 1", 14},
+                      {"Element_Simultaneous ResultPolicy 1", 16},
+                  });
+  CHECK(files_with == 45);
+}
+
+TEST_CASE("ainb run: the summary names each node whose properties are not honoured") {
+  const auto dir = test::corpus_dir();
+  if (dir.empty()) return;
+  const auto r = test::ainb_cli({"run", (dir / "ainb/Toby.action.basicattack.module.ainb").string(),
+                                 "--frames", "3", "--stub-missing-modules"});
+  CHECK(r.code == 0);
+  const auto at = r.out.find("not honoured");
+  REQUIRE(at != std::string::npos);
+  CHECK(r.out.substr(at) ==
+        "not honoured, the run behaves as for 0 or false (docs/semantics.md, \"Properties not "
+        "honoured\"):\n"
+        "  Toby.action.basicattack.module.ainb #23 Element_Sequential: BusyPolicy 2, PlayPolicy 1, "
+        "ResultPolicy 1\n"
+        "  Toby.action.basicattack.module.ainb #119 Element_Simultaneous: ResultPolicy 1\n");
+}
