@@ -54,3 +54,19 @@ TEST_CASE("ainb run: the summary names each node whose properties are not honour
         "ResultPolicy 1\n"
         "  Toby.action.basicattack.module.ainb #119 Element_Simultaneous: ResultPolicy 1\n");
 }
+
+TEST_CASE("ainb regress: the edited side's properties not honoured follow the verdict") {
+  const auto dir = test::corpus_dir();
+  if (dir.empty()) return;
+  const auto file = (dir / "ainb/Toby.action.basicattack.module.ainb").string();
+  const auto r = test::ainb_cli(
+      {"regress", file, file, "--frames", "3", "--stub-missing-modules", "--strict"});
+  CHECK(r.code == 0);  // not notes of the edit: --strict passes
+  CHECK(r.out.starts_with("equal: "));
+  CHECK(r.out.ends_with(
+      "not honoured, the run behaves as for 0 or false (docs/semantics.md, \"Properties not "
+      "honoured\"):\n"
+      "  Toby.action.basicattack.module.ainb #23 Element_Sequential: BusyPolicy 2, PlayPolicy 1, "
+      "ResultPolicy 1\n"
+      "  Toby.action.basicattack.module.ainb #119 Element_Simultaneous: ResultPolicy 1\n"));
+}

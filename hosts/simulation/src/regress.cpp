@@ -224,6 +224,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     }
     original_graph = sa.graph;
     edited_graph = sb.graph;
+    result.not_honoured = sb.not_honoured;
     pairings = pair_files(*original_graph, *edited_graph);
     ++result.scenarios;
     if (auto d = first_difference(a.events, b.events, sa.file, sb.file, &pairings)) {
@@ -276,9 +277,10 @@ void print_regress(const RegressResult& r, std::ostream& out) {
     out << fmt::format("equal: {} events agree under {} scenario(s)\n", r.events, r.scenarios);
     for (const auto& note : r.notes)
       out << "note: " << note << '\n';
-    return;
+  } else {
+    print_difference(*r.difference, out);
   }
-  print_difference(*r.difference, out);
+  print_not_honoured(r.not_honoured, out);
 }
 
 void print_difference(const Difference& d, std::ostream& out, std::string_view original,

@@ -759,12 +759,16 @@ void print_summary(const Summary& s, std::ostream& out) {
     for (const auto& [name, value] : s.blackboard)
       out << fmt::format("  {:<40} {}\n", name, value);
   }
-  if (!s.not_honoured.empty()) {
-    out << fmt::format("not honoured, the run behaves as for 0 or false ({}):\n",
-                       runtime::kUnhonouredDoc);
-    for (const auto& [node, properties] : s.not_honoured)
-      out << fmt::format("  {}: {}\n", node, properties);
-  }
+  print_not_honoured(s.not_honoured, out);
+}
+
+void print_not_honoured(const std::vector<std::pair<std::string, std::string>>& nodes,
+                        std::ostream& out) {
+  if (nodes.empty()) return;
+  out << fmt::format("not honoured, the run behaves as for 0 or false ({}):\n",
+                     runtime::kUnhonouredDoc);
+  for (const auto& [node, properties] : nodes)
+    out << fmt::format("  {}: {}\n", node, properties);
 }
 
 }  // namespace ainb::simulation

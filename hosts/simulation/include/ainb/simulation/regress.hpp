@@ -31,6 +31,9 @@ struct RegressResult {
   // (no scenario tested the edit), new or deleted nodes, and edits of the file (commands,
   // blackboard entries, modules). Nodes are paired by GUID.
   std::vector<std::string> notes;
+  // The edited side's properties not honoured (Summary::not_honoured): where the verdict may
+  // differ from the game's. Not notes: --strict does not count them.
+  std::vector<std::pair<std::string, std::string>> not_honoured;
 };
 
 // The nodes of two versions of one file, paired: by GUID where the GUID is unique in each file

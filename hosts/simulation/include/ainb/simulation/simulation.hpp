@@ -137,6 +137,10 @@ struct Summary {
   std::shared_ptr<const runtime::Graph> graph;
 };
 void print_summary(const Summary& summary, std::ostream& out);
+// The summary's `not_honoured` section ("not honoured, the run behaves as for 0 or false (...):"
+// and a line per node); nothing when the list is empty.
+void print_not_honoured(const std::vector<std::pair<std::string, std::string>>& nodes,
+                        std::ostream& out);
 
 // A command the run is asked to start (RunOptions::command, a scenario's "command") that the
 // file does not have; the message lists the ones it has.
