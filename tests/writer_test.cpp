@@ -780,3 +780,31 @@ TEST_CASE("text form: any value of the examples replaced by a wrong one gives a 
     CHECK(converted + rejected == flat.size() * replacements.size());
   }
 }
+
+TEST_CASE("text form: what can default may be left out") {
+  // Only version, file_name, category and nodes (and a user node's class) are required.
+  const auto minimal = nlohmann::ordered_json::parse(R"({
+    "version": "0x407", "file_name": "Minimal", "category": "AI",
+    "commands": [{"name": "Root", "root": 0}],
+    "nodes": [{"type": "Element_Sequential", "plugs": {"child": [{"node": 1}, {"node": 2}]}},
+              {"type": "UserDefined", "name": "Walk"}, {"type": "UserDefined", "name": "Rest"}]})");
+  auto spelled = minimal;
+  spelled["blackboard"] = nlohmann::ordered_json::object();
+  spelled["modules"] = nlohmann::ordered_json::array();
+  spelled["nodes"][0]["name"] = "";
+  for (auto& plug : spelled["nodes"][0]["plugs"]["child"])
+    plug["name"] = "";
+  const auto bytes = writer::from_text(minimal, "Minimal.ainb");
+  CHECK(bytes == writer::from_text(spelled, "Minimal.ainb"));
+  const auto model = load(bytes, "Minimal.ainb");
+  CHECK(model->commands.size() == 1);
+  CHECK(model->blackboard.entries.empty());
+
+  auto nameless = minimal;
+  nameless["nodes"][1].erase("name");
+  CHECK_THROWS_WITH_AS(writer::from_text(nameless, "Minimal.ainb"),
+                       "/nodes/1: missing field \"name\"", writer::TextFormError);
+  auto no_commands = minimal;
+  no_commands.erase("commands");  // a Logic-style file: no commands
+  CHECK(load(writer::from_text(no_commands, "Minimal.ainb"), "Minimal.ainb")->commands.empty());
+}

@@ -632,6 +632,9 @@ std::string escape_key(std::string_view key) {
   return out;
 }
 
+const json kNoEntries = json::object();  // an absent "blackboard"
+const json kNoItems = json::array();     // absent "commands", "modules"
+
 // A JSON value with its pointer, for messages.
 struct At {
   const json& j;
@@ -647,6 +650,11 @@ struct At {
     return {*it, path + "/" + escape_key(key)};
   }
   At operator[](std::size_t i) const { return {j[i], fmt::format("{}/{}", path, i)}; }
+  // The field, or `fallback` (one of the empty values below) when the text leaves it out.
+  At or_empty(std::string_view key, const json& fallback) const {
+    if (!has(key)) return {fallback, path + "/" + escape_key(key)};
+    return (*this)[key];
+  }
   std::size_t size() const { return j.size(); }
   // Fails on a key outside `known` (a misspelt field would otherwise be ignored).
   void only(std::initializer_list<std::string_view> known) const {
@@ -985,7 +993,7 @@ class FromText {
   void read_blackboard() {
     auto& bb = m_.blackboard;
     const auto types = blackboard_types(m_.version());
-    const At j = root_["blackboard"];
+    const At j = root_.or_empty("blackboard", kNoEntries);
     j.object();
     for (const auto& item : j.j.items()) {
       const std::string& key = item.key();  // a plain name: clang 14 cannot capture bindings
@@ -1198,7 +1206,9 @@ class FromText {
                                  [&](NodeType t) { return node_type_name(t) == type; });
     if (it == kNodeTypes.end()) n["type"].fail(fmt::format("unknown node type \"{}\"", type));
     node.type = *it;
-    node.name = b_.keep(n["name"].string());
+    // A built-in node's name is "" in every real file; a user node's is its class, so required.
+    node.name = b_.keep(n.has("name") || node.type == NodeType::UserDefined ? n["name"].string()
+                                                                            : std::string());
     if (n.has("flags")) {
       const auto flags = n["flags"];
       for (std::size_t k = 0; k < flags.array(); ++k) {
@@ -1444,7 +1454,7 @@ class FromText {
   }
 
   void read_commands() {
-    const auto list = root_["commands"];
+    const auto list = root_.or_empty("commands", kNoItems);
     for (std::size_t i = 0; i < list.array(); ++i) {
       const auto c = list[i];
       c.only({"name", "guid", "root", "root_name", "secondary_root"});
@@ -1526,7 +1536,9 @@ class FromText {
           m_.plugs.push_back(plug);
           continue;
         }
-        plug.name = b_.keep(at["name"].string());
+        // A child plug's name may be left out ("" in most real files); a link plug's names the
+        // parameter it feeds.
+        plug.name = b_.keep(kind == PlugKind::Child ? name : at["name"].string());
         const auto extra = [&] {
           InputPlugExtra e;
           e.unknown = at.has("unknown") ? at["unknown"].u32() : 0;
@@ -1704,7 +1716,7 @@ class FromText {
   }
 
   void read_tail() {
-    const auto modules = root_["modules"];
+    const auto modules = root_.or_empty("modules", kNoItems);
     for (std::size_t i = 0; i < modules.array(); ++i) {
       const auto mod = modules[i];
       mod.only({"path", "category", "instance_count"});
