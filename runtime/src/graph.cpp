@@ -784,7 +784,9 @@ void Graph::build_nodes(const NodeRegistry& registry) {
         }
         for (const auto& p : m.properties_of(n, ParamType::Int)) {
           if (p.name != "NumLoop") continue;
-          g.loop_count = std::get<std::int32_t>(p.value);
+          // A negative count loops for ever, as 0 does (docs/semantics.md): read as a count
+          // it would never be reached.
+          g.loop_count = std::max(0, std::get<std::int32_t>(p.value));
           if (g.loop && g.loop_count > static_cast<std::int32_t>(kMaxLoops)) {
             throw LoadError(m.name, "nodes", n.entry_offset,
                             fmt::format("node {} (Element_Sequential): NumLoop {} is over the "

@@ -548,6 +548,7 @@ void Instance::start_command(std::size_t index) {
   next_epoch();
   command_ = static_cast<std::int32_t>(index);
   state_ = CommandState::Running;
+  marks_ &= static_cast<std::uint8_t>(~kPathFailed);
   clear_state_end();
   const auto& c = graph_->model().commands[index];
   if (observed()) notify_command(c.name);
@@ -749,7 +750,10 @@ void Instance::calculate_post_transitions() {
     const auto result = update_child(node, g, nodes_[g.state_index], quiet);
     current_slot_ = -1;
     if (result == Result::Running) continue;
-    last_root_result_ = result;
+    // A path that ends (no transition) with Failure fails the command, whatever the others do
+    // (a Fork's paths, as a Simultaneous's children: docs/semantics.md).
+    if (slot.next < 0 && result == Result::Failure) marks_ |= kPathFailed;
+    last_root_result_ = (marks_ & kPathFailed) != 0 ? Result::Failure : result;
     leave_child(node, g, nodes_[g.state_index], quiet);
     slot.done = true;
     if (slot.next < 0) removed = true;

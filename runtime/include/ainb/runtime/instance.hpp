@@ -415,6 +415,7 @@ class alignas(64) Instance {
   // Bits of marks_.
   static constexpr std::uint8_t kFaultThrown = 1;   // thrown_ is set
   static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
+  static constexpr std::uint8_t kPathFailed = 4;    // a path of the command ended with Failure
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
@@ -440,8 +441,8 @@ class alignas(64) Instance {
   // At most Graph::max_active_roots(): the widest Fork's transitions, which a node's plug count
   // (a byte) bounds.
   std::uint16_t slot_count_ = 0;
-  // Bits of what the object keeps beyond its first cache line (kFaultThrown, kStateEndKept), so
-  // a frame tests them here instead of reading that line.
+  // Bits a frame tests here, in the first cache line: of what the object keeps beyond it
+  // (kFaultThrown, kStateEndKept), and of the command's paths (kPathFailed).
   mutable std::uint8_t marks_ = 0;
   std::int32_t command_ = -1;
   std::int32_t current_slot_ = -1;  // the slot being calculated
