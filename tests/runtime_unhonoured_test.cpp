@@ -9,6 +9,7 @@
 #include "ainb/runtime/unhonoured.hpp"
 #include "cli_run.hpp"
 #include "corpus.hpp"
+#include "runtime_probe.hpp"
 
 using namespace ainb;
 
@@ -69,4 +70,34 @@ TEST_CASE("ainb regress: the edited side's properties not honoured follow the ve
       "  Toby.action.basicattack.module.ainb #23 Element_Sequential: BusyPolicy 2, PlayPolicy 1, "
       "ResultPolicy 1\n"
       "  Toby.action.basicattack.module.ainb #119 Element_Simultaneous: ResultPolicy 1\n"));
+}
+
+TEST_CASE(
+    "--simultaneous-ends-first: a Simultaneous with ResultPolicy 1 ends with its first child") {
+  // Simultaneous (ResultPolicy 1) [Move: Running twice then the script's result, Guard: runs on].
+  auto run = [](bool reading, runtime::Result move_result) {
+    test::AinbSpec spec;
+    spec.commands = {{"Root", 0, {}}};
+    test::BuildNode both{.type = NodeType::Simultaneous};
+    both.properties = {{ParamType::Int, "EndPolicy", std::int32_t{0}},
+                       {ParamType::Int, "ResultPolicy", std::int32_t{1}}};
+    both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+    spec.nodes = {both, test::user("Move"), test::user("Guard")};
+    test::Harness h;
+    h.options.simultaneous_ends_first = reading;
+    h.probe("Move", {test::R, test::R, move_result});
+    h.probe("Guard", {test::R});
+    h.load(spec);
+    h.instance->start("Root");
+    h.tick();
+    h.tick();
+    return std::pair{h.tick(), h.instance->state()};
+  };
+  // Not honoured (the default): the node runs while Guard does.
+  CHECK(run(false, test::S) == std::pair{test::Log{"update Move", "leave Move", "update Guard"},
+                                         runtime::CommandState::Running});
+  // Read: Move's finish ends the node, Guard is left, and Move's result is the node's.
+  CHECK(run(true, test::S) == std::pair{test::Log{"update Move", "leave Move", "leave Guard"},
+                                        runtime::CommandState::Succeeded});
+  CHECK(run(true, test::F).second == runtime::CommandState::Failed);
 }

@@ -75,6 +75,10 @@ std::vector<CLI::Option*> add_run_options(
   command.add_flag("--restart", request.restart,
                    "Start the command again whenever it ends, before the next frame (a "
                    "scenario's \"restart\" wins)");
+  command.add_flag(
+      "--simultaneous-ends-first", request.simultaneous_ends_first,
+      "Read Element_Simultaneous ResultPolicy 1 as: the node ends when its first child "
+      "finishes, with that child's result (not honoured otherwise; docs/semantics.md)");
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
                    "Run module nodes whose file is not found as stub nodes (one warning each)");
   add_file_lookup(command, request.source, romfs_help);

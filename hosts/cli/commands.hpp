@@ -56,6 +56,7 @@ struct RunRequest {
   bool restart = false;
   bool generic_nodes = false;
   bool stub_children = false;
+  bool simultaneous_ends_first = false;
   FileLookup source;              // the romfs also holds modules and blackboard parameter files
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents

@@ -113,6 +113,7 @@ simulation::RunOptions run_options(const RunRequest& request) {
   options.restart = request.restart;
   options.generic_nodes = request.generic_nodes;
   options.stub_children = request.stub_children;
+  options.simultaneous_ends_first = request.simultaneous_ends_first;
   options.stub_missing_modules = request.stub_missing_modules;
   for (const auto& dir : request.module_dirs)
     options.module_dirs.emplace_back(dir);

@@ -304,7 +304,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     output_offset_[t] = output_bytes_;
     output_bytes_ += static_cast<std::uint32_t>(m.outputs[t].size() * output_size(t));
   }
-  build_nodes(registry);
+  build_nodes(registry, build.options);
   build_control_flow();
   build_query_plans();
   check_child_cycles(*this, *model_);
@@ -721,7 +721,7 @@ std::string Graph::describe(const UnresolvedParameter& parameter) const {
                      kKinds[static_cast<std::size_t>(d.kind)], d.name);
 }
 
-void Graph::build_nodes(const NodeRegistry& registry) {
+void Graph::build_nodes(const NodeRegistry& registry, const GraphOptions& options) {
   const auto& m = *model_;
   nodes_.resize(m.nodes.size());
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
@@ -793,6 +793,12 @@ void Graph::build_nodes(const NodeRegistry& registry) {
                                         "limit of {} loops (Graph::kMaxLoops)",
                                         i, g.loop_count, kMaxLoops));
           }
+        }
+        break;
+      case NodeType::Simultaneous:
+        for (const auto& p : m.properties_of(n, ParamType::Int)) {
+          if (p.name == "ResultPolicy" && std::get<std::int32_t>(p.value) == 1)
+            g.ends_with_first_child = options.simultaneous_ends_first;
         }
         break;
       case NodeType::S32Selector:

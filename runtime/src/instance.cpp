@@ -1616,6 +1616,15 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
     held.set(k, false);
     leave_child(child, c, cs, quiet);
     if (result == Result::Failure) ++s.counter;
+    if (graph_nodes[node].ends_with_first_child) {
+      // The first to finish ends the node: the others are left, last first.
+      for (auto j = children.size(); j-- > 0;) {
+        if (!held.holds(j)) continue;
+        held.set(j, false);
+        leave_child(children[j], graph_nodes[children[j]], nodes_[states[j]], quiet);
+      }
+      return result;
+    }
   }
   if (running) return Result::Running;
   return s.counter == 0 ? Result::Success : Result::Failure;

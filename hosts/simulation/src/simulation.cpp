@@ -624,7 +624,8 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                                       .modules = &modules,
                                       .missing_modules = options.stub_missing_modules
                                                              ? runtime::MissingModulePolicy::Stub
-                                                             : runtime::MissingModulePolicy::Error};
+                                                             : runtime::MissingModulePolicy::Error,
+                                      .simultaneous_ends_first = options.simultaneous_ends_first};
   if (game_layout) graph_options.blackboard_defaults = blackboard_files.hook();
   const auto graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
   for (const auto& warning : blackboard_files.warnings())
@@ -663,6 +664,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
             node.is_stub && node.children.count != 0 && node.named_plugs[0] < 0;
       const auto& m = g->model();
       for (const auto& p : runtime::unhonoured_properties(m)) {
+        if (g->nodes()[p.node].ends_with_first_child && p.property == "ResultPolicy") continue;
         const auto label =
             fmt::format("{} #{} {}", g->file_name(), p.node, node_type_name(m.nodes[p.node].type));
         if (summary.not_honoured.empty() || summary.not_honoured.back().first != label)

@@ -32,9 +32,10 @@ using BlackboardDefaults =
     std::function<std::optional<Value>(const Model& file, std::uint32_t entry)>;
 
 struct GraphOptions {
-  // Resolves the user functions the file's expressions call (null: every call follows the
-  // instance's missing-function policy). Used while the graph is built: the graph shares the
-  // functions it calls, so this object may go before the graph.
+  // Resolves the user functions the file's expressions call, before the standard ones (null:
+  // only those; a call of any other fails its evaluation, which gives the stored value). Used
+  // while the graph is built: the graph shares the functions it calls, so this object may go
+  // before the graph.
   const exb::UserFunctions* functions = nullptr;
   // Finds module files (null: every module is missing).
   const ModuleResolver* modules = nullptr;
@@ -50,6 +51,10 @@ struct GraphOptions {
   // graph is built; nullopt keeps the stored default, a value of another type than the entry's
   // is ignored. Instances start (and restart) from these values; the tick never asks.
   BlackboardDefaults blackboard_defaults = {};
+  // A reading of a property the runtime does not honour by default (docs/semantics.md,
+  // "Properties not honoured"): an Element_Simultaneous with ResultPolicy 1 ends when its first
+  // child finishes, with that child's result, leaving the others.
+  bool simultaneous_ends_first = false;
 };
 
 // Whether an expression's result is read as a parameter of `type`: a function that declares no
@@ -161,8 +166,10 @@ struct GraphNode {
   bool loop = false;
   std::int32_t loop_count = 0;       // at most kMaxLoops when `loop`
   bool no_select_when_busy = false;  // selectors: IsNoSelectWhenChildBusy
+  // Element_Simultaneous with ResultPolicy 1 under GraphOptions::simultaneous_ends_first.
+  bool ends_with_first_child = false;
   // Selectors: their input ("Input", the only one of their type), as an index among the model's
-  // inputs of that type; -1 when the file gives none. A choice reads the common sources straight
+  // inputs of that type. A choice reads the common sources straight
   // from the instance, at `selector_at`: another node's output (its bytes' offset in the
   // instance's outputs), a blackboard entry (its index) or, for Bool, S32 and F32 selectors, an
   // expression that takes no input (its site); any other source through its binding.
@@ -430,7 +437,7 @@ class Graph {
     return std::span(v).subspan(r.base, r.count);
   }
   void build_blackboard(const GraphOptions& options);
-  void build_nodes(const NodeRegistry& registry);
+  void build_nodes(const NodeRegistry& registry, const GraphOptions& options);
   void resolve_declared(std::uint32_t node, const NodeClass& node_class);
   void build_control_flow();
   void build_query_plans();

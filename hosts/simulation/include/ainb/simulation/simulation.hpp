@@ -33,6 +33,8 @@ struct RunOptions {
   // Stubs with child plugs pass through to their first (NodeRegistry::stub_runs_first_child),
   // so the trees below classes nobody scripted run; a scenario's "child" picks another plug.
   bool stub_children = false;
+  // runtime::GraphOptions::simultaneous_ends_first: a reading of ResultPolicy 1, opt-in.
+  bool simultaneous_ends_first = false;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
   // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
