@@ -174,6 +174,19 @@ SelectorCase selector_case(const Model& m, const Plug& plug) {
 }
 
 // The type of a selector's input.
+std::size_t selector_input_type(NodeType type) {
+  switch (type) {
+    case NodeType::BoolSelector:
+      return static_cast<std::size_t>(ParamType::Bool);
+    case NodeType::F32Selector:
+      return static_cast<std::size_t>(ParamType::Float);
+    case NodeType::StringSelector:
+      return static_cast<std::size_t>(ParamType::String);
+    default:
+      return static_cast<std::size_t>(ParamType::Int);
+  }
+}
+
 // The child plugs a built-in node finds by name (Element_BoolSelector, Element_SplitTiming), in
 // the order of GraphNode::named_plugs; empty for every other type.
 std::span<const std::string_view> named_child_plugs(NodeType type) {
@@ -213,8 +226,6 @@ void check_named_plugs(const Model& m, std::uint32_t i, std::span<const std::str
   }
 }
 
-std::size_t selector_input_type(NodeType type);
-
 // A selector reads one input, of its type, named "Input" (as every selector of the real files);
 // without it the choice would rest on a zero nobody wrote, and an input of another name would be
 // read as if it were this one.
@@ -238,19 +249,6 @@ void check_selector_input(const Model& m, std::uint32_t i) {
     }
   }
   if (!found) fail("it has no input");
-}
-
-std::size_t selector_input_type(NodeType type) {
-  switch (type) {
-    case NodeType::BoolSelector:
-      return static_cast<std::size_t>(ParamType::Bool);
-    case NodeType::F32Selector:
-      return static_cast<std::size_t>(ParamType::Float);
-    case NodeType::StringSelector:
-      return static_cast<std::size_t>(ParamType::String);
-    default:
-      return static_cast<std::size_t>(ParamType::Int);
-  }
 }
 
 }  // namespace
