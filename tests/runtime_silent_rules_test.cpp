@@ -13,48 +13,47 @@ using namespace ainb::test;
 
 namespace {
 
-BuildPlug transition(std::uint32_t target, std::uint32_t index) {
-  return BuildPlug{PlugKind::Transition, target, "", index};
+// Runs `select` (plug 0 leads to Match, plug 1, the default, to Other) under `blackboard`: the
+// Enter's log, then the next frame's after `write` changed the blackboard.
+template <typename F>
+std::pair<Log, Log> rechosen(std::vector<BuildBlackboardEntry> blackboard, BuildNode select,
+                             F write) {
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = std::move(blackboard);
+  spec.nodes = {std::move(select), user("Match"), user("Other")};
+  Harness h;
+  h.probe("Match", {R});
+  h.probe("Other", {R});
+  h.load(spec);
+  auto entered = h.step([&] { h.instance->start("Root"); });
+  REQUIRE(write(*h.instance));
+  return {entered, h.tick()};
 }
+
+// Entered on the default; re-evaluated at the update, once the blackboard names the input's value.
+const std::pair<Log, Log> kRechosen{Log{"enter Other"},
+                                    Log{"leave Other", "enter Match", "update Match"}};
 
 }  // namespace
 
 TEST_CASE("an S32 selector's condition may read the blackboard") {
-  // Input 7 (a constant); plug 0's condition is the blackboard's "Wanted", plug 1 the default.
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  spec.blackboard = {{BlackboardType::S32, "Wanted", std::int32_t{3}}};
+  // Input 7 (a constant); plug 0's condition is the blackboard's "Wanted".
   BuildNode select{.type = NodeType::S32Selector};
   select.inputs = {{ParamType::Int, "Input", -1, 0, 0, std::int32_t{7}}};
   select.plugs = {{PlugKind::Child, 1, "", 0, s32_condition(0, 0)},
                   {PlugKind::Child, 2, "", 0, s32_condition(0)}};
-  spec.nodes = {select, user("Match"), user("Other")};
-  Harness h;
-  h.probe("Match", {R});
-  h.probe("Other", {R});
-  h.load(spec);
-  CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Other"});
-  REQUIRE(h.instance->set_int("Wanted", 7));
-  // Re-evaluated at the update: the blackboard now names the input's value.
-  CHECK(h.tick() == Log{"leave Other", "enter Match", "update Match"});
+  CHECK(rechosen({{BlackboardType::S32, "Wanted", std::int32_t{3}}}, select,
+                 [](Instance& i) { return i.set_int("Wanted", 7); }) == kRechosen);
 }
 
 TEST_CASE("a String selector's condition may read the blackboard") {
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  spec.blackboard = {{BlackboardType::String, "Wanted", std::string("Walk")}};
   BuildNode select{.type = NodeType::StringSelector};
   select.inputs = {{ParamType::String, "Input", -1, 0, 0, std::string("Run")}};
   select.plugs = {{PlugKind::Child, 1, "", 0, s32_condition(0, 0), ""},
                   {PlugKind::Child, 2, "", 0, s32_condition(0), "Default"}};
-  spec.nodes = {select, user("Match"), user("Other")};
-  Harness h;
-  h.probe("Match", {R});
-  h.probe("Other", {R});
-  h.load(spec);
-  CHECK(h.step([&] { h.instance->start("Root"); }) == Log{"enter Other"});
-  REQUIRE(h.instance->set_string("Wanted", "Run"));
-  CHECK(h.tick() == Log{"leave Other", "enter Match", "update Match"});
+  CHECK(rechosen({{BlackboardType::String, "Wanted", std::string("Walk")}}, select,
+                 [](Instance& i) { return i.set_string("Wanted", "Run"); }) == kRechosen);
 }
 
 TEST_CASE("a module node's StateEnd transition wins over its ordinary one") {

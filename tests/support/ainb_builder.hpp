@@ -92,6 +92,11 @@ struct BuildTransition {
 // The word of a valid transition (type 1) taken right after the calculation (the top bit).
 constexpr std::uint32_t kPostCalc = 0x80000001u;
 
+// A transition plug to node `target`, of the file's transition `index`.
+inline BuildPlug transition(std::uint32_t target, std::uint32_t index) {
+  return BuildPlug{PlugKind::Transition, target, "", index};
+}
+
 // One entry of the multi-param array: an input with node index -100 - k and output index n reads
 // entries k .. k + n - 1.
 struct BuildMultiSource {
