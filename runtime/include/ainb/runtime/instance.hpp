@@ -231,6 +231,12 @@ class alignas(64) Instance {
     if (++epoch_ == 0) sweep_epochs();
   }
   void sweep_epochs();
+  // The protocol's rules (protocol.hpp): a node entered and left once whatever its parents
+  // count, updated once per epoch.
+  bool first_enter(NodeState& s);
+  bool last_leave(NodeState& s);
+  bool updated_in_epoch(const NodeState& s) const { return s.epoch == epoch_; }
+  Result record_update(NodeState& s, Result result);
   // Enter, Update and Leave of a node: the short paths below when they apply (inlined), else
   // the general ones (*_node).
   void enter(std::uint32_t node);
@@ -241,9 +247,9 @@ class alignas(64) Instance {
   [[gnu::noinline]] void run_setup_blocks(std::uint32_t node);
   Result update_node(std::uint32_t node, const GraphNode& g, NodeState& s);
   void leave_node(std::uint32_t node, const GraphNode& g, NodeState& s);
-  void enter_builtin(std::uint32_t node);
+  void enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_builtin(std::uint32_t node, NodeState& s);
-  void leave_builtin(std::uint32_t node);
+  void leave_builtin(std::uint32_t node, const GraphNode& g, NodeState& s);
   // Output `index` of type `t`: its value's bytes, in the type's natural size (Graph::output_size).
   std::byte* output_at(std::size_t t, std::uint32_t index) const {
     return outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
@@ -267,7 +273,10 @@ class alignas(64) Instance {
   void enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s);
   Result update_composite(std::uint32_t node, NodeType type, NodeState& s);
   void leave_composite(std::uint32_t node, NodeState& s);
+  // A composite's children, entered and left as its kind says (`quiet`: no observer).
+  void enter_composite_children(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   void leave_held_children(std::uint32_t node, NodeState& s, bool quiet);
+  void leave_current_child(std::uint32_t node, NodeState& s, bool quiet);
   // The children an Element_Simultaneous holds: bits of its own state's cursor byte (unused by
   // it otherwise), or its bytes in the held flags (GraphNode::held says which).
   struct HeldChildren {
@@ -331,12 +340,25 @@ class alignas(64) Instance {
   void end_module();
   Result calculate_module_if(std::uint32_t node);
 
-  // `s`: the composite's own state.
+  // The built-in kinds, a file each (`s`: the node's own state; `quiet`: no observer).
+  void enter_sequential(std::uint32_t node, bool quiet);
   Result update_sequential(std::uint32_t node, NodeState& s);
+  void enter_simultaneous(std::uint32_t node, const GraphNode& g, NodeState& s, bool quiet);
   Result update_simultaneous(std::uint32_t node, NodeState& s);
+  void leave_simultaneous(std::uint32_t node, NodeState& s, bool quiet);
+  void enter_selector(std::uint32_t node, NodeState& s, bool quiet);
   Result update_selector(std::uint32_t node, NodeState& s);
+  void enter_split_timing(std::uint32_t node, const GraphNode& g);
   Result update_split_timing(std::uint32_t node);
+  void leave_split_timing(std::uint32_t node, const GraphNode& g);
+  void run_once(std::uint32_t node);  // entered, updated and left at once
   Result update_alert(std::uint32_t node);
+  Result update_fork(std::uint32_t node, const GraphNode& g);
+  Result update_state_end(const GraphNode& g);
+  const std::uint32_t* caller_child(std::uint32_t node) const;  // ModuleIF_Child's target
+  void enter_module_child(std::uint32_t node);
+  Result update_module_child(std::uint32_t node);
+  void leave_module_child(std::uint32_t node);
   // A plug index: a node has at most 255 child plugs (NodeState::cursor).
   std::uint8_t choose(std::uint32_t node);
   std::uint8_t choose_plug(std::uint32_t node);

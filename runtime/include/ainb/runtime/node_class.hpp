@@ -171,7 +171,7 @@ class NodeContext {
 
  private:
   [[noreturn]] void throw_state_too_large(std::size_t size) const;
-  // Defined for the five parameter types only (instance.cpp).
+  // Defined for the five parameter types only (node_context.cpp).
   template <ParamKind Kind, ParamValue T>
   T read_declared(std::uint32_t slot) const;
   template <ParamValue T>

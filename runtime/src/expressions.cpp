@@ -1,0 +1,197 @@
+// EXB expressions (docs/exb.md): a parameter's expression evaluated on the thread's machine,
+// Element_Expression's own function with its inputs and outputs in user slots, setup blocks.
+
+#include "protocol.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <type_traits>
+
+namespace ainb::runtime {
+
+namespace {
+
+exb::Value to_exb(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> exb::Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Vec3f>) {
+          return exb::Vec3{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+          return x.data();  // model strings are NUL-terminated views into the file
+        } else if constexpr (std::is_same_v<T, PointerValue>) {
+          return std::monostate{};
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+Value from_exb(const exb::Value& v, const Value& fallback) {
+  return std::visit(
+      [&](const auto& x) -> Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, exb::Vec3>) {
+          return Vec3f{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, const char*>) {
+          return std::string_view(x != nullptr ? x : "");
+        } else if constexpr (std::is_same_v<T, std::monostate>) {
+          return fallback;
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+exb::DataType exb_type(ParamType type) {
+  switch (type) {
+    case ParamType::Int:
+      return exb::DataType::Int;
+    case ParamType::Bool:
+      return exb::DataType::Bool;
+    case ParamType::Float:
+      return exb::DataType::Float;
+    case ParamType::String:
+      return exb::DataType::String;
+    case ParamType::Vec3f:
+      return exb::DataType::Vec3f;
+    default:
+      return exb::DataType::None;
+  }
+}
+
+// UserIn/UserOut slot space (index from Space::UserInBool) of a parameter type.
+std::int32_t slot_space(ParamType type) {
+  switch (type) {
+    case ParamType::Bool:
+      return 0;
+    case ParamType::Int:
+      return 1;
+    case ParamType::Float:
+      return 3;
+    case ParamType::String:
+      return 4;
+    case ParamType::Vec3f:
+      return 5;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+// Element_Expression's memory: its inputs and outputs are the function's user slots, numbered
+// per type, at most kSlots of each (a function reading more fails with BadFrame).
+struct Instance::ExpressionSlots {
+  static constexpr std::size_t kSlots = 16;
+  std::array<std::array<std::uint8_t, kSlots * 12>, 12> bytes{};
+};
+
+// The setup blocks of the expressions a node owns: run once per Enter, of a node or a query.
+void Instance::run_setup_blocks(std::uint32_t node) {
+  for (const auto site : graph_->sites_of(node)) {
+    const auto function = graph_->expression_sites()[site].function;
+    if (graph_->program()->functions()[function].setup < 0) continue;
+    const auto run = [&](auto& frame) {
+      guarded(Fault::Source::UserFunction, node, "an expression's setup block",
+              [&] { return machine()->run_setup(function, frame); });
+    };
+    if (static_cast<std::int32_t>(site) == graph_->node_site(node)) {
+      // An Element_Expression's own function may use its user slots in either block.
+      ExpressionSlots slots;
+      auto frame = expression_frame(node, site, slots);
+      run(frame);
+    } else {
+      auto frame = site_frame(site);
+      run(frame);
+    }
+  }
+}
+
+exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
+  const auto& s = graph_->expression_sites()[site];
+  exb::BasicFrame frame;
+  frame.static_memory = {expression_memory_ + s.static_offset, s.static_size};
+  frame.host = host_;
+  return frame;
+}
+
+void Instance::prepare_thread() const {
+  if (graph_->program() != nullptr) (void)machine();
+  for (const auto* sub : modules_)
+    sub->prepare_thread();
+}
+
+exb::MachineLease Instance::machine() const {
+  return exb::thread_machine(*graph_->program());
+}
+
+Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
+                         const Value& fallback) const {
+  if (site < 0) return fallback;
+  const auto function = graph_->expression_sites()[site].function;
+  const auto& source = *graph_->program()->functions()[function].source;
+  auto frame = site_frame(static_cast<std::uint32_t>(site));
+  if (exb::value_size(source.input_type) != 0) exb::write_value(to_exb(input), frame.input);
+  if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) return fallback;
+  // (A mismatch the loader allows only for Element_Expression's own function.)
+  if (!result_reads_as(source.output_type, type)) return fallback;
+  return from_exb(exb::read_value(exb_type(type), frame.output.data()), fallback);
+}
+
+// The frame of Element_Expression `node`'s own function (`site`): its inputs' values in the user
+// slots, room for its outputs.
+exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
+                                      ExpressionSlots& slots) const {
+  exb::Frame frame;
+  static_cast<exb::BasicFrame&>(frame) = site_frame(site);
+  const auto& m = graph_->model();
+  const auto& n = m.nodes[node];
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    const auto k = slot_space(type);
+    if (k < 0) continue;
+    const auto width = exb::value_size(exb_type(type));
+    const auto inputs = m.inputs_of(n, type);
+    const auto outputs = m.outputs_of(n, type);
+    frame.user[k] = slots.bytes[k].data();
+    frame.user_slots[k] = static_cast<std::uint32_t>(std::min(inputs.size(), slots.kSlots));
+    frame.user[k + 6] = slots.bytes[k + 6].data();
+    frame.user_slots[k + 6] = static_cast<std::uint32_t>(std::min(outputs.size(), slots.kSlots));
+    for (std::size_t i = 0; i < frame.user_slots[k]; ++i) {
+      std::array<std::uint8_t, 12> bytes{};
+      exb::write_value(to_exb(input_value(inputs[i])), bytes);
+      std::memcpy(slots.bytes[k].data() + i * width, bytes.data(), width);
+    }
+  }
+  return frame;
+}
+
+Result Instance::update_expression(std::uint32_t node) {
+  const auto site = graph_->node_site(node);
+  if (site < 0) return Result::Success;
+  ExpressionSlots slots;
+  auto frame = expression_frame(node, static_cast<std::uint32_t>(site), slots);
+  if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) {
+    return Result::Failure;
+  }
+  const auto& n = graph_->model().nodes[node];
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    const auto k = slot_space(type);
+    if (k < 0) continue;
+    const auto width = exb::value_size(exb_type(type));
+    for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
+      const auto index = n.outputs[t].base + static_cast<std::uint32_t>(i);
+      set_output(t, index,
+                 from_exb(exb::read_value(exb_type(type), slots.bytes[k + 6].data() + i * width),
+                          output(t, index)));
+    }
+  }
+  return Result::Success;
+}
+
+}  // namespace ainb::runtime

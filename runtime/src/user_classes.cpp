@@ -1,0 +1,62 @@
+// Registered node classes and stubs: their own Enter, Update and Leave, and the children a class
+// runs through NodeContext::run_child.
+
+#include "protocol.hpp"
+
+#include <cstring>
+
+namespace ainb::runtime {
+
+void Instance::enter_own(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  for (const auto& out : graph_->stub_outputs(node))
+    set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
+  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module(frame());
+  if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
+  if (g.calls_enter) {
+    NodeContext context(*this, node, class_state(g), g.state_size);
+    guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
+  }
+}
+
+Result Instance::call_update_outlined(std::uint32_t node, const GraphNode& g) {
+  return call_update(node, g);
+}
+
+void Instance::leave_own(std::uint32_t node) {
+  const auto& g = graph_->nodes()[node];
+  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
+  if (g.calls_leave) {
+    NodeContext context(*this, node, class_state(g), g.state_size);
+    guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
+  }
+}
+
+// A user node's children (NodeContext::run_child): held from the Enter run_child gives them
+// until they finish or the node leaves them.
+Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
+  const auto& g = graph_->nodes()[node];
+  const auto children = graph_->children(node);
+  if (k >= children.size() || children[k] == Graph::kNoChild) return Result::Success;
+  if (faulting()) return Result::Failure;  // a child's fault the class caught: run no more
+  const auto held = held_children(g, state_of(node));
+  if (!held.holds(k)) {
+    held.set(k, true);
+    enter(children[k]);
+  }
+  const auto result = update(children[k]);
+  if (result != Result::Running) leave_user_child(node, k);
+  return result;
+}
+
+void Instance::leave_user_child(std::uint32_t node, std::size_t k) {
+  const auto& g = graph_->nodes()[node];
+  const auto children = graph_->children(node);
+  if (k >= children.size()) return;
+  const auto held = held_children(g, state_of(node));
+  if (!held.holds(k) || faulting()) return;  // after a fault nothing is left (robustness.md)
+  held.set(k, false);
+  leave(children[k]);
+}
+
+}  // namespace ainb::runtime

@@ -1,0 +1,153 @@
+// Parameter values: properties, inputs by their bindings, the blackboard as the host writes it,
+// and outputs as nodes write them.
+
+#include "protocol.hpp"
+
+#include <variant>
+
+namespace ainb::runtime {
+
+namespace {
+
+// Component 0, 1 or 2 (x, y, z) of a vec3f.
+float component_of(const Vec3f& v, std::uint8_t component) {
+  return component == 0 ? v.x : component == 1 ? v.y : v.z;
+}
+
+}  // namespace
+
+Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
+  const auto& m = graph_->model();
+  const auto t = static_cast<std::size_t>(blackboard_type_for(type, flags));
+  const auto& v = *bb_[m.blackboard.first[t] + flags.index()];
+  const auto component = blackboard_component(type, flags);
+  return component ? component_of(std::get<Vec3f>(v), static_cast<std::uint8_t>(*component)) : v;
+}
+
+Value Instance::property_value(const Property& p) const {
+  switch (p.flags.source()) {
+    case ParamFlags::Source::Blackboard:
+      return blackboard_value(p.type, p.flags);
+    case ParamFlags::Source::Expression: {
+      const auto& m = graph_->model();
+      const auto t = static_cast<std::size_t>(p.type);
+      const auto index = static_cast<std::uint32_t>(&p - m.properties[t].data());
+      return evaluate(graph_->property_site(p.type, index), p.type, p.value, p.value);
+    }
+    default:
+      return p.value;
+  }
+}
+
+Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& fallback) const {
+  const auto t = static_cast<std::size_t>(type);
+  switch (b.kind) {
+    case InputBinding::Kind::Default:
+      return fallback;
+    case InputBinding::Kind::Output:
+      return output(t, b.slot);
+    case InputBinding::Kind::Blackboard:
+      return *bb_[b.slot];
+    case InputBinding::Kind::Component:
+      return component_of(std::get<Vec3f>(*bb_[b.slot]), b.component);
+    case InputBinding::Kind::Expression: {
+      // The function's input is the linked output, else the stored value.
+      const auto source = b.source_slot >= 0 ? output(static_cast<std::size_t>(b.source_type),
+                                                      static_cast<std::uint32_t>(b.source_slot))
+                                             : fallback;
+      return evaluate(static_cast<std::int32_t>(b.slot), type, source, fallback);
+    }
+    case InputBinding::Kind::MultiSource:
+      // An ordinary read of a multi-source input gives its first source.
+      if (b.count == 0) return fallback;
+      return bound_value(graph_->source_bindings(b)[0], type, fallback);
+  }
+  return fallback;
+}
+
+Value Instance::input_value(const Input& in) const {
+  const auto t = static_cast<std::size_t>(in.type);
+  const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
+  return bound_value(graph_->input_binding(in.type, index), in.type, in.default_value);
+}
+
+Value Instance::input_source(const Input& in, std::size_t source) const {
+  const auto t = static_cast<std::size_t>(in.type);
+  const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
+  const auto& b = graph_->input_binding(in.type, index);
+  if (b.kind != InputBinding::Kind::MultiSource) {
+    return source == 0 ? bound_value(b, in.type, in.default_value) : in.default_value;
+  }
+  const auto sources = graph_->source_bindings(b);
+  return source < sources.size() ? bound_value(sources[source], in.type, in.default_value)
+                                 : in.default_value;
+}
+
+bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view name,
+                            const Value& value) {
+  const auto& m = graph_->model();
+  const auto t = static_cast<std::size_t>(type);
+  const auto outputs = m.outputs_of(m.nodes[node], type);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].name == name) {
+      set_output(t, m.nodes[node].outputs[t].base + static_cast<std::uint32_t>(i), value);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value value) {
+  bool found = false;
+  catching([&] { write_blackboard(name, type, value, found); });
+  return found;
+}
+
+// `found` is set before the observer is told, so a write whose observer throws still counts.
+void Instance::write_blackboard(std::string_view name, BlackboardType type, Value value,
+                                bool& found) {
+  const auto& entries = graph_->model().blackboard.entries;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].type != type || entries[i].name != name) continue;
+    // Written where the entry lives: this instance, or the file it inherits the entry from.
+    auto* const owner = blackboard_links_[i].owner;
+    const auto entry = blackboard_links_[i].entry;
+    if (const auto* text = std::get_if<std::string_view>(&value)) {
+      const auto first = owner->graph_->model().blackboard.first[static_cast<std::size_t>(type)];
+      value = std::string_view(owner->blackboard_strings_[entry - first].assign(*text));
+    }
+    owner->blackboard_[entry] = value;
+    found = true;
+    if (observed()) {
+      guarded(Fault::Source::Observer, -1, "on_blackboard",
+              [&] { options_.observer->on_blackboard(*owner, entry); });
+    }
+    return;
+  }
+}
+
+bool Instance::set_bool(std::string_view name, bool v) {
+  return set_blackboard(name, BlackboardType::Bool, v);
+}
+bool Instance::set_int(std::string_view name, std::int32_t v) {
+  return set_blackboard(name, BlackboardType::S32, v);
+}
+bool Instance::set_float(std::string_view name, float v) {
+  return set_blackboard(name, BlackboardType::F32, v);
+}
+bool Instance::set_string(std::string_view name, std::string_view v) {
+  return set_blackboard(name, BlackboardType::String, v);
+}
+bool Instance::set_vec3f(std::string_view name, Vec3f v) {
+  return set_blackboard(name, BlackboardType::Vec3f, v);
+}
+
+const Value* Instance::blackboard(std::string_view name) const {
+  const auto& entries = graph_->model().blackboard.entries;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].name == name) return bb_[i];
+  }
+  return nullptr;
+}
+
+}  // namespace ainb::runtime
