@@ -1,7 +1,7 @@
 // The bulk corpus (../shared/corpus/bulk: 109 AI files and 471 BYML files of two TotK actor
 // packs) as a new user meets it: every AI file lints and runs 600 frames with its modules beside
 // it, and every BYML file prints the same way twice. Loading, the peer dump and the round trips
-// of the same files are in loader_corpus_test.cpp and writer_test.cpp.
+// of the same files are in loader_corpus_test.cpp and writer_roundtrip_test.cpp.
 
 #include <map>
 #include <sstream>

@@ -257,7 +257,7 @@ TEST_CASE("ainb lint with aidefn tables (--defs, or --romfs alone) finds what th
   CHECK(findings.out.ends_with(": 4 findings in 4 user nodes (Logic category)\n"));
 
   const auto toby = (corpus / "ainb/Toby.utility.root.ainb").string();
-  // Neither --defs nor --romfs: the built-in nodes only (tests/gamedata_test.cpp).
+  // Neither --defs nor --romfs: the built-in nodes only (tests/gamedata_catalogue_test.cpp).
   const auto none = ainb_cli({"lint", toby});
   CHECK(none.code == 0);
   CHECK(

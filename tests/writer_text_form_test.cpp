@@ -1,41 +1,29 @@
-// The writer and the JSON text form: byte-exact round trips of the corpus (through the model,
-// through the text, EXB through its assembly), hand-made 0x404/0x408 files, edits that the loader
-// reads back exactly, and the JSON-path errors of invalid text.
+// Editing the JSON text form: edits the loader reads back exactly, counts derived for what an
+// edit leaves out, an enum resolve that follows its parameter, the bundled examples, and the
+// JSON-path errors of text that is not a valid file.
 
+#include <cstddef>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <doctest/doctest.h>
-#include <fmt/format.h>
 
-#include "ainb/exb/assembler.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
 #include "ainb_builder.hpp"
 #include "cli_run.hpp"
-#include "commands.hpp"
 #include "corpus.hpp"
-#include "scratch.hpp"
+#include "text_form_examples.hpp"
 
 using namespace ainb;
 using namespace ainb::test;
 using json = nlohmann::ordered_json;
 
-using ainb::test::ainb_cli;
-
 namespace {
-
-// The text as a person stores it: printed, then parsed again.
-json reparse(const json& text) {
-  return json::parse(text.dump(2));
-}
-
-json example_text(const std::string& name = "patrol.root.json") {
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "examples" / name);
-  REQUIRE(in);
-  return json::parse(in);
-}
 
 // The TextFormError message of `text` (fails the test when it converts).
 std::string error_of(const json& text) {
@@ -54,94 +42,6 @@ std::string_view pool_of(const Model& m) {
 }
 
 }  // namespace
-
-TEST_CASE("writer: every real file comes back byte for byte from its model") {
-  const auto files = all_real_ainb_files();
-  for (const auto& path : files) {
-    CAPTURE(path.filename().string());
-    const auto model = load_file(path);
-    const auto bytes = writer::write(*model);
-    CHECK(bytes == model->bytes);
-    CHECK_FALSE(writer::first_difference(*model, bytes).has_value());
-  }
-  if (!corpus_dir().empty()) CHECK(files.size() == 12 + 109);
-}
-
-TEST_CASE("text form: every real file comes back byte for byte through JSON") {
-  for (const auto& path : all_real_ainb_files()) {
-    CAPTURE(path.filename().string());
-    const auto model = load_file(path);
-    const auto text = writer::to_text(*model);
-    const auto bytes = writer::from_text(reparse(text), path.string());
-    CHECK(bytes == model->bytes);
-  }
-}
-
-TEST_CASE("text form: JSON to AINB to JSON is stable for every real file") {
-  for (const auto& path : all_real_ainb_files()) {
-    CAPTURE(path.filename().string());
-    const auto text = writer::to_text(*load_file(path));
-    const auto again = writer::to_text(*load(writer::from_text(reparse(text)), "again.ainb"));
-    CHECK(again == text);
-  }
-}
-
-TEST_CASE("blackboard file references: the hashes follow from the path") {
-  const auto ref = writer::file_reference("Work/Gdyml/game__enemy__TobyParam.gdyml");
-  CHECK(ref.path_hash == 0xaa5575b3u);  // as Toby.action.basicattack.module.ainb stores them
-  CHECK(ref.name_hash == 0xaaae85ceu);
-  CHECK(ref.extension_hash == 0x9c20feb5u);
-  // The name runs to the last dot: "Horablin.engine__component__BlackboardParamTable".
-  const auto table = writer::file_reference(
-      "Work/Component/Blackboard/BlackboardParamTable/"
-      "Horablin.engine__component__BlackboardParamTable.gyml");
-  CHECK(table.name_hash == 0x7011d0f2u);
-  CHECK(table.extension_hash == 0x0b68a737u);
-}
-
-TEST_CASE("the derived fields agree with every corpus file, so the text form leaves them out") {
-  std::size_t nodes = 0, with_expressions = 0, attachments = 0;
-  for (const auto& path : corpus_ainb_files()) {
-    CAPTURE(path.filename().string());
-    const auto model = load_file(path);
-    for (const auto& n : model->nodes) {
-      CAPTURE(n.index);
-      const auto use = expression_use(*model, n);
-      CHECK(use.function_count == n.exb_function_count);
-      CHECK(use.io_size == n.exb_io_size);
-      ++nodes;
-      with_expressions += use.function_count != 0 ? 1 : 0;
-    }
-    for (const auto& a : model->attachments) {
-      const auto use = expression_use(*model, a);
-      CHECK(use.function_count == a.exb_function_count);
-      CHECK(use.io_size == a.exb_io_size);
-      ++attachments;
-    }
-    CHECK(module_output_node_count(*model) == model->header.output_node_count);
-    for (const auto& f : model->blackboard.file_references) {
-      const auto derived = writer::file_reference(f.path);
-      CHECK(derived.path_hash == f.path_hash);
-      CHECK(derived.name_hash == f.name_hash);
-      CHECK(derived.extension_hash == f.extension_hash);
-    }
-    const auto text = writer::to_text(*model);
-    CHECK_FALSE(text["header"].contains("output_node_count"));
-    for (const auto& n : text["nodes"]) {
-      CHECK_FALSE(n.contains("exb_functions"));
-      CHECK_FALSE(n.contains("exb_io_size"));
-    }
-    if (text.contains("blackboard_files")) {
-      for (const auto& f : text["blackboard_files"])
-        CHECK(f.size() == 1);  // the path alone
-    }
-  }
-  if (!corpus_dir().empty()) {
-    CHECK(nodes == 1005);
-    CHECK(with_expressions == 22);
-    CHECK(attachments == 12);
-  }
-}
 
 TEST_CASE("text form: expressions pass the EXB verifier and bindings their types, or it refuses") {
   auto text = example_text("hurry.root.json");
@@ -227,143 +127,6 @@ TEST_CASE("text form: an edit that binds expressions or adds an output node gets
   CHECK(again["nodes"][1]["exb_io_size"] == 8);
   CHECK_FALSE(again["nodes"][1].contains("exb_functions"));
   CHECK_FALSE(again["nodes"][added].contains("exb_functions"));
-}
-
-TEST_CASE("exb assembler: every corpus expression section assembles back byte for byte") {
-  std::size_t sections = 0, lines = 0;
-  for (const auto& path : corpus_ainb_files()) {
-    const auto model = load_file(path);
-    if (!model->expressions) continue;
-    CAPTURE(path.filename().string());
-    const auto& s = *model->expressions;
-    const auto begin = model->header.offsets[header_slot::kExpressions];
-    const std::vector<std::uint8_t> original(
-        model->bytes.begin() + begin,
-        model->bytes.begin() + model->header.offsets[header_slot::kModules]);
-    CHECK(exb::encode(s) == original);
-    const auto source = exb::to_assembly(s);
-    CHECK(exb::assemble(source) == original);
-    ++sections;
-    for (const auto& f : source.functions)
-      lines += f.main.size() + (f.setup ? f.setup->size() : 0);
-  }
-  if (!corpus_dir().empty()) {
-    CHECK(sections == 6);
-    CHECK(lines == 144);
-  }
-}
-
-TEST_CASE("exb assembler: the text of a parameter-region constant and its errors") {
-  exb::AssemblySource src;
-  src.version = 2;
-  src.param_region = {0, 0, 0, 0, 0, 0, 0, 0};  // two zero words
-  exb::AssemblyFunction fn;
-  fn.output_type = exb::DataType::Float;
-  fn.static_size = 0x10;
-  fn.main = {"STR float GMem[0x0], float @imm 7.0",
-             "STR float GMem[0x4], float 7.0",
-             "STR int GMem[0x8], int -3",
-             "STR int GMem[0xc], int @param[0x4] 0",
-             "CFN GetBBCodeFloat( Float, Int ), GMem[0x8]",
-             "END"};
-  src.functions = {fn};
-  const auto bytes = exb::assemble(src);
-  const auto s = exb::decode(ByteReader(bytes, "test"));
-  REQUIRE(s.instructions.size() == 6);
-  CHECK(s.instructions[0].rhs.source == exb::Source::Immediate);
-  CHECK(s.instructions[0].rhs.value == 7);
-  CHECK(s.instructions[1].rhs.source == exb::Source::ParamTable);
-  CHECK(s.instructions[1].rhs.value == 8);  // appended after the two words
-  CHECK(s.instructions[2].rhs.source == exb::Source::ParamTable);
-  CHECK(s.instructions[2].rhs.value == 12);
-  CHECK(s.instructions[3].rhs.value == 4);  // the offset asked for, which holds the value
-  CHECK(s.instructions[4].raw[1] == 4);     // CFN: the result type (v2 FLOAT)
-  CHECK(s.signatures.at(0) == "GetBBCodeFloat( Float, Int )");
-
-  fn.main = {"STR float GMem[0x0], float 1.0", "FOO int GMem[0x0], int 1"};
-  src.functions = {fn};
-  CHECK_THROWS_WITH_AS(exb::assemble(src), "expression 0 main line 1: unknown mnemonic \"FOO\"",
-                       exb::AssemblyError);
-  fn.main = {"STR float GMem[0x0], float @imm 1.5"};
-  src.functions = {fn};
-  try {
-    exb::assemble(src);
-    FAIL("expected an AssemblyError");
-  } catch (const exb::AssemblyError& e) {
-    CHECK(std::string(e.what()) ==
-          "expression 0 main line 0: float 1.5 does not fit an immediate (a whole number "
-          "0..65535)");
-    CHECK(e.function() == 0u);
-    CHECK(e.block() == "main");
-    CHECK(e.line() == 0);
-  }
-  fn.main = {"ADD int GMem[0x0], float 1.0"};
-  src.functions = {fn};
-  CHECK_THROWS_WITH_AS(exb::assemble(src),
-                       "expression 0 main line 0: operand \"float 1.0\" is not of the "
-                       "instruction's type INT",
-                       exb::AssemblyError);
-  // Values past their 32-bit type are refused, not wrapped (99999999999 became 1215752191) or
-  // made infinite; the extremes themselves are kept.
-  const std::vector<std::pair<std::string, std::string>> refused = {
-      {"STR int GMem[0x0], int 99999999999", "int 99999999999 is past the 32-bit signed range"},
-      {"STR int GMem[0x0], int 2147483648", "int 2147483648 is past the 32-bit signed range"},
-      {"STR float GMem[0x0], float 1e40", "float 1e40 is past float's range (about 3.4e38)"}};
-  for (const auto& [line, message] : refused) {
-    fn.main = {line, "END"};
-    src.functions = {fn};
-    CHECK_THROWS_WITH_AS(exb::assemble(src), ("expression 0 main line 0: " + message).c_str(),
-                         exb::AssemblyError);
-  }
-  fn.main = {"STR int GMem[0x0], int -2147483648", "STR int GMem[0x4], int 2147483647",
-             "STR float GMem[0x8], float inf", "END"};
-  src.functions = {fn};
-  CHECK_NOTHROW(exb::assemble(src));
-}
-
-TEST_CASE("writer: murmur3 name hashes are those of the corpus's node entries") {
-  CHECK(writer::murmur3_32("") == 0);
-  CHECK(writer::murmur3_32("hello") == 0x248bfa47u);
-  for (const auto& path : corpus_ainb_files()) {
-    const auto model = load_file(path);
-    if (model->version() == kVersion404) continue;
-    for (const auto& n : model->nodes)
-      CHECK(n.name_hash == writer::murmur3_32(n.name));
-  }
-}
-
-TEST_CASE("writer: hand-made 0x404 and 0x408 files round trip through the model and JSON") {
-  AinbSpec spec;
-  spec.version = kVersion408;
-  spec.commands = {{"Root", 0, {}}};
-  spec.blackboard = {{BlackboardType::U32, "Mask", std::uint32_t{0xF0F0F0F0u}},
-                     {BlackboardType::S32, "Count", std::int32_t{-5}},
-                     {BlackboardType::Vec3f, "Where", Vec3f{1, 2, 3}, "notes", 1}};
-  BuildNode root{.type = NodeType::RandomSelector, .flags = node_flags::kIsRoot};
-  root.plugs = {{PlugKind::Child, 1, "A", 0, random_weight(0.25f)},
-                {PlugKind::Child, 2, "B", 0, random_weight(0.75f)}};
-  BuildNode fork{.type = NodeType::Fork};
-  fork.plugs = {{PlugKind::Transition, 2, "", 0}};
-  BuildNode user{.name = "Act"};
-  user.properties = {{ParamType::Int, "Count", std::int32_t{0}, 0x80000000u}};
-  spec.nodes = {root, fork, user};
-  spec.transitions = {{1, ""}, {0x80000000u, "Root"}};
-  spec.replacements = {{0, 0, 1, 0}};
-  const auto bytes = build(spec);
-  const auto model = load(bytes, "hand.ainb");
-  CHECK(writer::write(*model) == bytes);
-  CHECK(writer::from_text(reparse(writer::to_text(*model))) == bytes);
-
-  spec.version = kVersion404;
-  spec.blackboard = {{BlackboardType::F32, "Speed", 2.5f}};
-  spec.transitions = {};
-  spec.replacements = {};
-  spec.nodes[1].plugs = {};
-  spec.nodes[2].properties = {{ParamType::Float, "Speed", 0.0f, 0x80000000u}};
-  const auto bytes404 = build(spec);
-  const auto model404 = load(bytes404, "hand404.ainb");
-  CHECK(writer::write(*model404) == bytes404);
-  CHECK(writer::from_text(reparse(writer::to_text(*model404))) == bytes404);
 }
 
 TEST_CASE("text form: a 0x404 enum resolve follows the parameter it patches through an edit") {
@@ -575,8 +338,8 @@ TEST_CASE("text form: invalid JSON gives errors naming the JSON path") {
 }
 
 TEST_CASE("text form: fields the format stores narrower are refused, not wrapped") {
-  // s32 values before the f32 ones: 16,400 x 4 bytes puts the f32 section's offset past 16 bits,
-  // which used to wrap and give PatrolSpeed another entry's bytes.
+  // s32 values before the f32 ones: 16,400 x 4 bytes puts the f32 section's offset past 16 bits;
+  // wrapped, it would give PatrolSpeed another entry's bytes.
   auto text = example_text();
   auto& s32 = text["blackboard"]["s32"] = json::array();
   for (int i = 0; i < 16'400; ++i)
@@ -601,143 +364,6 @@ TEST_CASE("text form: the bundled example's JSON compiles to the file the build 
   const auto model = load(bytes, "patrol.root.ainb");
   CHECK(model->nodes.size() == 10);
   CHECK(writer::to_text(*model)["nodes"] == text["nodes"]);
-}
-
-namespace {
-
-std::vector<std::uint8_t> read_all(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
-
-TEST_CASE("ainb convert: AINB to JSON to AINB gives the file back and --check says so") {
-  const auto dir = corpus_dir();
-  if (dir.empty()) return;
-  const auto source = (dir / "ainb/NpcTripMaster.utility.root.ainb").string();
-  const auto text = (ainb::test::scratch_dir() / "writer_cli_npc.json").string();
-  const auto back = (ainb::test::scratch_dir() / "writer_cli_npc.ainb").string();
-  auto r = ainb_cli({"convert", source, text});
-  CHECK(r.code == 0);
-  CHECK(r.out.empty());
-  CHECK(r.err.empty());
-  CHECK(json::parse(read_all(text))["format"] == "ainb-text/1");
-  r = ainb_cli({"convert", text, back});
-  CHECK(r.code == 0);
-  CHECK(read_all(back) == read_all(source));
-  r = ainb_cli({"convert", "--check", source});
-  CHECK(r.code == 0);
-  CHECK(r.out ==
-        source + ": byte-exact round trip through the writer and the text form (1858 bytes)\n");
-}
-
-TEST_CASE("ainb convert --check reports the first differing offset and its section") {
-  // An S32 selector condition whose blackboard flag half-word has an unknown bit instead of bit
-  // 15: the loader keeps only "no blackboard", so the writer writes 0 there.
-  AinbSpec spec;
-  spec.commands = {{"Root", 0, {}}};
-  BuildNode root{.type = NodeType::S32Selector, .flags = node_flags::kIsRoot};
-  root.inputs = {{ParamType::Int, "Input", -1, 0, 0, std::int32_t{1}}};
-  root.plugs = {{PlugKind::Child, 1, "One", 0, {0, 0, 0x01, 0, 1, 0, 0, 0}},
-                {PlugKind::Child, 1, "Default", 0, s32_condition(0)}};
-  spec.nodes = {root, BuildNode{.name = "Leaf"}};
-  const auto bytes = build(spec);
-  const auto path = ainb::test::write_scratch("writer_cli_check.ainb", bytes);
-  const auto model = load(bytes, "check.ainb");
-  const auto at = model->plugs_of(model->nodes[0], PlugKind::Child)[0].offset + 10;
-  const auto r = ainb_cli({"convert", "--check", path.string()});
-  CHECK(r.code == 1);
-  const auto line = [&](std::string_view how) {
-    return fmt::format(
-        "{}: round trip through {} differs: first difference at offset {:#x} (node bodies (node "
-        "0)): 0x01 in the file, 0x00 written\n",
-        path.string(), how, at);
-  };
-  CHECK(r.out == line("the writer") + line("the text form"));
-}
-
-TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
-  auto text = example_text();
-  text["nodes"][3]["plugs"]["child"][0]["node"] = 42;
-  const auto path = ainb::test::write_scratch("writer_cli_bad.json", text.dump(2)).string();
-  auto r =
-      ainb_cli({"convert", path, (ainb::test::scratch_dir() / "writer_cli_bad.ainb").string()});
-  CHECK(r.code == 1);
-  CHECK(r.err == "error: " + path +
-                     ": /nodes/3/plugs/child/0/node: index 42 out of range (file has 10 nodes)\n");
-  ainb::test::write_file(path, "{\"nodes\": [");
-  r = ainb_cli({"convert", path, (ainb::test::scratch_dir() / "writer_cli_bad.ainb").string()});
-  CHECK(r.code == 1);
-  CHECK(r.err.starts_with("error: " + path + ": not JSON: [json.exception.parse_error.101]"));
-  r = ainb_cli({"convert", path});
-  CHECK(r.code == 2);
-  CHECK(r.err == "error: convert needs IN and OUT (or --check IN)\n");
-  r = ainb_cli({"convert", "--check", path});
-  CHECK(r.code == 2);
-  CHECK(r.err == "error: --check takes an AINB file\n");
-}
-
-TEST_CASE("ainb convert: a written file that is likely a mistake gives warnings") {
-  // Both commands named Root, and Root's Sequential a child of itself: the file loads, but
-  // `ainb run` refuses its graph, so it is written only with --force, with a warning each.
-  auto text = example_text();
-  text["commands"][1]["name"] = "Root";
-  text["nodes"][0]["plugs"]["child"].push_back({{"node", 0}, {"name", ""}});
-  const auto path = ainb::test::write_scratch("writer_doubtful.json", text.dump(2)).string();
-  const auto out = (ainb::test::scratch_dir() / "writer_doubtful.ainb").string();
-  std::filesystem::remove(out);
-  const auto refused = ainb_cli({"convert", path, out});
-  CHECK(refused.code == 1);
-  CHECK(refused.err == "error: " + out +
-                           ": ainb run refuses it: nodes at offset 0xa4: node 0 is its own "
-                           "descendant through child plugs (from node 0): a cycle would never "
-                           "finish\nnot written (--force writes it all the same)\n");
-  CHECK_FALSE(std::filesystem::exists(out));
-  const auto r = ainb_cli({"convert", path, out, "--force"});
-  CHECK(r.code == 0);
-  CHECK(r.err ==
-        "warning: " + out +
-            ": command \"Root\" is given more than once\n"
-            "warning: " +
-            out +
-            ": ainb run refuses it: nodes at offset 0xa4: node 0 is its "
-            "own descendant through child plugs (from node 0): a cycle would never finish\n");
-  // The example itself gives none.
-  CHECK(
-      ainb_cli({"convert",
-                (std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.root.json").string(),
-                out})
-          .err.empty());
-}
-
-TEST_CASE("ainb convert: a misnamed built-in plug is not written unless forced") {
-  auto text = example_text();
-  bool renamed = false;
-  for (auto& node : text["nodes"]) {
-    if (node["type"] != "Element_BoolSelector") continue;
-    for (auto& plug : node["plugs"]["child"]) {
-      if (plug["name"] == "True") plug["name"] = "true";
-    }
-    renamed = true;
-    break;
-  }
-  REQUIRE(renamed);
-  const auto path = ainb::test::write_scratch("writer_lower_true.json", text.dump(2)).string();
-  const auto out = (ainb::test::scratch_dir() / "writer_lower_true.ainb").string();
-  std::filesystem::remove(out);
-  const auto refused = ainb_cli({"convert", path, out});
-  CHECK(refused.code == 1);
-  CHECK(refused.err.find(": ainb run refuses it: nodes at offset 0x") != std::string::npos);
-  CHECK(
-      refused.err.find("(Element_BoolSelector): child plug 0 is named \"true\"; its plugs are "
-                       "\"True\" and \"False\"\nnot written (--force writes it all the same)\n") !=
-      std::string::npos);
-  CHECK_FALSE(std::filesystem::exists(out));
-  const auto forced = ainb_cli({"convert", path, out, "--force"});
-  CHECK(forced.code == 0);
-  CHECK(std::filesystem::exists(out));
-  CHECK(forced.err.starts_with("warning: " + out + ": ainb run refuses it: "));
 }
 
 TEST_CASE("the hurry example: an expression authored as assembly in JSON, compiled by the build") {
