@@ -441,7 +441,7 @@ TEST_CASE("misuse of the embedding API is refused with a message, not undefined 
     std::size_t state_size() const override { return size; }
   };
   registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState));
-  CHECK(graph_of(bomb_file(), registry)->node_memory() == 65520u);
+  CHECK(graph_of(bomb_file(), registry)->class_state_bytes() == 65520u);
   registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState + 1));
   CHECK_THROWS_WITH_AS(graph_of(bomb_file(), registry),
                        "bomb.root.ainb: node 1 (Bomb): its class's state_size() is 65521 bytes, "

@@ -35,7 +35,7 @@ TEST_CASE("user classes keep per-node state in the instance, zeroed at each Ente
   both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
   spec.nodes = {both, user("Counting"), user("Counting")};
   auto graph = std::make_shared<Graph>(ainb::load(build(spec), "tally.ainb"), registry);
-  CHECK(graph->node_memory() == 32);  // two 4-byte blocks, 16-byte aligned
+  CHECK(graph->class_state_bytes() == 32);  // two 4-byte blocks, 16-byte aligned
   Instance a(graph), b(graph);
   for (auto* instance : {&a, &b}) {
     instance->start("Root");
@@ -335,9 +335,9 @@ struct Mover : NodeClass {
                                   wrote_by_name));
     // Handles that do not fit the declaration read zero and write nothing: slot 3 is the
     // property Count (not a float input), 99 is no slot, and Out is an int.
-    misuse.push_back(fmt::format("{} {} {}", c.read(InputParam<float>{count.slot}),
+    misuse.push_back(fmt::format("{} {} {}", c.read(InputParam<float>{count.position}),
                                  c.read(InputParam<float>{99}),
-                                 c.write(OutputParam<float>{out.slot}, 1.0f)));
+                                 c.write(OutputParam<float>{out.position}, 1.0f)));
     return Result::Running;
   }
 };
@@ -362,7 +362,7 @@ TEST_CASE(
   CHECK(mover->declared().size() == 7);
   CHECK(mover->declared()[3].name == "Count");
   CHECK(mover->declared()[3].kind == ParamKind::Property);
-  CHECK(mover->count.slot == 3);
+  CHECK(mover->count.position == 3);
   NodeRegistry registry;
   registry.add("Mover", mover);
   registry.add("InReader", reader);
@@ -390,9 +390,9 @@ TEST_CASE(
   read.inputs = {{ParamType::Int, "In", 1, 0, 0, std::int32_t{-1}}};  // a's Out
   spec.nodes = {all, a, b, read};
   auto graph = std::make_shared<Graph>(ainb::load(build(spec), "declared.ainb"), registry);
-  CHECK(graph->declared_slots(1).size() == 7);
-  CHECK(graph->declared_slots(2)[2].index != Graph::kNoParameter);  // b's Height
-  CHECK(graph->declared_slots(1)[2].index == Graph::kNoParameter);  // a has none
+  CHECK(graph->declared_parameters(1).size() == 7);
+  CHECK(graph->declared_parameters(2)[2].index != Graph::kNoParameter);  // b's Height
+  CHECK(graph->declared_parameters(1)[2].index == Graph::kNoParameter);  // a has none
   // What each Mover lacks: a its Height and Missing; b its Count (a float there), Missing, Out.
   std::vector<std::string> unresolved;
   for (const auto& [node, slot] : graph->unresolved_parameters())

@@ -11,26 +11,26 @@
 namespace ainb::runtime {
 
 void Instance::leave_roots() {
-  // Later slots first, like the children of a node.
-  for (auto k = slot_count_; k-- > 0;) {
-    if (!slots_[k].dormant && !slots_[k].done) leave(slots_[k].node);
+  // Later roots first, like the children of a node.
+  for (auto k = root_count_; k-- > 0;) {
+    if (!roots_[k].dormant && !roots_[k].done) leave(roots_[k].node);
   }
-  slot_count_ = 0;
+  root_count_ = 0;
   // A waiting Fork keeps kTransitionRequested set (apply_transitions), so a command start that
   // leaves roots without one does not touch fork_'s line of the object.
   if (has(kTransitionRequested)) fork_ = {};
   set(kTransitionRequested | kPostRequested, false);
 }
 
-inline Instance::Slot& Instance::push_slot(Slot slot) {
+inline Instance::ActiveRoot& Instance::push_root(ActiveRoot root) {
   // Graph::max_active_roots() bounds the array (a command's root, or a Fork's paths).
-  if (slot_count_ == graph_->max_active_roots()) throw_array_full();
-  return slots_[slot_count_++] = slot;
+  if (root_count_ == graph_->max_active_roots()) throw_array_full();
+  return roots_[root_count_++] = root;
 }
 
 void Instance::throw_array_full() const {
-  throw std::logic_error(fmt::format("{}: the active node array is full ({} slots)",
-                                     graph_->model().name, slot_count_));
+  throw std::logic_error(fmt::format("{}: the active node array is full ({} roots)",
+                                     graph_->model().name, root_count_));
 }
 
 // A frame of a running command (Logic files take tick_logic): a function of its own, so the
@@ -38,7 +38,7 @@ void Instance::throw_array_full() const {
 void Instance::tick_command() {
   // Requested last frame: applied "before the next calculation".
   if (has(kTransitionRequested)) apply_transitions(false);
-  calculate_slots(false);
+  calculate_roots(false);
   // The common frame tests the flags once: no transition, StateEnd or other roots.
   if (has(kTransitionRequested | kStateEndRequested | kOtherRoots)) return finish_frame();
   end_if_done();
@@ -50,73 +50,74 @@ void Instance::calculate_post_transitions() {
   const auto rounds = graph_->nodes().size();
   for (std::size_t round = 0; round <= rounds && has(kPostRequested); ++round) {
     apply_transitions(true);
-    calculate_slots(true);
+    calculate_roots(true);
   }
 }
 
 // Inlined into the frame (one copy more for post-calc transitions), as it runs every frame.
-[[gnu::always_inline]] inline void Instance::calculate_slots(bool only_fresh) {
+[[gnu::always_inline]] inline void Instance::calculate_roots(bool only_fresh) {
   const auto* nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   bool removed = false;
-  for (std::uint32_t i = 0; i < slot_count_; ++i) {
-    auto& slot = slots_[i];
-    if (slot.done || (only_fresh && !slot.fresh)) continue;
-    slot.fresh = false;
-    if (slot.dormant) {
+  for (std::uint32_t i = 0; i < root_count_; ++i) {
+    auto& root = roots_[i];
+    if (root.done || (only_fresh && !root.fresh)) continue;
+    root.fresh = false;
+    if (root.dormant) {
       if (!wake_join(i)) continue;
       removed = true;  // its other copies may have left the array
     }
-    const auto node = slot.node;
-    current_slot_ = static_cast<std::int32_t>(i);
+    const auto node = root.node;
+    current_root_ = static_cast<std::int32_t>(i);
     const auto& g = nodes[node];
     const auto result = update_child(node, g, nodes_[g.state_index], quiet);
-    current_slot_ = -1;
+    current_root_ = -1;
     if (result == Result::Running) continue;
     // A path that ends (no transition) with Failure fails the command, whatever the others do
     // (a Fork's paths, as a Simultaneous's children: docs/semantics.md).
-    if (slot.next < 0 && result == Result::Failure) marks_ |= kPathFailed;
+    if (root.next < 0 && result == Result::Failure) marks_ |= kPathFailed;
     last_root_result_ = (marks_ & kPathFailed) != 0 ? Result::Failure : result;
     leave_child(node, g, nodes_[g.state_index], quiet);
-    slot.done = true;
-    if (slot.next < 0) removed = true;
+    root.done = true;
+    if (root.next < 0) removed = true;
   }
-  // Only a slot this loop finished, or a Join copy a woken Join dropped, leaves the array.
+  // Only a root this loop finished, or a Join copy a woken Join dropped, leaves the array.
   if (!removed) return;
   // The common removal, a single root that finished (a tree restarted every frame), without the
   // loop.
-  if (slot_count_ == 1 && slots_[0].leaves_array()) {
-    slot_count_ = 0;
+  if (root_count_ == 1 && roots_[0].leaves_array()) {
+    root_count_ = 0;
   } else {
-    remove_finished_slots();
+    remove_finished_roots();
   }
 }
 
-// A plain loop: the array has one or a few slots, where std::remove_if's unrolled search costs
-// more than the copies (a tree restarted every frame removes its root's slot every frame).
-void Instance::remove_finished_slots() {
+// A plain loop: the array has one or a few roots, where std::remove_if's unrolled search costs
+// more than the copies (a tree restarted every frame removes its root's root every frame).
+void Instance::remove_finished_roots() {
   std::uint16_t kept = 0;
-  for (std::uint32_t i = 0; i < slot_count_; ++i) {
-    if (!slots_[i].leaves_array()) slots_[kept++] = slots_[i];
+  for (std::uint32_t i = 0; i < root_count_; ++i) {
+    if (!roots_[i].leaves_array()) roots_[kept++] = roots_[i];
   }
-  slot_count_ = kept;
+  root_count_ = kept;
 }
 
 // After a frame's calculation (post true) the post-calc requests are due; at a frame's start
 // (post false) every pending one is: a post-calc request still pending then was carried over from
-// a chain cut at its limit (calculate_post_transitions), and its slot's root has finished.
+// a chain cut at its limit (calculate_post_transitions), and its root's root has finished.
 void Instance::apply_transitions(bool post) {
   const auto due = [post](bool post_calc) { return !post || post_calc; };
   const auto& nodes = graph_->nodes();
   // Set again below for requests of the other timing; every post-calc request is due here.
   set(kTransitionRequested | kPostRequested, false);
-  auto place = [&](Slot& slot, std::uint32_t from, std::uint32_t target) {
+  auto place = [&](ActiveRoot& root, std::uint32_t from, std::uint32_t target) {
     if (observed()) {
       guarded(Fault::Source::Observer, from, "on_transition",
               [&] { options_.observer->on_transition(*this, from, target); });
     }
-    slot = Slot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
-    if (!slot.dormant) enter(target);
+    root =
+        ActiveRoot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
+    if (!root.dormant) enter(target);
   };
   if (fork_.node >= 0 && due(fork_.post)) {
     // A Fork replaces the whole array with its paths.
@@ -126,30 +127,30 @@ void Instance::apply_transitions(bool post) {
     // Nothing is requested now: paths that all finish in this calculation end the command in
     // this frame (their Join copies are counted as the array is calculated).
     for (const auto& t : graph_->transitions(fork)) {
-      place(push_slot({}), fork, t.target);
+      place(push_root({}), fork, t.target);
     }
     return;
   }
   if (fork_.node >= 0) set(kTransitionRequested, true);
-  for (auto& slot : slots()) {
-    if (slot.next >= 0 && !due(slot.next_post)) set(kTransitionRequested, true);
-    if (slot.next < 0 || !due(slot.next_post)) continue;
-    if (!slot.dormant && !slot.done) leave(slot.node);  // a root that finished was left then
-    place(slot, slot.next_from, static_cast<std::uint32_t>(slot.next));
+  for (auto& root : roots()) {
+    if (root.next >= 0 && !due(root.next_post)) set(kTransitionRequested, true);
+    if (root.next < 0 || !due(root.next_post)) continue;
+    if (!root.dormant && !root.done) leave(root.node);  // a root that finished was left then
+    place(root, root.next_from, static_cast<std::uint32_t>(root.next));
   }
 }
 
 bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
   const auto transitions = graph_->transitions(node);
   if (k >= transitions.size()) return false;
-  if (current_slot_ < 0) return false;  // not inside the calculation of an active root
-  auto& slot = slots_[static_cast<std::size_t>(current_slot_)];
-  if (slot.next >= 0) return true;  // the first request of a frame wins
-  slot.next = static_cast<std::int32_t>(transitions[k].target);
-  slot.next_from = node;
-  slot.next_post = transitions[k].post_calc;
+  if (current_root_ < 0) return false;  // not inside the calculation of an active root
+  auto& root = roots_[static_cast<std::size_t>(current_root_)];
+  if (root.next >= 0) return true;  // the first request of a frame wins
+  root.next = static_cast<std::int32_t>(transitions[k].target);
+  root.next_from = node;
+  root.next_post = transitions[k].post_calc;
   set(kTransitionRequested, true);
-  if (slot.next_post) set(kPostRequested, true);
+  if (root.next_post) set(kPostRequested, true);
   return true;
 }
 

@@ -10,7 +10,7 @@ namespace ainb::runtime {
 // first transition's flag (apply_transitions); it runs until then.
 Result Instance::update_fork(std::uint32_t node, const GraphNode& g) {
   if (g.transitions.count == 0) return Result::Success;
-  if (fork_.node < 0 && current_slot_ >= 0) {
+  if (fork_.node < 0 && current_root_ >= 0) {
     fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
     set(kTransitionRequested, true);
     if (fork_.post) set(kPostRequested, true);
@@ -22,17 +22,17 @@ Result Instance::update_fork(std::uint32_t node, const GraphNode& g) {
 // calculated runs (the first, unless it is the post-calc pass's fresh one), the others leave the
 // array. Out of line, as the frame's loop above runs every frame and this rarely.
 bool Instance::wake_join(std::uint32_t i) {
-  const auto node = slots_[i].node;
+  const auto node = roots_[i].node;
   std::uint32_t copies = 0;
-  for (const auto& s : slots())
+  for (const auto& s : roots())
     copies += s.node == node && s.dormant && !s.done ? 1u : 0u;
   if (copies < graph_->nodes()[node].in_flow) return false;
   // Every other copy, before it in the array too: in the post-calc pass only the fresh copy at
   // the end is looked at, and an older copy left dormant would keep the command running.
-  for (std::uint32_t j = 0; j < slot_count_; ++j) {
-    if (j != i && slots_[j].node == node && slots_[j].dormant) slots_[j].done = true;
+  for (std::uint32_t j = 0; j < root_count_; ++j) {
+    if (j != i && roots_[j].node == node && roots_[j].dormant) roots_[j].done = true;
   }
-  slots_[i].dormant = false;
+  roots_[i].dormant = false;
   enter(node);
   return true;
 }

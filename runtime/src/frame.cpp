@@ -53,9 +53,9 @@ void Instance::start_command(std::size_t index) {
   const auto& c = graph_->model().commands[index];
   if (observed()) notify_command(c.name);
   // The array is empty here (stopped above, or emptied by the command's end), and has room for
-  // one slot in every file.
-  slots_[0] = Slot{.node = c.root};
-  slot_count_ = 1;
+  // one root in every file.
+  roots_[0] = ActiveRoot{.node = c.root};
+  root_count_ = 1;
   enter(c.root);
   if (!has(kOtherRoots)) return;
   if (c.secondary_root) enter(*c.secondary_root);
@@ -123,18 +123,18 @@ void Instance::tick_frame() {
 }
 
 // The frame of a file with commands and no transitions or other roots (kSingleRoot): the array
-// holds the command's root, and nothing can add a slot, so the root's Update is the frame. (Its
+// holds the command's root, and nothing can add a root, so the root's Update is the frame. (Its
 // own function, as a restarted tree's frame is little more than this:
 // docs/benchmarks-runtime-history.md, "The single-root frame".)
 void Instance::calculate_root() {
-  const auto node = slots_[0].node;
+  const auto node = roots_[0].node;
   const auto& g = graph_->nodes()[node];
   auto& s = nodes_[g.state_index];
   const bool quiet = !observed();
   const auto result = update_child(node, g, s, quiet);
   if (result != Result::Running) {
     leave_child(node, g, s, quiet);
-    slot_count_ = 0;
+    root_count_ = 0;
   }
   if (has(kStateEndRequested)) return finish_state_end();
   // The command's end, with nothing left to leave. (It is still running: a class cannot start or

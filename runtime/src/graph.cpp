@@ -232,7 +232,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
     g.plain =
         g.module < 0 && g.queries.count == 0 && !g.runs_setup && !g.has_xlink && !may_hold_children;
     g.plain_update = g.plain && g.transitions.count == 0;
-    g.enter_work = g.calls_enter || g.state_size != 0 || g.stub_outputs.count != 0;
+    g.enter_work = g.calls_enter || g.class_state_size != 0 || g.stub_outputs.count != 0;
   }
 }
 
@@ -261,14 +261,15 @@ void Graph::build_nodes(const NodeRegistry& registry, const GraphOptions& option
                 "(Graph::kMaxNodeState)",
                 m.name, i, n.name, size, kMaxNodeState));
           }
-          const std::uint64_t end = std::uint64_t{node_memory_} + ((size + 15u) & ~std::size_t{15});
+          const std::uint64_t end =
+              std::uint64_t{class_state_bytes_} + ((size + 15u) & ~std::size_t{15});
           if (end > std::numeric_limits<std::uint32_t>::max()) {
             throw std::invalid_argument(
                 fmt::format("{}: node {} ({}): the nodes' states exceed 4 GiB", m.name, i, n.name));
           }
-          g.state = node_memory_;
-          g.state_size = static_cast<std::uint32_t>(size);
-          node_memory_ = static_cast<std::uint32_t>(end);
+          g.class_state = class_state_bytes_;
+          g.class_state_size = static_cast<std::uint32_t>(size);
+          class_state_bytes_ = static_cast<std::uint32_t>(end);
         }
         resolve_declared(i, *found);
         if (std::find(classes_.begin(), classes_.end(), found) == classes_.end()) {

@@ -153,7 +153,7 @@ void Graph::order_node_states() {
   for (std::uint32_t n = 0; n < nodes_.size(); ++n)
     expand_from(n);
   for (auto& step : query_plan_)
-    step.state = nodes_[step.node].state_index;
+    step.state_index = nodes_[step.node].state_index;
   child_states_.reserve(children_.size());
   for (const auto child : children_)
     child_states_.push_back(child == kNoChild ? 0 : nodes_[child].state_index);

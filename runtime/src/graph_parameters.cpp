@@ -39,29 +39,30 @@ void Graph::resolve_declared(std::uint32_t node, const NodeClass& node_class) {
     return kNoParameter;
   };
   auto& g = nodes_[node];
-  g.declared.base = static_cast<std::uint32_t>(declared_slots_.size());
+  g.declared.base = static_cast<std::uint32_t>(declared_parameters_.size());
   for (const auto& d : node_class.declared()) {
     const auto t = static_cast<std::size_t>(d.type);
-    auto& slot = declared_slots_.emplace_back(DeclaredSlot{kNoParameter, d.kind, d.type});
+    auto& declared =
+        declared_parameters_.emplace_back(DeclaredParameter{kNoParameter, d.kind, d.type});
     switch (d.kind) {
       case ParamKind::Input:
-        slot.index = find(m.inputs_of(n, d.type), n.inputs[t].base, d.name);
+        declared.index = find(m.inputs_of(n, d.type), n.inputs[t].base, d.name);
         break;
       case ParamKind::Property:
-        slot.index = find(m.properties_of(n, d.type), n.properties[t].base, d.name);
+        declared.index = find(m.properties_of(n, d.type), n.properties[t].base, d.name);
         break;
       case ParamKind::Output:
-        slot.index = find(m.outputs_of(n, d.type), n.outputs[t].base, d.name);
+        declared.index = find(m.outputs_of(n, d.type), n.outputs[t].base, d.name);
         break;
     }
   }
-  g.declared.count = static_cast<std::uint32_t>(declared_slots_.size()) - g.declared.base;
+  g.declared.count = static_cast<std::uint32_t>(declared_parameters_.size()) - g.declared.base;
 }
 
 std::vector<Graph::UnresolvedParameter> Graph::unresolved_parameters() const {
   std::vector<UnresolvedParameter> unresolved;
   for (std::uint32_t node = 0; node < nodes_.size(); ++node) {
-    const auto slots = declared_slots(node);
+    const auto slots = declared_parameters(node);
     for (std::uint32_t k = 0; k < slots.size(); ++k) {
       if (slots[k].index == kNoParameter) unresolved.push_back({node, k});
     }
@@ -71,7 +72,7 @@ std::vector<Graph::UnresolvedParameter> Graph::unresolved_parameters() const {
 
 std::string Graph::describe(const UnresolvedParameter& parameter) const {
   static constexpr const char* kKinds[] = {"input", "property", "output"};
-  const auto& d = nodes_[parameter.node].user_class->declared()[parameter.slot];
+  const auto& d = nodes_[parameter.node].user_class->declared()[parameter.position];
   return fmt::format("node {} ({}) has no {} {} \"{}\", which its class declares", parameter.node,
                      model_->nodes[parameter.node].name, param_type_name(d.type),
                      kKinds[static_cast<std::size_t>(d.kind)], d.name);
@@ -127,12 +128,12 @@ void Graph::collect_expression_sites() {
           for (std::uint32_t s = r.base; s < r.end(); ++s) {
             if (!is_expression(m.multi_sources[s].flags)) continue;
             source_bindings_[s].kind = InputBinding::Kind::Expression;
-            source_bindings_[s].slot =
+            source_bindings_[s].index =
                 static_cast<std::uint32_t>(add(m.multi_sources[s].flags.index(), i));
           }
         } else if (is_expression(in.flags)) {
           input_bindings_[t][k].kind = InputBinding::Kind::Expression;
-          input_bindings_[t][k].slot = static_cast<std::uint32_t>(add(in.flags.index(), i));
+          input_bindings_[t][k].index = static_cast<std::uint32_t>(add(in.flags.index(), i));
         }
       }
     }
@@ -149,7 +150,7 @@ void Graph::bind_inputs() {
     if (b.kind == InputBinding::Kind::Expression) {
       // The function's input is the linked output (of the function's input type), if any.
       if (node < 0) return;
-      const auto function = sites_[b.slot].function;
+      const auto function = sites_[b.index].function;
       static constexpr ParamType kByExb[] = {ParamType::Int,    ParamType::Int,  ParamType::Bool,
                                              ParamType::Int,    ParamType::Int,  ParamType::Float,
                                              ParamType::String, ParamType::Vec3f};
@@ -159,7 +160,7 @@ void Graph::bind_inputs() {
           m.nodes[static_cast<std::size_t>(node)].outputs[static_cast<std::size_t>(st)];
       if (static_cast<std::uint32_t>(output) < range.count) {
         b.source_type = st;
-        b.source_slot = static_cast<std::int32_t>(range.base + static_cast<std::uint32_t>(output));
+        b.source_index = static_cast<std::int32_t>(range.base + static_cast<std::uint32_t>(output));
       }
       return;
     }
@@ -167,7 +168,7 @@ void Graph::bind_inputs() {
       const auto range = m.nodes[static_cast<std::size_t>(node)].outputs[t];
       if (static_cast<std::uint32_t>(output) < range.count) {
         b.kind = InputBinding::Kind::Output;
-        b.slot = range.base + static_cast<std::uint32_t>(output);
+        b.index = range.base + static_cast<std::uint32_t>(output);
       }
       return;
     }
@@ -175,8 +176,8 @@ void Graph::bind_inputs() {
       const auto component = blackboard_component(type, flags);
       b.kind = component ? InputBinding::Kind::Component : InputBinding::Kind::Blackboard;
       b.component = static_cast<std::uint8_t>(component.value_or(VectorComponent::X));
-      b.slot = m.blackboard.first[static_cast<std::size_t>(blackboard_type_for(type, flags))] +
-               flags.index();
+      b.index = m.blackboard.first[static_cast<std::size_t>(blackboard_type_for(type, flags))] +
+                flags.index();
     }
   };
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -187,7 +188,7 @@ void Graph::bind_inputs() {
       if (in.is_multi_source()) {
         const auto r = in.multi_sources();
         b.kind = InputBinding::Kind::MultiSource;
-        b.slot = r.base;
+        b.index = r.base;
         b.count = r.count;
         for (std::uint32_t s = r.base; s < r.end(); ++s) {
           const auto& src = m.multi_sources[s];
@@ -204,17 +205,17 @@ void Graph::bind_inputs() {
     const auto& b = input_bindings_[t][static_cast<std::uint32_t>(g.selector_input)];
     if (b.kind == InputBinding::Kind::Output) {
       g.selector_source = GraphNode::SelectorSource::Output;
-      g.selector_at = output_offset_[t] + b.slot * static_cast<std::uint32_t>(output_size(t));
+      g.selector_at = output_offset_[t] + b.index * static_cast<std::uint32_t>(output_size(t));
     } else if (b.kind == InputBinding::Kind::Blackboard) {
       g.selector_source = GraphNode::SelectorSource::Blackboard;
-      g.selector_at = b.slot;
-    } else if (b.kind == InputBinding::Kind::Expression && b.source_slot < 0 &&
+      g.selector_at = b.index;
+    } else if (b.kind == InputBinding::Kind::Expression && b.source_index < 0 &&
                g.type != NodeType::StringSelector) {
-      const auto& function = *program_->functions()[sites_[b.slot].function].source;
+      const auto& function = *program_->functions()[sites_[b.index].function].source;
       if (exb::value_size(function.input_type) == 0 &&
           result_reads_as(function.output_type, static_cast<ParamType>(t))) {
         g.selector_source = GraphNode::SelectorSource::Expression;
-        g.selector_at = b.slot;
+        g.selector_at = b.index;
       }
     }
   }

@@ -117,10 +117,10 @@ void Instance::throw_reentered(const char* call) const {
 
 void Instance::reset_after_fault() {
   std::ranges::fill(node_states(), NodeState{});
-  slot_count_ = 0;
+  root_count_ = 0;
   fork_ = {};
   set(kTransitionRequested | kPostRequested | kStateEndRequested, false);
-  current_slot_ = -1;
+  current_root_ = -1;
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
   for (auto* sub : modules_)
     sub->reset_after_fault();
@@ -149,12 +149,12 @@ T* carve(std::pmr::memory_resource& arena, std::size_t count) {
 std::size_t Instance::carved_bytes(const Graph& graph) {
   const auto& m = graph.model();
   const auto entries = m.blackboard.entries.size();
-  std::size_t bytes = room<NodeState>(m.nodes.size()) + room<Value>(entries) +
-                      room<BlackboardLink>(entries) + room<Value*>(entries) +
-                      room<Slot>(graph.max_active_roots()) + room<std::byte>(graph.node_memory()) +
-                      room<std::uint8_t>(graph.expression_memory()) +
-                      room<Instance*>(graph.module_calls().size()) +
-                      (graph.held_flags() != 0 ? room<std::uint8_t>(graph.held_flags()) : 0);
+  std::size_t bytes =
+      room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<BlackboardLink>(entries) +
+      room<Value*>(entries) + room<ActiveRoot>(graph.max_active_roots()) +
+      room<std::byte>(graph.class_state_bytes()) + room<std::uint8_t>(graph.expression_memory()) +
+      room<Instance*>(graph.module_calls().size()) +
+      (graph.held_flags() != 0 ? room<std::uint8_t>(graph.held_flags()) : 0);
   bytes += room<std::byte>(graph.output_bytes()) +
            room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   for (const auto& call : graph.module_calls())
@@ -235,7 +235,7 @@ std::uint8_t Instance::shape_flags(const Graph& graph) {
   const bool secondary =
       std::ranges::any_of(commands, [](const auto& c) { return c.secondary_root.has_value(); });
   const bool other_roots = secondary || !graph.module_outputs().empty();
-  // No transitions: no Fork, Join or transition request can put a second slot in the array.
+  // No transitions: no Fork, Join or transition request can put a second root in the array.
   const bool single_root = !commands.empty() && !other_roots && !graph.has_transitions();
   return static_cast<std::uint8_t>((commands.empty() ? kLogic : 0) |
                                    (other_roots ? kOtherRoots : 0) |
@@ -269,10 +269,10 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
                 offsetof(Instance, host_) + sizeof(host_) <= 128);
 #pragma GCC diagnostic pop
   const auto& m = graph_->model();
-  // The active node array just before the node states: a frame reads the slot, then its root's
-  // state, which shares the slot's cache line when the root is among the first nodes (in 5 of
+  // The active node array just before the node states: a frame reads the entry, then its root's
+  // state, which shares the entry's cache line when the root is among the first nodes (in 5 of
   // the corpus's 10 files with commands, a root is one of nodes 0 to 3).
-  slots_ = carve<Slot>(*arena_, graph_->max_active_roots());
+  roots_ = carve<ActiveRoot>(*arena_, graph_->max_active_roots());
   nodes_ = carve<NodeState>(*arena_, m.nodes.size());
   if (graph_->held_flags() != 0) held_ = carve<std::uint8_t>(*arena_, graph_->held_flags());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
@@ -282,8 +282,8 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   for (std::uint32_t i = 0; i < m.outputs[static_cast<std::size_t>(ParamType::String)].size(); ++i)
     set_output(static_cast<std::size_t>(ParamType::String), i, std::string_view{});
   link_blackboard();
-  if (graph_->node_memory() != 0) {
-    node_memory_ = static_cast<std::byte*>(arena_->allocate(graph_->node_memory(), 16));
+  if (graph_->class_state_bytes() != 0) {
+    class_states_ = static_cast<std::byte*>(arena_->allocate(graph_->class_state_bytes(), 16));
   }
   // Expressions run on the thread's machine for the graph's program (exb/thread_machines.hpp);
   // the instance owns only their static memory. Borrowing it once here makes it, if this thread
@@ -399,7 +399,7 @@ void Instance::prefetch() const {
   // A running command's frame updates its running nodes; one that starts enters the tree.
   if (footprint.states.empty() || (state_ == CommandState::Running && !footprint.every_frame))
     return;
-  prefetch_bytes(slots_, sizeof(Slot));
+  prefetch_bytes(roots_, sizeof(ActiveRoot));
   for (const auto w : footprint.states)
     prefetch_bytes(nodes_ + w.base, w.count * sizeof(NodeState));
   for (const auto w : footprint.outputs)
@@ -423,10 +423,10 @@ std::string_view Instance::command() const {
 }
 
 std::vector<std::uint32_t> Instance::active_roots() const {
-  std::vector<std::uint32_t> roots;
-  for (const auto& s : slots())
-    roots.push_back(s.node);
-  return roots;
+  std::vector<std::uint32_t> nodes;
+  for (const auto& root : roots())
+    nodes.push_back(root.node);
+  return nodes;
 }
 
 const Instance* Instance::module_instance(std::uint32_t node) const {

@@ -44,10 +44,10 @@ T input_source_of(const NodeContext& c, const Instance& instance, ParamType type
 // the binding. (Inlined into NodeContext's calls below: a class's read is one call.)
 template <ParamKind Kind, ParamValue T>
 [[gnu::always_inline]] inline T Instance::read_declared(std::uint32_t node,
-                                                        std::uint32_t slot) const {
+                                                        std::uint32_t position) const {
   constexpr auto type = param_type_for<T>();
   constexpr auto t = static_cast<std::size_t>(type);
-  const auto* d = graph_->declared_slot(node, slot, Kind, type);
+  const auto* d = graph_->declared_parameter(node, position, Kind, type);
   if (d == nullptr) return T{};
   const auto& m = graph_->model();
   if constexpr (Kind == ParamKind::Property) {
@@ -59,11 +59,11 @@ template <ParamKind Kind, ParamValue T>
     switch (b.kind) {
       case InputBinding::Kind::Output: {
         T value;
-        std::memcpy(&value, output_at(t, b.slot), sizeof value);
+        std::memcpy(&value, output_at(t, b.index), sizeof value);
         return value;
       }
       case InputBinding::Kind::Blackboard:
-        return value_or(*bb_[b.slot], T{});
+        return value_or(*bb_[b.index], T{});
       case InputBinding::Kind::Default:
         return value_or(m.inputs[t][d->index].default_value, T{});
       default:
@@ -73,22 +73,22 @@ template <ParamKind Kind, ParamValue T>
 }
 
 template <ParamValue T>
-[[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node, std::uint32_t slot,
-                                                            T value) {
+[[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node,
+                                                            std::uint32_t position, T value) {
   constexpr auto type = param_type_for<T>();
-  const auto* d = graph_->declared_slot(node, slot, ParamKind::Output, type);
+  const auto* d = graph_->declared_parameter(node, position, ParamKind::Output, type);
   if (d == nullptr) return false;
   std::memcpy(output_at(static_cast<std::size_t>(type), d->index), &value, sizeof value);
   return true;
 }
 
 template <ParamKind Kind, ParamValue T>
-T NodeContext::read_declared(std::uint32_t slot) const {
-  return instance_.read_declared<Kind, T>(node_, slot);
+T NodeContext::read_declared(std::uint32_t position) const {
+  return instance_.read_declared<Kind, T>(node_, position);
 }
 template <ParamValue T>
-bool NodeContext::write_declared(std::uint32_t slot, T value) {
-  return instance_.write_declared<T>(node_, slot, value);
+bool NodeContext::write_declared(std::uint32_t position, T value) {
+  return instance_.write_declared<T>(node_, position, value);
 }
 
 // The five parameter types, instantiated here (the headers declare the templates only).

@@ -135,7 +135,7 @@ inline Result Instance::update_stub(NodeState& s) const {
 // A registered class's update: inlined into the short path (update_plain), out of line for the
 // other callers, whose own code stays lean without its exception handling.
 [[gnu::always_inline]] inline Result Instance::call_update(std::uint32_t node, const GraphNode& g) {
-  NodeContext context(*this, node, class_state(g), g.state_size);
+  NodeContext context(*this, node, class_state(g), g.class_state_size);
   return guarded(Fault::Source::NodeClass, node, "update",
                  [&] { return g.user_class->update(context); });
 }

@@ -14,7 +14,7 @@ void Instance::calculate_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
-    auto& s = nodes_[plan[i].state];
+    auto& s = nodes_[plan[i].state_index];
     if (end != 0) {  // the first step
       if (s.calculating) {
         i = end;
@@ -61,7 +61,7 @@ void Instance::leave_queries(std::uint32_t node) {
       ++i;
       continue;
     }
-    auto& s = nodes_[plan[i].state];
+    auto& s = nodes_[plan[i].state_index];
     if (s.active != 0 && s.query_users > 0) --s.query_users;
     if (s.active == 0 || s.query_users > 0) {
       i = end;

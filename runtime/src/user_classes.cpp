@@ -10,11 +10,11 @@ namespace ainb::runtime {
 void Instance::enter_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   for (const auto& out : graph_->stub_outputs(node))
-    set_output(static_cast<std::size_t>(out.type), out.slot, out.value);
+    set_output(static_cast<std::size_t>(out.type), out.index, out.value);
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module(frame());
-  if (g.state_size != 0) std::memset(node_memory_ + g.state, 0, g.state_size);
+  if (g.class_state_size != 0) std::memset(class_states_ + g.class_state, 0, g.class_state_size);
   if (g.calls_enter) {
-    NodeContext context(*this, node, class_state(g), g.state_size);
+    NodeContext context(*this, node, class_state(g), g.class_state_size);
     guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
   }
 }
@@ -27,7 +27,7 @@ void Instance::leave_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
   if (g.calls_leave) {
-    NodeContext context(*this, node, class_state(g), g.state_size);
+    NodeContext context(*this, node, class_state(g), g.class_state_size);
     guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
   }
 }

@@ -45,17 +45,17 @@ Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& 
     case InputBinding::Kind::Default:
       return fallback;
     case InputBinding::Kind::Output:
-      return output(t, b.slot);
+      return output(t, b.index);
     case InputBinding::Kind::Blackboard:
-      return *bb_[b.slot];
+      return *bb_[b.index];
     case InputBinding::Kind::Component:
-      return component_of(std::get<Vec3f>(*bb_[b.slot]), b.component);
+      return component_of(std::get<Vec3f>(*bb_[b.index]), b.component);
     case InputBinding::Kind::Expression: {
       // The function's input is the linked output, else the stored value.
-      const auto source = b.source_slot >= 0 ? output(static_cast<std::size_t>(b.source_type),
-                                                      static_cast<std::uint32_t>(b.source_slot))
-                                             : fallback;
-      return evaluate(static_cast<std::int32_t>(b.slot), type, source, fallback);
+      const auto source = b.source_index >= 0 ? output(static_cast<std::size_t>(b.source_type),
+                                                       static_cast<std::uint32_t>(b.source_index))
+                                              : fallback;
+      return evaluate(static_cast<std::int32_t>(b.index), type, source, fallback);
     }
     case InputBinding::Kind::MultiSource:
       // An ordinary read of a multi-source input gives its first source.

@@ -112,11 +112,11 @@ class CNodeClass : public runtime::NodeClass {
   std::optional<std::uint32_t> declare_as(ainb_parameter_kind kind, std::string name) {
     switch (kind) {
       case AINB_PARAMETER_INPUT:
-        return declare_input<T>(std::move(name)).slot;
+        return declare_input<T>(std::move(name)).position;
       case AINB_PARAMETER_PROPERTY:
-        return declare_property<T>(std::move(name)).slot;
+        return declare_property<T>(std::move(name)).position;
       case AINB_PARAMETER_OUTPUT:
-        return declare_output<T>(std::move(name)).slot;
+        return declare_output<T>(std::move(name)).position;
     }
     return std::nullopt;
   }

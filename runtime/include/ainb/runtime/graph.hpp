@@ -68,17 +68,17 @@ inline bool result_reads_as(exb::DataType result, ParamType type) {
 struct InputBinding {
   enum class Kind : std::uint8_t {
     Default,      // the stored value
-    Output,       // `slot` = the source output's index in the instance's outputs of this type
-    Blackboard,   // `slot` = blackboard entry index
-    Component,    // a float read from component `component` of vec3f blackboard entry `slot`
-    Expression,   // `slot` = expression site; `source_*` the value it is given, if any
-    MultiSource,  // `slot` = first binding in Graph::source_bindings, `count` of them
+    Output,       // `index` = the source output's index in the instance's outputs of this type
+    Blackboard,   // `index` = blackboard entry index
+    Component,    // a float read from component `component` of vec3f blackboard entry `index`
+    Expression,   // `index` = expression site; `source_*` the value it is given, if any
+    MultiSource,  // `index` = first binding in Graph::source_bindings, `count` of them
   };
   Kind kind = Kind::Default;
   std::uint8_t component = 0;
   ParamType source_type = ParamType::Int;  // Expression: type of the linked output
-  std::int32_t source_slot = -1;           // Expression: linked output slot, or -1
-  std::uint32_t slot = 0;
+  std::int32_t source_index = -1;          // Expression: linked output index, or -1
+  std::uint32_t index = 0;
   std::uint32_t count = 0;
 };
 
@@ -89,7 +89,7 @@ struct QueryStep {
   // so its own queries can be skipped; its last step (calculate it) holds 0. A query without
   // queries, the common case, has one step that does both: its `end` is the next index.
   std::uint32_t end = 0;
-  std::uint32_t state = 0;  // the query's GraphNode::state_index
+  std::uint32_t state_index = 0;  // the query's GraphNode::state_index
 };
 
 // One child plug of a selector, its condition read once (Graph::selector_cases): the constant
@@ -150,8 +150,10 @@ struct GraphNode {
   // order (Graph::order_node_states), so the nodes a frame reads share cache lines.
   std::uint32_t state_index = 0;
   NodeClass* user_class = nullptr;  // UserDefined nodes with a registered class
-  std::uint32_t state = 0;          // user class state block: offset in the instance's node memory
-  std::uint32_t state_size = 0;
+  // The user class's state block (NodeClass::state_size): its offset among the instance's class
+  // states, and its size.
+  std::uint32_t class_state = 0;
+  std::uint32_t class_state_size = 0;
   std::int32_t module = -1;  // index into Graph::module_calls (module nodes)
   Range children;      // window of Graph::children / child_plugs: Child plugs after replacement
   Range queries;       // window of Graph::queries: node indices
@@ -160,7 +162,7 @@ struct GraphNode {
   Range transitions;   // window of Graph::transitions
   Range sites;         // window of the graph's site order: expression sites this node owns
   Range stub_outputs;  // window of Graph::stub_outputs (stub nodes only)
-  Range declared;      // window of Graph::declared_slots (nodes with a class)
+  Range declared;      // window of Graph::declared_parameters (nodes with a class)
   // Element_Sequential's properties, read once (constant values; see docs/semantics.md).
   bool update_next_in_frame = false;
   bool loop = false;
@@ -219,7 +221,7 @@ struct ModuleCall {
 
 struct StubOutput {
   ParamType type = ParamType::Int;
-  std::uint32_t slot = 0;  // index in the instance's outputs of that type
+  std::uint32_t index = 0;  // in the instance's outputs of that type
   Value value;
 };
 
@@ -292,28 +294,28 @@ class Graph {
   // kind and type, and its index among the model's inputs, properties or outputs of that type
   // (kNoParameter when the node has none of that name).
   static constexpr std::uint32_t kNoParameter = ~0u;
-  struct DeclaredSlot {
+  struct DeclaredParameter {
     std::uint32_t index = kNoParameter;
     ParamKind kind = ParamKind::Input;
     ParamType type = ParamType::Int;
   };
-  std::span<const DeclaredSlot> declared_slots(std::uint32_t node) const {
-    return window(declared_slots_, nodes_[node].declared);
+  std::span<const DeclaredParameter> declared_parameters(std::uint32_t node) const {
+    return window(declared_parameters_, nodes_[node].declared);
   }
-  // Declaration `slot` of the node's class when the node has it and it is of this kind and
+  // Declaration `position` of the node's class when the node has it and it is of this kind and
   // type (what a handle of that kind and type may reach), else null.
-  const DeclaredSlot* declared_slot(std::uint32_t node, std::uint32_t slot, ParamKind kind,
-                                    ParamType type) const {
-    const auto slots = declared_slots(node);
-    if (slot >= slots.size()) return nullptr;
-    const auto& d = slots[slot];
+  const DeclaredParameter* declared_parameter(std::uint32_t node, std::uint32_t position,
+                                              ParamKind kind, ParamType type) const {
+    const auto declared = declared_parameters(node);
+    if (position >= declared.size()) return nullptr;
+    const auto& d = declared[position];
     return d.kind == kind && d.type == type && d.index != kNoParameter ? &d : nullptr;
   }
   // The declarations a node of the class does not have (a misspelt name reads zero): for hosts
   // that want to check their classes against a file.
   struct UnresolvedParameter {
     std::uint32_t node;
-    std::uint32_t slot;  // in the node's class's declared()
+    std::uint32_t position;  // in the node's class's declared()
   };
   std::vector<UnresolvedParameter> unresolved_parameters() const;
   // "node 3 (MoveTo) has no float input "Sped", which its class declares".
@@ -359,7 +361,7 @@ class Graph {
   std::uint32_t output_offset(std::size_t type) const { return output_offset_[type]; }
   std::uint32_t output_bytes() const { return output_bytes_; }
   // Bytes of user class state per instance.
-  std::uint32_t node_memory() const { return node_memory_; }
+  std::uint32_t class_state_bytes() const { return class_state_bytes_; }
   // Held flags per instance: one per child plug of each Element_Simultaneous with more than
   // GraphNode::kInlineHeld children (GraphNode::held).
   std::uint32_t held_flags() const { return held_flags_; }
@@ -401,7 +403,7 @@ class Graph {
     return input_bindings_[static_cast<std::size_t>(type)][index];
   }
   std::span<const InputBinding> source_bindings(const InputBinding& multi) const {
-    return std::span(source_bindings_).subspan(multi.slot, multi.count);
+    return std::span(source_bindings_).subspan(multi.index, multi.count);
   }
 
   // Expressions: the compiled program (null when the file has none) and one use-site per
@@ -463,7 +465,7 @@ class Graph {
   std::vector<std::uint32_t> attachments_;
   std::vector<GraphTransition> transitions_;
   std::vector<StubOutput> stub_outputs_;
-  std::vector<DeclaredSlot> declared_slots_;
+  std::vector<DeclaredParameter> declared_parameters_;
   std::deque<std::string> stub_strings_;  // strings of stub outputs and blackboard defaults
   std::vector<Value> blackboard_defaults_;
   std::vector<std::uint32_t> logic_roots_;
@@ -478,7 +480,7 @@ class Graph {
   bool stubs_run_first_child_ = false;  // NodeRegistry::stub_runs_first_child
   std::uint32_t max_active_roots_ = 1;
   std::uint32_t reached_states_ = 0;
-  std::uint32_t node_memory_ = 0;
+  std::uint32_t class_state_bytes_ = 0;
   std::uint32_t held_flags_ = 0;
   std::uint64_t module_instances_ = 0;  // sub-instances an actor holds, its modules' included
   std::array<std::uint32_t, kParamTypeCount> output_offset_{};

@@ -146,12 +146,12 @@ class alignas(64) Instance {
   Value input_source(const Input& input, std::size_t source) const;
   Value property_value(const Property& property) const;
   bool write_output(std::uint32_t node, ParamType type, std::string_view name, const Value& value);
-  // A parameter the node's class declared (slot: its position in NodeClass::declared): a
+  // A parameter the node's class declared (`position` in NodeClass::declared): a
   // read gives the type's zero, and a write false, when the node has none or kind or type differ.
   template <ParamKind Kind, ParamValue T>
-  T read_declared(std::uint32_t node, std::uint32_t slot) const;
+  T read_declared(std::uint32_t node, std::uint32_t position) const;
   template <ParamValue T>
-  bool write_declared(std::uint32_t node, std::uint32_t slot, T value);
+  bool write_declared(std::uint32_t node, std::uint32_t position, T value);
   bool request_transition(std::uint32_t node, std::uint32_t k);
   Result run_user_child(std::uint32_t node, std::size_t k);  // NodeContext::run_child
   void leave_user_child(std::uint32_t node, std::size_t k);
@@ -177,14 +177,14 @@ class alignas(64) Instance {
   static_assert(sizeof(NodeState) == 8);
   // An entry of the active node array, and the transition it asked for this frame.
   // 16 bytes, so the array's size is a shift away from its end pointer.
-  struct Slot {
+  struct ActiveRoot {
     std::uint32_t node = 0;
     std::int32_t next = -1;  // requested transition target, or -1
     std::uint32_t next_from = 0;
     bool next_post = false;
     bool dormant = false;  // an Element_Join waiting until InFlowNum copies are in the array
     bool fresh = false;    // put here by a transition and not calculated yet
-    // Its root finished and was left (or, for a Join copy, gave way to another): the slot holds
+    // Its root finished and was left (or, for a Join copy, gave way to another): the entry holds
     // no node any more, and leaves the array unless a transition is pending.
     bool done = false;
     bool leaves_array() const { return done && next < 0; }
@@ -194,8 +194,8 @@ class alignas(64) Instance {
   NodeState& state_of(std::uint32_t node) const {
     return nodes_[graph_->nodes()[node].state_index];
   }
-  std::span<Slot> slots() const { return {slots_, slot_count_}; }
-  Slot& push_slot(Slot slot);  // the array has room for every slot a file can have
+  std::span<ActiveRoot> roots() const { return {roots_, root_count_}; }
+  ActiveRoot& push_root(ActiveRoot root);  // the array has room for every root a file can have
   [[noreturn]] void throw_array_full() const;
   struct ForkRequest {
     std::int32_t node = -1;
@@ -254,9 +254,9 @@ class alignas(64) Instance {
   std::byte* output_at(std::size_t t, std::uint32_t index) const {
     return outputs_ + graph_->output_offset(t) + index * Graph::output_size(t);
   }
-  // A node's class state block. (With no state in the graph there is no node memory: null plus
+  // A node's class state block. (With no state in the graph there are no class states: null plus
   // an offset of 0, which C++ defines as null.)
-  std::byte* class_state(const GraphNode& g) const { return node_memory_ + g.state; }
+  std::byte* class_state(const GraphNode& g) const { return class_states_ + g.class_state; }
   Result call_update(std::uint32_t node, const GraphNode& g);
   Result call_update_outlined(std::uint32_t node, const GraphNode& g);
   // The short paths of a plain node (GraphNode::plain, plain_update) when no observer watches.
@@ -318,18 +318,18 @@ class alignas(64) Instance {
   // is outside the object's first cache line.)
   // (The command is still running: a class cannot start or stop it from inside the frame.)
   void end_if_done() {
-    if (slot_count_ == 0 && !has(kTransitionRequested)) end_command(last_root_result_);
+    if (root_count_ == 0 && !has(kTransitionRequested)) end_command(last_root_result_);
   }
   // Anything for leave_roots() to do: a slot, a Fork waiting, a transition requested.
-  bool has_roots() const { return slot_count_ != 0 || has(kTransitionRequested); }
+  bool has_roots() const { return root_count_ != 0 || has(kTransitionRequested); }
   void leave_secondary_root();
   void leave_roots();
 
   // The active node array (docs/semantics.md, "Transitions, Fork and Join").
-  void calculate_slots(bool only_fresh);
+  void calculate_roots(bool only_fresh);
   // A dormant Join's slot: may it run now? (Its other copies then leave the array.)
   bool wake_join(std::uint32_t slot);
-  void remove_finished_slots();
+  void remove_finished_roots();
   void apply_transitions(bool post);
   void finish_state_end();
 
@@ -453,7 +453,7 @@ class alignas(64) Instance {
   // touches are most of its cost (docs/benchmarks.md). The arrays live in the block.
   const Graph* graph_;
   NodeState* nodes_ = nullptr;    // one per node
-  Slot* slots_ = nullptr;         // the active node array: room for Graph::max_active_roots()
+  ActiveRoot* roots_ = nullptr;   // the active node array: room for Graph::max_active_roots()
   Value* const* bb_ = nullptr;    // blackboard reads: the linked value of each entry
   std::byte* outputs_ = nullptr;  // every output, typed, grouped by type: see output()
   // Frames ticked; in a module's sub-instance, the actor's frame of its start until its first
@@ -462,12 +462,12 @@ class alignas(64) Instance {
   static constexpr std::uint64_t kNotStarting = ~std::uint64_t{0};
   // At most Graph::max_active_roots(): the widest Fork's transitions, which a node's plug count
   // (a byte) bounds.
-  std::uint16_t slot_count_ = 0;
+  std::uint16_t root_count_ = 0;
   // Bits a frame tests here, in the first cache line: of what the object keeps beyond it
   // (kFaultThrown, kStateEndKept), and of the command's paths (kPathFailed).
   mutable std::uint8_t marks_ = 0;
   std::int32_t command_ = -1;
-  std::int32_t current_slot_ = -1;  // the slot being calculated
+  std::int32_t current_root_ = -1;  // the slot being calculated
   CommandState state_ = CommandState::Idle;
   std::uint8_t epoch_ = 1;  // a byte, as NodeState::epoch: next_epoch() handles the wrap
   std::uint8_t flags_ = 0;  // the bits above
@@ -478,9 +478,9 @@ class alignas(64) Instance {
   // class state and expressions read.
   std::string_view state_end_;  // set by Element_StateEnd
   Instance* parent_ = nullptr;
-  const ModuleCall* call_ = nullptr;  // the caller's module call (sub-instances)
-  std::uint8_t* held_ = nullptr;      // Simultaneous children held (Graph::held_flags)
-  std::byte* node_memory_ = nullptr;  // user class state blocks
+  const ModuleCall* call_ = nullptr;   // the caller's module call (sub-instances)
+  std::uint8_t* held_ = nullptr;       // Simultaneous children held (Graph::held_flags)
+  std::byte* class_states_ = nullptr;  // user class state blocks
   // Every expression site's static memory (Graph::expression_memory bytes; null without
   // expressions), and the host pointer their frames carry: an evaluation reads no further line
   // of the object. (Evaluating is logically a read: const members write the memory.)

@@ -45,7 +45,7 @@ concept ParamValue = std::is_same_v<T, std::int32_t> || std::is_same_v<T, bool> 
 
 template <ParamKind Kind, ParamValue T>
 struct Param {
-  std::uint32_t slot;
+  std::uint32_t position;  // in NodeClass::declared()
 };
 template <ParamValue T>
 using InputParam = Param<ParamKind::Input, T>;
@@ -109,15 +109,15 @@ class NodeContext {
   // type's zero when the node has none of that name and type; a write returns false then.
   template <ParamValue T>
   T read(InputParam<T> param) const {
-    return read_declared<ParamKind::Input, T>(param.slot);
+    return read_declared<ParamKind::Input, T>(param.position);
   }
   template <ParamValue T>
   T read(PropertyParam<T> param) const {
-    return read_declared<ParamKind::Property, T>(param.slot);
+    return read_declared<ParamKind::Property, T>(param.position);
   }
   template <ParamValue T>
   bool write(OutputParam<T> param, std::type_identity_t<T> value) {
-    return write_declared<T>(param.slot, value);
+    return write_declared<T>(param.position, value);
   }
 
   // Typed writes of the node's outputs by name; false when it has no such output. A string
@@ -173,9 +173,9 @@ class NodeContext {
   [[noreturn]] void throw_state_too_large(std::size_t size) const;
   // Defined for the five parameter types only (node_context.cpp).
   template <ParamKind Kind, ParamValue T>
-  T read_declared(std::uint32_t slot) const;
+  T read_declared(std::uint32_t position) const;
   template <ParamValue T>
-  bool write_declared(std::uint32_t slot, T value);
+  bool write_declared(std::uint32_t position, T value);
 
   Instance& instance_;
   std::uint32_t node_;
@@ -199,7 +199,7 @@ class NodeClass {
   virtual void leave(NodeContext&) {}
   // Bytes of per-node, per-instance state (aligned to 16); 0 for a stateless class.
   virtual std::size_t state_size() const { return 0; }
-  // The parameters the class declared, in declaration order (a handle's slot is its position).
+  // The parameters the class declared, in declaration order (a handle's position).
   const std::vector<ParamDeclaration>& declared() const { return declared_; }
 
  protected:
