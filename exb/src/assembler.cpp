@@ -10,6 +10,7 @@
 
 #include "ainb/exb/disassembler.hpp"
 #include "ainb/exb/signature.hpp"
+#include "instruction_text.hpp"
 
 namespace ainb::exb {
 
@@ -387,10 +388,7 @@ class Assembler {
     const auto name = line.substr(0, space);
     const auto args =
         space == std::string_view::npos ? std::string_view{} : trim(line.substr(space));
-    std::optional<Opcode> op;
-    for (std::uint8_t raw = 1; raw <= kMaxOpcode; ++raw) {
-      if (mnemonic(static_cast<Opcode>(raw)) == name) op = static_cast<Opcode>(raw);
-    }
+    const auto op = opcode_of(name);
     if (!op) fail(fmt::format("unknown mnemonic \"{}\"", name));
     std::array<std::uint8_t, 8> raw{};
     raw[0] = static_cast<std::uint8_t>(*op);
@@ -398,17 +396,18 @@ class Assembler {
       raw[at] = static_cast<std::uint8_t>(v);
       raw[at + 1] = static_cast<std::uint8_t>(v >> 8);
     };
-    switch (*op) {
-      case Opcode::Terminator:
-        if (!args.empty()) fail("END takes no operands");
+    const auto shape = shape_of(*op);
+    switch (shape) {
+      case Shape::None:
+        if (!args.empty()) fail(fmt::format("{} takes no operands", name));
         return raw;
-      case Opcode::Jump:
+      case Shape::Jump:
         set16(6, target(args, block_size));
         return raw;
-      case Opcode::UserFunction: {
+      case Shape::Call: {
         const auto at = args.rfind(", GMem[");
         if (at == std::string_view::npos || !args.ends_with("]")) {
-          fail("CFN needs \"<signature>, GMem[<offset>]\"");
+          fail(fmt::format("{} needs \"<signature>, GMem[<offset>]\"", name));
         }
         const std::string sig(trim(args.substr(0, at)));
         const auto block = number(args.substr(at + 7, args.size() - at - 8), "offset");
@@ -426,9 +425,11 @@ class Assembler {
         set16(6, static_cast<std::uint16_t>(index >> 16));
         return raw;
       }
-      case Opcode::JumpIfLHSZero: {
+      case Shape::Branch: {
         const auto comma = args.rfind(", ");
-        if (comma == std::string_view::npos) fail("JZE needs \"<condition>, <address>\"");
+        if (comma == std::string_view::npos) {
+          fail(fmt::format("{} needs \"<condition>, <address>\"", name));
+        }
         const auto cond = trim(args.substr(0, comma));
         const auto sp = cond.find(' ');
         const auto t = sp == std::string_view::npos ? std::nullopt : type_word(cond.substr(0, sp));
@@ -440,7 +441,9 @@ class Assembler {
         set16(6, target(trim(args.substr(comma + 2)), block_size));
         return raw;
       }
-      default:
+      case Shape::Unary:
+      case Shape::Binary:
+      case Shape::Scalar:
         break;
     }
     const auto [lhs_text, rhs_text] = split_operands(args);
@@ -453,15 +456,12 @@ class Assembler {
     const auto lhs = operand(lhs_text, *type);
     raw[2] = static_cast<std::uint8_t>(lhs.source);
     set16(4, lhs.value);
-    const bool unary = *op == Opcode::Negate || *op == Opcode::NegateBool ||
-                       *op == Opcode::Increment || *op == Opcode::Decrement;
-    if (unary) {
+    if (!has_rhs(shape)) {
       if (!rhs_text.empty()) fail(fmt::format("{} takes one operand", name));
       return raw;
     }
     if (rhs_text.empty()) fail(fmt::format("{} takes two operands", name));
-    const bool scalar = *op == Opcode::ScalarMultiplyVec3f || *op == Opcode::ScalarDivideVec3f;
-    const auto rhs = operand(rhs_text, scalar ? DataType::Float : *type);
+    const auto rhs = operand(rhs_text, rhs_type(shape, *type));
     raw[3] = static_cast<std::uint8_t>(rhs.source);
     set16(6, rhs.value);
     return raw;
@@ -526,26 +526,8 @@ std::string exact_operand(const Section& s, const Operand& op, DataType type) {
 }
 
 std::string exact_instruction(const Section& s, const Instruction& ins) {
-  switch (ins.opcode) {
-    case Opcode::Terminator:
-    case Opcode::UserFunction:
-    case Opcode::Jump:
-      return format_instruction(s, ins);
-    case Opcode::JumpIfLHSZero: {
-      auto condition = exact_operand(s, ins.lhs, ins.type);
-      if (condition.starts_with(' ')) condition.erase(0, 1);
-      return fmt::format("JZE {}, {:#x}", condition, ins.jump_target * 8u);
-    }
-    default:
-      break;
-  }
-  auto text = fmt::format("{} {}", mnemonic(ins.opcode), exact_operand(s, ins.lhs, ins.type));
-  if (!ins.is_unary()) {
-    const bool scalar =
-        ins.opcode == Opcode::ScalarMultiplyVec3f || ins.opcode == Opcode::ScalarDivideVec3f;
-    text += ", " + exact_operand(s, ins.rhs, scalar ? DataType::Float : ins.type);
-  }
-  return text;
+  return instruction_text(
+      s, ins, [&](const Operand& op, DataType type) { return exact_operand(s, op, type); });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ainb/byte_reader.hpp"
+#include "instruction_text.hpp"
 
 namespace ainb::exb {
 
@@ -111,30 +112,8 @@ std::string format_operand(const Section& s, const Operand& op, DataType type) {
 }
 
 std::string format_instruction(const Section& s, const Instruction& ins) {
-  const auto name = mnemonic(ins.opcode);
-  switch (ins.opcode) {
-    case Opcode::Terminator:
-      return std::string(name);
-    case Opcode::UserFunction:
-      return fmt::format("CFN {}, GMem[{:#x}]", s.signatures[ins.signature_index],
-                         ins.static_offset);
-    case Opcode::Jump:
-      return fmt::format("JMP {:#x}", ins.jump_target * 8u);
-    case Opcode::JumpIfLHSZero: {
-      auto condition = format_operand(s, ins.lhs, ins.type);
-      if (condition.starts_with(' ')) condition.erase(0, 1);  // no type word for NONE
-      return fmt::format("JZE {}, {:#x}", condition, ins.jump_target * 8u);
-    }
-    default:
-      break;
-  }
-  auto text = fmt::format("{} {}", name, format_operand(s, ins.lhs, ins.type));
-  if (!ins.is_unary()) {
-    const bool scalar =
-        ins.opcode == Opcode::ScalarMultiplyVec3f || ins.opcode == Opcode::ScalarDivideVec3f;
-    text += ", " + format_operand(s, ins.rhs, scalar ? DataType::Float : ins.type);
-  }
-  return text;
+  return instruction_text(
+      s, ins, [&](const Operand& op, DataType type) { return format_operand(s, op, type); });
 }
 
 std::string disassemble(const Section& s, std::optional<std::uint32_t> only) {

@@ -269,18 +269,13 @@ Status Machine::run(const CompiledFunction& fn, std::uint32_t pc, BasicFrame& fr
   // Computed goto: one indirect branch per operation, each predicted on its own.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
+  // One label per row of AINB_EXB_CODES, in the enum's order; each row's body is its CASE below.
   static const void* const kTargets[] = {
-      &&op_End,  &&op_Copy4,      &&op_Copy8,     &&op_Copy12, &&op_NegI,       &&op_NegF,
-      &&op_NegV, &&op_Not,        &&op_AddI,      &&op_AddF,   &&op_AddV,       &&op_SubI,
-      &&op_SubF, &&op_SubV,       &&op_MulI,      &&op_MulF,   &&op_DivI,       &&op_DivU,
-      &&op_DivF, &&op_ModI,       &&op_ModU,      &&op_IncI,   &&op_IncF,       &&op_DecI,
-      &&op_DecF, &&op_ScaleV,     &&op_DivideV,   &&op_Shl,    &&op_ShrI,       &&op_ShrU,
-      &&op_LtI,  &&op_LtU,        &&op_LtF,       &&op_LeI,    &&op_LeU,        &&op_LeF,
-      &&op_GtI,  &&op_GtU,        &&op_GtF,       &&op_GeI,    &&op_GeU,        &&op_GeF,
-      &&op_EqW,  &&op_EqB,        &&op_EqF,       &&op_EqV,    &&op_EqS,        &&op_NeW,
-      &&op_NeB,  &&op_NeF,        &&op_NeV,       &&op_NeS,    &&op_And,        &&op_Xor,
-      &&op_Or,   &&op_LogicalAnd, &&op_LogicalOr, &&op_Call,   &&op_JumpIfZero, &&op_Jump};
-  static_assert(sizeof kTargets / sizeof kTargets[0] == static_cast<std::size_t>(Code::Jump) + 1);
+#define AINB_EXB_CODE_TARGET(name, dst_read, src_read, dst_write) &&op_##name,
+      AINB_EXB_CODES(AINB_EXB_CODE_TARGET)
+#undef AINB_EXB_CODE_TARGET
+  };
+  static_assert(sizeof kTargets / sizeof kTargets[0] == kCodeCount);
 #define CASE(name) op_##name:
 #define DISPATCH()                              \
   do {                                          \

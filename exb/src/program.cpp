@@ -42,6 +42,19 @@ Space user_space(bool input, DataType type) {
   return static_cast<Space>(static_cast<std::size_t>(first) + index);
 }
 
+// Bytes an operation reads at its destination, reads at its source, writes at its destination.
+struct Widths {
+  std::uint32_t dst_read, src_read, dst_write;
+};
+constexpr Widths kWidths[] = {
+#define AINB_EXB_CODE_WIDTHS(name, dst_read, src_read, dst_write) {dst_read, src_read, dst_write},
+    AINB_EXB_CODES(AINB_EXB_CODE_WIDTHS)
+#undef AINB_EXB_CODE_WIDTHS
+};
+constexpr const Widths& widths(Code code) {
+  return kWidths[static_cast<std::size_t>(code)];
+}
+
 bool writable(Space space) {
   switch (space) {
     case Space::Static:
@@ -87,47 +100,6 @@ class Compiler {
     lay_out_arena();
   }
 
-  // Bytes an operation reads at its destination, reads at its source, writes at its destination.
-  struct Widths {
-    std::uint32_t dst_read, src_read, dst_write;
-  };
-  static Widths widths(Code code) {
-    switch (code) {
-      case Code::Copy4:
-        return {0, 4, 4};
-      case Code::Copy8:
-        return {0, 8, 8};
-      case Code::Copy12:
-        return {0, 12, 12};
-      case Code::NegI:
-      case Code::NegF:
-      case Code::Not:
-      case Code::IncI:
-      case Code::IncF:
-      case Code::DecI:
-      case Code::DecF:
-        return {4, 0, 4};
-      case Code::NegV:
-        return {12, 0, 12};
-      case Code::AddV:
-      case Code::SubV:
-        return {12, 12, 12};
-      case Code::ScaleV:
-      case Code::DivideV:
-        return {12, 4, 12};
-      case Code::EqV:
-      case Code::NeV:
-        return {12, 12, 4};
-      case Code::EqS:
-      case Code::NeS:
-        return {8, 8, 4};
-      case Code::JumpIfZero:
-        return {4, 0, 0};
-      default:
-        return {4, 4, 4};
-    }
-  }
-
   // Decides which memory a run must load and save (see CompiledFunction). Static memory is dead
   // between runs when, in every block, each static byte is written before it is read; blocks
   // with jumps are not analysed (their memory stays live).
@@ -162,8 +134,7 @@ class Compiler {
           write(Space::Static, op.dst, value_size(sig.result));
           continue;
         }
-        if (op.code == Code::Jump) continue;
-        const auto w = widths(op.code);
+        const auto& w = widths(op.code);
         if (w.dst_read != 0) read(op.dst_space, op.dst, w.dst_read);
         if (w.src_read != 0) read(op.src_space, op.src, w.src_read);
         if (w.dst_write != 0) write(op.dst_space, op.dst, w.dst_write);
@@ -221,20 +192,14 @@ class Compiler {
                       "the expressions need more than 16 MiB of memory");
     }
     p_.arena_size_ = static_cast<std::uint32_t>(at);
+    // The operands an operation accesses become arena offsets (a Call's argument block is its
+    // dst; a jump's src is a loop length).
     for (auto& op : p_.code_) {
-      switch (op.code) {
-        case Code::End:
-        case Code::Jump:
-          break;
-        case Code::JumpIfZero:
-        case Code::Call:
-          op.dst += p_.layout_[static_cast<std::size_t>(op.dst_space)];
-          break;
-        default:
-          op.dst += p_.layout_[static_cast<std::size_t>(op.dst_space)];
-          op.src += p_.layout_[static_cast<std::size_t>(op.src_space)];
-          break;
+      const auto& w = widths(op.code);
+      if (w.dst_read != 0 || w.dst_write != 0 || op.code == Code::Call) {
+        op.dst += p_.layout_[static_cast<std::size_t>(op.dst_space)];
       }
+      if (w.src_read != 0) op.src += p_.layout_[static_cast<std::size_t>(op.src_space)];
     }
   }
 
@@ -382,7 +347,8 @@ class Compiler {
     return result;
   }
 
-  // The code for (opcode, data type), or End when the pair is not valid.
+  // The code for (opcode, data type), or End when the pair is not valid: one selection line per
+  // opcode of shape Unary, Binary or Scalar (the others compile by their shape, in compile()).
   static Code select(Opcode op, DataType t) {
     const bool i = t == DataType::Int, u = t == DataType::UInt, f = t == DataType::Float,
                v = t == DataType::Vec3f, b = t == DataType::Bool, s = t == DataType::String;
@@ -466,12 +432,13 @@ class Compiler {
 
   Operation compile(std::uint32_t k, const Instruction& ins, std::uint32_t start) {
     Operation op;
-    switch (ins.opcode) {
-      case Opcode::Terminator:
-        return op;
-      case Opcode::Jump:
-      case Opcode::JumpIfLHSZero: {
-        op.code = ins.opcode == Opcode::Jump ? Code::Jump : Code::JumpIfZero;
+    const auto shape = ins.shape();
+    switch (shape) {
+      case Shape::None:
+        return op;  // End
+      case Shape::Jump:
+      case Shape::Branch: {
+        op.code = shape == Shape::Jump ? Code::Jump : Code::JumpIfZero;
         op.aux = start + ins.jump_target;  // decode() checked the target lies in the block
         if (op.code == Code::JumpIfZero) {
           // The condition is a 4-byte value (a bool from a comparison) whatever the type byte.
@@ -485,7 +452,7 @@ class Compiler {
         op.src = ins.jump_target <= k ? k - ins.jump_target + 1 : 0;
         return op;
       }
-      case Opcode::UserFunction: {
+      case Shape::Call: {
         auto& site = p_.calls_[ins.signature_index];
         if (!site.parse_error.empty()) {
           fail(k, "cannot parse signature \"{}\": {}", site.signature.text, site.parse_error);
@@ -506,7 +473,9 @@ class Compiler {
         op.aux = ins.signature_index;
         return op;
       }
-      default:
+      case Shape::Unary:
+      case Shape::Binary:
+      case Shape::Scalar:
         break;
     }
     op.code = select(ins.opcode, ins.type);
@@ -516,10 +485,8 @@ class Compiler {
     const auto dst = place(k, ins.lhs, ins.type, true);
     op.dst_space = dst.space;
     op.dst = dst.offset;
-    if (!ins.is_unary()) {
-      const bool scalar =
-          ins.opcode == Opcode::ScalarMultiplyVec3f || ins.opcode == Opcode::ScalarDivideVec3f;
-      const auto src = place(k, ins.rhs, scalar ? DataType::Float : ins.type, false);
+    if (has_rhs(shape)) {
+      const auto src = place(k, ins.rhs, rhs_type(shape, ins.type), false);
       op.src_space = src.space;
       op.src = src.offset;
     }

@@ -11,11 +11,32 @@ namespace {
 constexpr std::uint64_t kHeaderSize = 0x2C;
 constexpr std::uint64_t kInstructionSize = 8;
 
+// The tables below are indexed by value, and the decoder takes 1..kMaxOpcode for the opcodes.
+static_assert(
+    [] {
+      std::uint8_t next = 1;
+      bool in_order = true;
+#define AINB_EXB_OPCODE_ORDER(name, value, text, shape, peer) \
+  in_order = in_order && value == next++;
+      AINB_EXB_OPCODES(AINB_EXB_OPCODE_ORDER)
+#undef AINB_EXB_OPCODE_ORDER
+      return in_order;
+    }(),
+    "opcode values run 1, 2, ... in the order of their rows");
+
 constexpr std::array<std::string_view, kMaxOpcode + 1> kMnemonics = [] {
   std::array<std::string_view, kMaxOpcode + 1> names{};
-#define AINB_EXB_OPCODE_NAME(name, value, text) names[value] = text;
+#define AINB_EXB_OPCODE_NAME(name, value, text, shape, peer) names[value] = text;
   AINB_EXB_OPCODES(AINB_EXB_OPCODE_NAME)
 #undef AINB_EXB_OPCODE_NAME
+  return names;
+}();
+
+constexpr std::array<std::string_view, kMaxOpcode + 1> kPeerNames = [] {
+  std::array<std::string_view, kMaxOpcode + 1> names{};
+#define AINB_EXB_OPCODE_PEER_NAME(name, value, text, shape, peer) names[value] = peer;
+  AINB_EXB_OPCODES(AINB_EXB_OPCODE_PEER_NAME)
+#undef AINB_EXB_OPCODE_PEER_NAME
   return names;
 }();
 
@@ -182,13 +203,14 @@ class Decoder {
         r_.fail(at + 1, "instruction {}: unknown data type {} for EXB version {}", i, raw_type,
                 version_);
       }
-      switch (ins.opcode) {
-        case Opcode::Terminator:
+      const auto shape = ins.shape();
+      switch (shape) {
+        case Shape::None:
           break;
-        case Opcode::Jump:
+        case Shape::Jump:
           ins.jump_target = rhs_value;
           break;
-        case Opcode::UserFunction:
+        case Shape::Call:
           ins.static_offset = r_.u16(at + 2);
           ins.signature_index = r_.u32(at + 4);
           if (ins.signature_index >= s.signatures.size()) {
@@ -196,22 +218,19 @@ class Decoder {
                     ins.signature_index, s.signatures.size());
           }
           break;
-        case Opcode::JumpIfLHSZero:
+        case Shape::Branch:
           ins.lhs = {source(at + 2, i, raw_lhs), lhs_value};
           ins.jump_target = rhs_value;
           check_operand(s, at, i, ins.lhs, ins.type);
           break;
-        default: {
+        case Shape::Unary:
+        case Shape::Binary:
+        case Shape::Scalar:
           ins.lhs = {source(at + 2, i, raw_lhs), lhs_value};
           ins.rhs = {source(at + 3, i, raw_rhs), rhs_value};
           check_operand(s, at, i, ins.lhs, ins.type);
-          if (!ins.is_unary()) {
-            const bool scalar_rhs = ins.opcode == Opcode::ScalarMultiplyVec3f ||
-                                    ins.opcode == Opcode::ScalarDivideVec3f;
-            check_operand(s, at, i, ins.rhs, scalar_rhs ? DataType::Float : ins.type);
-          }
+          if (has_rhs(shape)) check_operand(s, at, i, ins.rhs, rhs_type(shape, ins.type));
           break;
-        }
       }
       s.instructions.push_back(ins);
     }
@@ -238,8 +257,7 @@ class Decoder {
     }
     for (std::uint32_t i = 0; i < block.count; ++i) {
       const auto& ins = s.instructions[block.base + i];
-      if ((ins.opcode == Opcode::Jump || ins.opcode == Opcode::JumpIfLHSZero) &&
-          ins.jump_target >= block.count) {
+      if (has_target(ins.shape()) && ins.jump_target >= block.count) {
         r_.fail(at, "function {} {} block: instruction {} jumps to {}, outside the block ({})",
                 function, name, i, ins.jump_target, block.count);
       }
@@ -318,6 +336,18 @@ class Decoder {
 std::string_view mnemonic(Opcode op) {
   const auto raw = static_cast<std::uint8_t>(op);
   return raw <= kMaxOpcode ? kMnemonics[raw] : std::string_view{};
+}
+
+std::optional<Opcode> opcode_of(std::string_view text) {
+  for (std::uint8_t raw = 1; raw <= kMaxOpcode; ++raw) {
+    if (kMnemonics[raw] == text) return static_cast<Opcode>(raw);
+  }
+  return std::nullopt;
+}
+
+std::string_view peer_name(Opcode op) {
+  const auto raw = static_cast<std::uint8_t>(op);
+  return raw <= kMaxOpcode ? kPeerNames[raw] : std::string_view{};
 }
 
 std::string_view data_type_name(DataType type) {

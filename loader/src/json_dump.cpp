@@ -97,25 +97,28 @@ json plug_data(const PlugData& data) {
 json instruction_json(const exb::Instruction& ins) {
   json out = {{"op", std::string(exb::mnemonic(ins.opcode))},
               {"type", std::string(exb::data_type_name(ins.type))}};
-  switch (ins.opcode) {
-    case exb::Opcode::Terminator:
+  const auto shape = ins.shape();
+  switch (shape) {
+    case exb::Shape::None:
       break;
-    case exb::Opcode::UserFunction:
+    case exb::Shape::Call:
       out["static_offset"] = ins.static_offset;
       out["signature"] = ins.signature_index;
       break;
-    case exb::Opcode::Jump:
+    case exb::Shape::Jump:
       out["target"] = ins.jump_target;
       break;
-    case exb::Opcode::JumpIfLHSZero:
+    case exb::Shape::Branch:
       out["condition"] = {{"source", std::string(exb::source_name(ins.lhs.source))},
                           {"value", ins.lhs.value}};
       out["target"] = ins.jump_target;
       break;
-    default:
+    case exb::Shape::Unary:
+    case exb::Shape::Binary:
+    case exb::Shape::Scalar:
       out["lhs"] = {{"source", std::string(exb::source_name(ins.lhs.source))},
                     {"value", ins.lhs.value}};
-      if (!ins.is_unary()) {
+      if (exb::has_rhs(shape)) {
         out["rhs"] = {{"source", std::string(exb::source_name(ins.rhs.source))},
                       {"value", ins.rhs.value}};
       }

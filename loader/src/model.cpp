@@ -22,62 +22,21 @@ std::string_view node_class_name(const Node& node) {
 
 std::string_view node_type_name(NodeType type) {
   switch (type) {
-    case NodeType::UserDefined:
-      return "UserDefined";
-    case NodeType::S32Selector:
-      return "Element_S32Selector";
-    case NodeType::Sequential:
-      return "Element_Sequential";
-    case NodeType::Simultaneous:
-      return "Element_Simultaneous";
-    case NodeType::F32Selector:
-      return "Element_F32Selector";
-    case NodeType::StringSelector:
-      return "Element_StringSelector";
-    case NodeType::RandomSelector:
-      return "Element_RandomSelector";
-    case NodeType::BoolSelector:
-      return "Element_BoolSelector";
-    case NodeType::Fork:
-      return "Element_Fork";
-    case NodeType::Join:
-      return "Element_Join";
-    case NodeType::Alert:
-      return "Element_Alert";
-    case NodeType::Expression:
-      return "Element_Expression";
-    case NodeType::ModuleIFInputS32:
-      return "Element_ModuleIF_Input_S32";
-    case NodeType::ModuleIFInputF32:
-      return "Element_ModuleIF_Input_F32";
-    case NodeType::ModuleIFInputVec3f:
-      return "Element_ModuleIF_Input_Vec3f";
-    case NodeType::ModuleIFInputString:
-      return "Element_ModuleIF_Input_String";
-    case NodeType::ModuleIFInputBool:
-      return "Element_ModuleIF_Input_Bool";
-    case NodeType::ModuleIFInputPtr:
-      return "Element_ModuleIF_Input_Ptr";
-    case NodeType::ModuleIFOutputS32:
-      return "Element_ModuleIF_Output_S32";
-    case NodeType::ModuleIFOutputF32:
-      return "Element_ModuleIF_Output_F32";
-    case NodeType::ModuleIFOutputVec3f:
-      return "Element_ModuleIF_Output_Vec3f";
-    case NodeType::ModuleIFOutputString:
-      return "Element_ModuleIF_Output_String";
-    case NodeType::ModuleIFOutputBool:
-      return "Element_ModuleIF_Output_Bool";
-    case NodeType::ModuleIFOutputPtr:
-      return "Element_ModuleIF_Output_Ptr";
-    case NodeType::ModuleIFChild:
-      return "Element_ModuleIF_Child";
-    case NodeType::StateEnd:
-      return "Element_StateEnd";
-    case NodeType::SplitTiming:
-      return "Element_SplitTiming";
+#define AINB_NODE_TYPE_NAME(name, value, text, kind) \
+  case NodeType::name:                               \
+    return text;
+    AINB_NODE_TYPES(AINB_NODE_TYPE_NAME)
+#undef AINB_NODE_TYPE_NAME
   }
   return {};
+}
+
+std::optional<NodeType> node_type_named(std::string_view name) {
+#define AINB_NODE_TYPE_NAMED(name_, value, text, kind) \
+  if (name == text) return NodeType::name_;
+  AINB_NODE_TYPES(AINB_NODE_TYPE_NAMED)
+#undef AINB_NODE_TYPE_NAMED
+  return std::nullopt;
 }
 
 bool is_known_node_type(std::uint16_t raw) {

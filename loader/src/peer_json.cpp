@@ -54,40 +54,6 @@ std::string_view exb_type_name(exb::DataType type) {
   return "none";
 }
 
-std::string_view exb_op_name(exb::Opcode op) {
-  static constexpr std::string_view kNames[] = {"",
-                                                "Terminator",
-                                                "Store",
-                                                "Negate",
-                                                "NegateBool",
-                                                "Add",
-                                                "Subtract",
-                                                "Multiply",
-                                                "Divide",
-                                                "Modulus",
-                                                "Increment",
-                                                "Decrement",
-                                                "ScalarMultiplyVec3f",
-                                                "ScalarDivideVec3f",
-                                                "LeftShift",
-                                                "RightShift",
-                                                "LessThan",
-                                                "LessThanEqual",
-                                                "GreaterThan",
-                                                "GreaterThanEqual",
-                                                "Equal",
-                                                "NotEqual",
-                                                "And",
-                                                "Xor",
-                                                "Or",
-                                                "LogicalAnd",
-                                                "LogicalOr",
-                                                "UserFunction",
-                                                "JumpIfLhsZero",
-                                                "Jump"};
-  return kNames[static_cast<std::size_t>(op)];
-}
-
 std::string_view exb_source_name(std::uint8_t source) {
   static constexpr std::string_view kNames[] = {"Imm",         "ImmStr",  "StaticMem", "ParamTbl",
                                                 "ParamTblStr", "Output",  "Input",     "Scratch32",
@@ -377,11 +343,9 @@ class PeerWriter {
   }
 
   // Operands were bounds-checked when the section was decoded.
-  json param_table_value(const exb::Section& s, exb::DataType type, std::uint16_t offset,
-                         bool scalar) {
+  json param_table_value(const exb::Section& s, exb::DataType type, std::uint16_t offset) {
     const ByteReader region(s.param_region, m_.name);
     const auto f32 = [&](std::uint64_t at) { return json_values::float_json(region.f32(at)); };
-    if (scalar) return f32(offset);
     switch (type) {
       case exb::DataType::Bool:
         return region.u32(offset) != 0;
@@ -399,10 +363,11 @@ class PeerWriter {
   }
 
   json instruction(const exb::Section& s, const exb::Instruction& ins) {
-    json out = {{"Type", std::string(exb_op_name(ins.opcode))}};
-    if (ins.opcode == exb::Opcode::Terminator) return out;
+    json out = {{"Type", std::string(exb::peer_name(ins.opcode))}};
+    const auto shape = ins.shape();
+    if (shape == exb::Shape::None) return out;
     out["Data Type"] = std::string(exb_type_name(ins.type));
-    if (ins.opcode == exb::Opcode::UserFunction) {
+    if (shape == exb::Shape::Call) {
       out["Static Memory Index"] = ins.static_offset;
       out["Signature"] = std::string(s.signatures[ins.signature_index]);
       return out;
@@ -424,8 +389,6 @@ class PeerWriter {
     }
     out["LHS Index/Value"] = values[0];
     out["RHS Index/Value"] = values[1];
-    const bool scalar_rhs = ins.opcode == exb::Opcode::ScalarMultiplyVec3f ||
-                            ins.opcode == exb::Opcode::ScalarDivideVec3f;
     for (int side = 0; side < 2; ++side) {
       const auto key = side == 0 ? "LHS Value" : "RHS Value";
       switch (static_cast<exb::Source>(sources[side])) {
@@ -436,7 +399,8 @@ class PeerWriter {
           out[key] = std::string(s.string_at(values[side]));
           break;
         case exb::Source::ParamTable:
-          if (auto v = param_table_value(s, ins.type, values[side], side == 1 && scalar_rhs);
+          if (auto v = param_table_value(s, side == 0 ? ins.type : exb::rhs_type(shape, ins.type),
+                                         values[side]);
               !v.is_null()) {
             out[key] = std::move(v);
           }

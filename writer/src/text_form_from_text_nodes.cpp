@@ -13,38 +13,6 @@
 
 namespace ainb::writer::detail {
 
-namespace {
-
-constexpr std::array kNodeTypes = {NodeType::UserDefined,
-                                   NodeType::S32Selector,
-                                   NodeType::Sequential,
-                                   NodeType::Simultaneous,
-                                   NodeType::F32Selector,
-                                   NodeType::StringSelector,
-                                   NodeType::RandomSelector,
-                                   NodeType::BoolSelector,
-                                   NodeType::Fork,
-                                   NodeType::Join,
-                                   NodeType::Alert,
-                                   NodeType::Expression,
-                                   NodeType::ModuleIFInputS32,
-                                   NodeType::ModuleIFInputF32,
-                                   NodeType::ModuleIFInputVec3f,
-                                   NodeType::ModuleIFInputString,
-                                   NodeType::ModuleIFInputBool,
-                                   NodeType::ModuleIFInputPtr,
-                                   NodeType::ModuleIFOutputS32,
-                                   NodeType::ModuleIFOutputF32,
-                                   NodeType::ModuleIFOutputVec3f,
-                                   NodeType::ModuleIFOutputString,
-                                   NodeType::ModuleIFOutputBool,
-                                   NodeType::ModuleIFOutputPtr,
-                                   NodeType::ModuleIFChild,
-                                   NodeType::StateEnd,
-                                   NodeType::SplitTiming};
-
-}  // namespace
-
 Value FromText::read_value(const At& at, ParamType type) {
   switch (type) {
     case ParamType::Int:
@@ -181,10 +149,9 @@ void FromText::read_node(const At& n, std::size_t i) {
         fmt::format("index {} does not match the node's position {}", n["index"].j.dump(), i));
   }
   const auto type = n["type"].string();
-  const auto it = std::find_if(kNodeTypes.begin(), kNodeTypes.end(),
-                               [&](NodeType t) { return node_type_name(t) == type; });
-  if (it == kNodeTypes.end()) n["type"].fail(fmt::format("unknown node type \"{}\"", type));
-  node.type = *it;
+  const auto node_type = node_type_named(type);
+  if (!node_type) n["type"].fail(fmt::format("unknown node type \"{}\"", type));
+  node.type = *node_type;
   // A built-in node's name is "" in every real file; a user node's is its class, so required.
   node.name = b_.keep(n.has("name") || node.type == NodeType::UserDefined ? n["name"].string()
                                                                           : std::string());

@@ -34,38 +34,68 @@ struct Guid {
   friend bool operator==(const Guid&, const Guid&) = default;
 };
 
+// What a node type is, for the questions asked of every type rather than of one.
+enum class NodeKind : std::uint8_t {
+  User,          // UserDefined: a class the host registers, or a stub
+  Composite,     // a built-in whose Update is a loop over its children: Sequential, Simultaneous,
+                 // the selectors
+  Element,       // the other built-ins
+  ModuleInput,   // Element_ModuleIF_Input_*: a module's input, read from its caller
+  ModuleOutput,  // Element_ModuleIF_Output_*: a module's output, given to its caller
+  ModuleChild,   // Element_ModuleIF_Child: runs the caller's child plug
+};
+
+// The node types, one row each: enumerator, value, official name, kind. The rows build the enum,
+// node_type_name, node_type_named, is_known_node_type and node_kind.
+#define AINB_NODE_TYPES(X)                                                     \
+  X(UserDefined, 0, "UserDefined", User)                                       \
+  X(S32Selector, 1, "Element_S32Selector", Composite)                          \
+  X(Sequential, 2, "Element_Sequential", Composite)                            \
+  X(Simultaneous, 3, "Element_Simultaneous", Composite)                        \
+  X(F32Selector, 4, "Element_F32Selector", Composite)                          \
+  X(StringSelector, 5, "Element_StringSelector", Composite)                    \
+  X(RandomSelector, 6, "Element_RandomSelector", Composite)                    \
+  X(BoolSelector, 7, "Element_BoolSelector", Composite)                        \
+  X(Fork, 8, "Element_Fork", Element)                                          \
+  X(Join, 9, "Element_Join", Element)                                          \
+  X(Alert, 10, "Element_Alert", Element)                                       \
+  X(Expression, 20, "Element_Expression", Element)                             \
+  X(ModuleIFInputS32, 100, "Element_ModuleIF_Input_S32", ModuleInput)          \
+  X(ModuleIFInputF32, 101, "Element_ModuleIF_Input_F32", ModuleInput)          \
+  X(ModuleIFInputVec3f, 102, "Element_ModuleIF_Input_Vec3f", ModuleInput)      \
+  X(ModuleIFInputString, 103, "Element_ModuleIF_Input_String", ModuleInput)    \
+  X(ModuleIFInputBool, 104, "Element_ModuleIF_Input_Bool", ModuleInput)        \
+  X(ModuleIFInputPtr, 105, "Element_ModuleIF_Input_Ptr", ModuleInput)          \
+  X(ModuleIFOutputS32, 200, "Element_ModuleIF_Output_S32", ModuleOutput)       \
+  X(ModuleIFOutputF32, 201, "Element_ModuleIF_Output_F32", ModuleOutput)       \
+  X(ModuleIFOutputVec3f, 202, "Element_ModuleIF_Output_Vec3f", ModuleOutput)   \
+  X(ModuleIFOutputString, 203, "Element_ModuleIF_Output_String", ModuleOutput) \
+  X(ModuleIFOutputBool, 204, "Element_ModuleIF_Output_Bool", ModuleOutput)     \
+  X(ModuleIFOutputPtr, 205, "Element_ModuleIF_Output_Ptr", ModuleOutput)       \
+  X(ModuleIFChild, 300, "Element_ModuleIF_Child", ModuleChild)                 \
+  X(StateEnd, 400, "Element_StateEnd", Element)                                \
+  X(SplitTiming, 500, "Element_SplitTiming", Element)
+
 enum class NodeType : std::uint16_t {
-  UserDefined = 0,
-  S32Selector = 1,
-  Sequential = 2,
-  Simultaneous = 3,
-  F32Selector = 4,
-  StringSelector = 5,
-  RandomSelector = 6,
-  BoolSelector = 7,
-  Fork = 8,
-  Join = 9,
-  Alert = 10,
-  Expression = 20,
-  ModuleIFInputS32 = 100,
-  ModuleIFInputF32 = 101,
-  ModuleIFInputVec3f = 102,
-  ModuleIFInputString = 103,
-  ModuleIFInputBool = 104,
-  ModuleIFInputPtr = 105,
-  ModuleIFOutputS32 = 200,
-  ModuleIFOutputF32 = 201,
-  ModuleIFOutputVec3f = 202,
-  ModuleIFOutputString = 203,
-  ModuleIFOutputBool = 204,
-  ModuleIFOutputPtr = 205,
-  ModuleIFChild = 300,
-  StateEnd = 400,
-  SplitTiming = 500,
+#define AINB_NODE_TYPE_ENUM(name, value, text, kind) name = value,
+  AINB_NODE_TYPES(AINB_NODE_TYPE_ENUM)
+#undef AINB_NODE_TYPE_ENUM
 };
 // The official name ("UserDefined", "Element_S32Selector", ...); empty for an unknown value.
 std::string_view node_type_name(NodeType type);
+// The type of an official name; none for a name no row has.
+std::optional<NodeType> node_type_named(std::string_view name);
 bool is_known_node_type(std::uint16_t raw);
+constexpr NodeKind node_kind(NodeType type) {
+  switch (type) {
+#define AINB_NODE_TYPE_KIND(name, value, text, kind) \
+  case NodeType::name:                               \
+    return NodeKind::kind;
+    AINB_NODE_TYPES(AINB_NODE_TYPE_KIND)
+#undef AINB_NODE_TYPE_KIND
+  }
+  return NodeKind::Element;
+}
 
 // Node flag bits (byte 0x06 of a node entry).
 namespace node_flags {

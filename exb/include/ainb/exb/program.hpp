@@ -37,69 +37,86 @@ enum class Space : std::uint8_t {
 };
 inline constexpr std::size_t kSpaceCount = 18;
 
-// The internal operations, specialised by data type so dispatch needs no type tests.
+// The internal operations, specialised by data type so dispatch needs no type tests. One row
+// each: the name, then the bytes the operation reads at its destination, reads at its source and
+// writes at its destination (a Call's follow from its signature; a jump's `src` is not an operand
+// but the loop length it charges). The rows build this enum, the machine's dispatch table (each
+// row has its case body in machine.cpp, `CASE(name)`) and the compiler's memory analysis; which
+// opcode and data type give which operation is the compiler's `select`.
+#define AINB_EXB_CODES(X) \
+  X(End, 0, 0, 0)         \
+  X(Copy4, 0, 4, 4)       \
+  X(Copy8, 0, 8, 8)       \
+  X(Copy12, 0, 12, 12)    \
+  X(NegI, 4, 0, 4)        \
+  X(NegF, 4, 0, 4)        \
+  X(NegV, 12, 0, 12)      \
+  X(Not, 4, 0, 4)         \
+  X(AddI, 4, 4, 4)        \
+  X(AddF, 4, 4, 4)        \
+  X(AddV, 12, 12, 12)     \
+  X(SubI, 4, 4, 4)        \
+  X(SubF, 4, 4, 4)        \
+  X(SubV, 12, 12, 12)     \
+  X(MulI, 4, 4, 4)        \
+  X(MulF, 4, 4, 4)        \
+  X(DivI, 4, 4, 4)        \
+  X(DivU, 4, 4, 4)        \
+  X(DivF, 4, 4, 4)        \
+  X(ModI, 4, 4, 4)        \
+  X(ModU, 4, 4, 4)        \
+  X(IncI, 4, 0, 4)        \
+  X(IncF, 4, 0, 4)        \
+  X(DecI, 4, 0, 4)        \
+  X(DecF, 4, 0, 4)        \
+  X(ScaleV, 12, 4, 12)    \
+  X(DivideV, 12, 4, 12)   \
+  X(Shl, 4, 4, 4)         \
+  X(ShrI, 4, 4, 4)        \
+  X(ShrU, 4, 4, 4)        \
+  X(LtI, 4, 4, 4)         \
+  X(LtU, 4, 4, 4)         \
+  X(LtF, 4, 4, 4)         \
+  X(LeI, 4, 4, 4)         \
+  X(LeU, 4, 4, 4)         \
+  X(LeF, 4, 4, 4)         \
+  X(GtI, 4, 4, 4)         \
+  X(GtU, 4, 4, 4)         \
+  X(GtF, 4, 4, 4)         \
+  X(GeI, 4, 4, 4)         \
+  X(GeU, 4, 4, 4)         \
+  X(GeF, 4, 4, 4)         \
+  X(EqW, 4, 4, 4)         \
+  X(EqB, 4, 4, 4)         \
+  X(EqF, 4, 4, 4)         \
+  X(EqV, 12, 12, 4)       \
+  X(EqS, 8, 8, 4)         \
+  X(NeW, 4, 4, 4)         \
+  X(NeB, 4, 4, 4)         \
+  X(NeF, 4, 4, 4)         \
+  X(NeV, 12, 12, 4)       \
+  X(NeS, 8, 8, 4)         \
+  X(And, 4, 4, 4)         \
+  X(Xor, 4, 4, 4)         \
+  X(Or, 4, 4, 4)          \
+  X(LogicalAnd, 4, 4, 4)  \
+  X(LogicalOr, 4, 4, 4)   \
+  X(Call, 0, 0, 0)        \
+  X(JumpIfZero, 4, 0, 0)  \
+  X(Jump, 0, 0, 0)
+
 enum class Code : std::uint8_t {
-  End,
-  Copy4,
-  Copy8,
-  Copy12,
-  NegI,
-  NegF,
-  NegV,
-  Not,
-  AddI,
-  AddF,
-  AddV,
-  SubI,
-  SubF,
-  SubV,
-  MulI,
-  MulF,
-  DivI,
-  DivU,
-  DivF,
-  ModI,
-  ModU,
-  IncI,
-  IncF,
-  DecI,
-  DecF,
-  ScaleV,
-  DivideV,
-  Shl,
-  ShrI,
-  ShrU,
-  LtI,
-  LtU,
-  LtF,
-  LeI,
-  LeU,
-  LeF,
-  GtI,
-  GtU,
-  GtF,
-  GeI,
-  GeU,
-  GeF,
-  EqW,
-  EqB,
-  EqF,
-  EqV,
-  EqS,
-  NeW,
-  NeB,
-  NeF,
-  NeV,
-  NeS,
-  And,
-  Xor,
-  Or,
-  LogicalAnd,
-  LogicalOr,
-  Call,
-  JumpIfZero,
-  Jump,
+#define AINB_EXB_CODE_ENUM(name, dst_read, src_read, dst_write) name,
+  AINB_EXB_CODES(AINB_EXB_CODE_ENUM)
+#undef AINB_EXB_CODE_ENUM
 };
+inline constexpr std::size_t kCodeCount = [] {
+  std::size_t count = 0;
+#define AINB_EXB_CODE_COUNT(name, dst_read, src_read, dst_write) ++count;
+  AINB_EXB_CODES(AINB_EXB_CODE_COUNT)
+#undef AINB_EXB_CODE_COUNT
+  return count;
+}();
 
 // 16 bytes. `dst` / `src` are byte offsets into the machine's arena (every space laid out in one
 // buffer, see Program::space_offset), so an operand costs one addition at run time. `aux` is the

@@ -6,19 +6,21 @@
 //
 // Instruction format (8 bytes, little endian):
 //
-//   byte 0   opcode                      (Opcode, 1..29)
+//   byte 0   opcode                      (Opcode, 1..kMaxOpcode)
 //   byte 1   data type                   (DataType, version-specific encoding)
 //   byte 2   destination / left source   (Source)
 //   byte 3   right source                (Source)
 //   u16 @4   destination / left value    (meaning depends on the source)
 //   u16 @6   right value
 //
-// UserFunction reuses bytes 2-7: u16 @2 static-memory offset of the argument block, u32 @4
-// signature index. JumpIfLHSZero: condition in (byte 2, u16 @4), target in u16 @6.
-// Jump: target in u16 @6. Jump targets are instruction indices relative to the block start.
+// Which fields an instruction uses is its opcode's Shape (below). UserFunction reuses bytes 2-7:
+// u16 @2 static-memory offset of the argument block, u32 @4 signature index. JumpIfLHSZero:
+// condition in (byte 2, u16 @4), target in u16 @6. Jump: target in u16 @6. Jump targets are
+// instruction indices relative to the block start.
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -27,45 +29,88 @@
 
 namespace ainb::exb {
 
-// Opcodes: one X-macro list builds the enum and the mnemonic table.
-#define AINB_EXB_OPCODES(X)         \
-  X(Terminator, 1, "END")           \
-  X(Store, 2, "STR")                \
-  X(Negate, 3, "NEG")               \
-  X(NegateBool, 4, "NOT")           \
-  X(Add, 5, "ADD")                  \
-  X(Subtract, 6, "SUB")             \
-  X(Multiply, 7, "MUL")             \
-  X(Divide, 8, "DIV")               \
-  X(Modulus, 9, "MOD")              \
-  X(Increment, 10, "INC")           \
-  X(Decrement, 11, "DEC")           \
-  X(ScalarMultiplyVec3f, 12, "VMS") \
-  X(ScalarDivideVec3f, 13, "VDS")   \
-  X(LeftShift, 14, "LSH")           \
-  X(RightShift, 15, "RSH")          \
-  X(LessThan, 16, "LST")            \
-  X(LessThanEqual, 17, "LTE")       \
-  X(GreaterThan, 18, "GRT")         \
-  X(GreaterThanEqual, 19, "GTE")    \
-  X(Equal, 20, "EQL")               \
-  X(NotEqual, 21, "NEQ")            \
-  X(BitAnd, 22, "AND")              \
-  X(BitXor, 23, "XOR")              \
-  X(BitOr, 24, "ORR")               \
-  X(LogicalAnd, 25, "LAN")          \
-  X(LogicalOr, 26, "LOR")           \
-  X(UserFunction, 27, "CFN")        \
-  X(JumpIfLHSZero, 28, "JZE")       \
-  X(Jump, 29, "JMP")
+// What an instruction's bytes 2-7 hold: which operands it has, and so how it is decoded, checked,
+// compiled, printed, assembled and dumped. Every one of those asks shape_of(opcode).
+enum class Shape : std::uint8_t {
+  None,    // no operands: END, which stops the block
+  Unary,   // lhs, the destination, read and written (the rhs bytes are decoded, never used)
+  Binary,  // lhs, the destination, and rhs, both of the instruction's type
+  Scalar,  // lhs, a destination of the instruction's type, and rhs, a float
+  Call,    // u16 @2 the argument block in static memory, u32 @4 a signature index
+  Branch,  // lhs, the condition, and u16 @6 the target
+  Jump,    // u16 @6 the target
+};
+
+// The opcodes, one row each: enumerator, value (1, 2, ... in order), mnemonic, shape, and the
+// reference Python tool's name (`ainb dump --format peer`). The rows build the enum, the
+// mnemonic and name tables, shape_of and kMaxOpcode. Adding an opcode: docs/exb.md.
+#define AINB_EXB_OPCODES(X)                                        \
+  X(Terminator, 1, "END", None, "Terminator")                      \
+  X(Store, 2, "STR", Binary, "Store")                              \
+  X(Negate, 3, "NEG", Unary, "Negate")                             \
+  X(NegateBool, 4, "NOT", Unary, "NegateBool")                     \
+  X(Add, 5, "ADD", Binary, "Add")                                  \
+  X(Subtract, 6, "SUB", Binary, "Subtract")                        \
+  X(Multiply, 7, "MUL", Binary, "Multiply")                        \
+  X(Divide, 8, "DIV", Binary, "Divide")                            \
+  X(Modulus, 9, "MOD", Binary, "Modulus")                          \
+  X(Increment, 10, "INC", Unary, "Increment")                      \
+  X(Decrement, 11, "DEC", Unary, "Decrement")                      \
+  X(ScalarMultiplyVec3f, 12, "VMS", Scalar, "ScalarMultiplyVec3f") \
+  X(ScalarDivideVec3f, 13, "VDS", Scalar, "ScalarDivideVec3f")     \
+  X(LeftShift, 14, "LSH", Binary, "LeftShift")                     \
+  X(RightShift, 15, "RSH", Binary, "RightShift")                   \
+  X(LessThan, 16, "LST", Binary, "LessThan")                       \
+  X(LessThanEqual, 17, "LTE", Binary, "LessThanEqual")             \
+  X(GreaterThan, 18, "GRT", Binary, "GreaterThan")                 \
+  X(GreaterThanEqual, 19, "GTE", Binary, "GreaterThanEqual")       \
+  X(Equal, 20, "EQL", Binary, "Equal")                             \
+  X(NotEqual, 21, "NEQ", Binary, "NotEqual")                       \
+  X(BitAnd, 22, "AND", Binary, "And")                              \
+  X(BitXor, 23, "XOR", Binary, "Xor")                              \
+  X(BitOr, 24, "ORR", Binary, "Or")                                \
+  X(LogicalAnd, 25, "LAN", Binary, "LogicalAnd")                   \
+  X(LogicalOr, 26, "LOR", Binary, "LogicalOr")                     \
+  X(UserFunction, 27, "CFN", Call, "UserFunction")                 \
+  X(JumpIfLHSZero, 28, "JZE", Branch, "JumpIfLhsZero")             \
+  X(Jump, 29, "JMP", Jump, "Jump")
 
 enum class Opcode : std::uint8_t {
-#define AINB_EXB_OPCODE_ENUM(name, value, mnemonic) name = value,
+#define AINB_EXB_OPCODE_ENUM(name, value, mnemonic, shape, peer) name = value,
   AINB_EXB_OPCODES(AINB_EXB_OPCODE_ENUM)
 #undef AINB_EXB_OPCODE_ENUM
 };
-inline constexpr std::uint8_t kMaxOpcode = 29;
-std::string_view mnemonic(Opcode op);
+inline constexpr std::uint8_t kMaxOpcode = [] {
+  std::uint8_t most = 0;
+#define AINB_EXB_OPCODE_MAX(name, value, mnemonic, shape, peer) \
+  if (value > most) most = value;
+  AINB_EXB_OPCODES(AINB_EXB_OPCODE_MAX)
+#undef AINB_EXB_OPCODE_MAX
+  return most;
+}();
+std::string_view mnemonic(Opcode op);                    // "END", "STR", ...
+std::optional<Opcode> opcode_of(std::string_view text);  // the opcode of a mnemonic
+std::string_view peer_name(Opcode op);  // the reference tool's: "Terminator", "Store", ...
+
+constexpr Shape shape_of(Opcode op) {
+  switch (op) {
+#define AINB_EXB_OPCODE_SHAPE(name, value, mnemonic, shape, peer) \
+  case Opcode::name:                                              \
+    return Shape::shape;
+    AINB_EXB_OPCODES(AINB_EXB_OPCODE_SHAPE)
+#undef AINB_EXB_OPCODE_SHAPE
+  }
+  return Shape::None;
+}
+constexpr bool has_lhs(Shape s) {
+  return s == Shape::Unary || s == Shape::Binary || s == Shape::Scalar || s == Shape::Branch;
+}
+constexpr bool has_rhs(Shape s) {
+  return s == Shape::Binary || s == Shape::Scalar;
+}
+constexpr bool has_target(Shape s) {
+  return s == Shape::Branch || s == Shape::Jump;
+}
 
 // Data types, normalised across EXB versions (v1/v2 have no UInt; v3 inserts it at 4).
 enum class DataType : std::uint8_t { None, Immediate, Bool, Int, UInt, Float, String, Vec3f };
@@ -86,6 +131,11 @@ constexpr std::uint32_t value_size(DataType type) {
     default:
       return 0;
   }
+}
+
+// The type an instruction of `shape` and data type `type` reads its right operand with.
+constexpr DataType rhs_type(Shape shape, DataType type) {
+  return shape == Shape::Scalar ? DataType::Float : type;
 }
 
 enum class Source : std::uint8_t {
@@ -119,10 +169,7 @@ struct Instruction {
   std::uint16_t jump_target = 0;      // Jump, JumpIfLHSZero: index relative to the block
   std::array<std::uint8_t, 8> raw{};  // the bytes as stored (for dumps of unused fields)
 
-  bool is_unary() const {
-    return opcode == Opcode::Negate || opcode == Opcode::NegateBool ||
-           opcode == Opcode::Increment || opcode == Opcode::Decrement;
-  }
+  Shape shape() const { return shape_of(opcode); }
 };
 
 // A contiguous run of instructions in the section's instruction table.

@@ -111,18 +111,7 @@ struct GraphTransition {
 
 // The built-ins whose Update is a loop over their children: Sequential, Simultaneous, selectors.
 inline bool is_composite(NodeType type) {
-  switch (type) {
-    case NodeType::Sequential:
-    case NodeType::Simultaneous:
-    case NodeType::S32Selector:
-    case NodeType::F32Selector:
-    case NodeType::StringSelector:
-    case NodeType::BoolSelector:
-    case NodeType::RandomSelector:
-      return true;
-    default:
-      return false;
-  }
+  return node_kind(type) == NodeKind::Composite;
 }
 
 // The fields the scheduler reads on every visit come first, so a plain node's visit touches one
