@@ -101,4 +101,13 @@ inline BuildNode user(const std::string& name) {
   return BuildNode{.name = name};
 }
 
+// An Element_BoolSelector reading the Bool blackboard entry 0 ("Flag"), leading to node 1 when it
+// is true and to node 2 when it is false.
+inline BuildNode flag_selector() {
+  BuildNode choose{.type = NodeType::BoolSelector};
+  choose.inputs = {{ParamType::Bool, "Input", -1, 0, 0x80000000u, false}};
+  choose.plugs = {{PlugKind::Child, 1, "True"}, {PlugKind::Child, 2, "False"}};
+  return choose;
+}
+
 }  // namespace ainb::test
