@@ -33,9 +33,8 @@ std::string canonical_peer_guid(const std::string& peer) {
                      ((g4 & 0xFF) << 8) | (g4 >> 8), groups[4]);
 }
 
-// A plug's replacement-table mark: the reference tool puts it on the wrong plug (docs/dump-json.md,
-// "where the corpus does not exercise a case" no longer: the bulk files do); checked against the
-// table itself below instead.
+// A plug's replacement-table mark: the reference tool puts it on the wrong plug
+// (docs/dump-json.md); checked against the table itself below instead.
 bool replacement_mark(const std::string& key) {
   return key == "Is Removed at Runtime" || key == "Replacement Node Index";
 }

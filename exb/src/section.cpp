@@ -176,7 +176,7 @@ class Decoder {
         break;
       }
       default:
-        break;  // memory offsets are checked against function sizes by the verifier (issue 4)
+        break;  // memory offsets are checked against function sizes by the verifier (program.cpp)
     }
   }
 

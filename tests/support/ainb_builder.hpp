@@ -3,7 +3,7 @@
 // Lays out small, valid AINB files from a description, for tests and the bundled examples: the
 // cases the real corpus lacks (0x408 blackboards, transitions, Fork/Join, random weights, child
 // replacement...). It writes sections in the game's order with a deduplicated string pool. It is
-// a test fixture, not the project's writer (issue 3).
+// a test fixture, not the project's writer (writer/).
 
 #include <cstdint>
 #include <optional>

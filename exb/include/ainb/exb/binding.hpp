@@ -1,6 +1,6 @@
 #pragma once
 
-// How the runtime calls expressions (issue 5 builds on this):
+// How the runtime calls expressions:
 //
 // - A *parameter* (property, input or multi-source) whose flags say "expression" is bound with
 //   bind_parameter: its function's output type must be the parameter's type; the function's

@@ -2,7 +2,7 @@
 
 // The decoded EXB ("expression binary") section: the functions, instructions, signatures,
 // parameter region and string pool of one AINB file's expressions, checked for every bound the
-// bytes alone allow (see docs/exb.md). Executing them is the VM's job (issue 4).
+// bytes alone allow (see docs/exb.md). Executing them is the machine's job (machine.hpp).
 //
 // Instruction format (8 bytes, little endian):
 //

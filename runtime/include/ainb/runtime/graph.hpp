@@ -266,8 +266,7 @@ class Graph {
   // Query steps a graph may hold. Queries shared along many paths unroll to a number of steps
   // exponential in the chain's length, which would be the work of every calculation, and each
   // node's plan repeats the chain below it (quadratic in a chain's length). A file needing more
-  // is refused when the graph is built; the corpus files need at most 348, for chains at most
-  // 8 deep.
+  // is refused when the graph is built (what real files need: docs/robustness.md, "Limits").
   static constexpr std::uint32_t kMaxQuerySteps = 1u << 20;
   std::span<const std::uint32_t> attachments(std::uint32_t node) const {
     return window(attachments_, nodes_[node].attachments);
@@ -378,8 +377,8 @@ class Graph {
     bool every_frame = false;
   };
   static constexpr std::uint32_t kMinFootprintLines = 8;
-  // Measured on the corpus trees: running frames estimated at 450 bytes or more gain from a
-  // prefetch (Toby.action.basicattack), those at 360 or less lose (the Horablin trees).
+  // Between the running frames that gain from a prefetch and those that lose, as measured on the
+  // corpus trees (docs/benchmarks-runtime-history.md, "Reached states first").
   static constexpr std::uint32_t kMinRunningBytes = 384;
   const std::vector<Footprint>& footprints() const { return footprints_; }
   // Some footprint is not empty: Instance::prefetch can do something for this graph's instances.

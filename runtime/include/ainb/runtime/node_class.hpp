@@ -250,8 +250,9 @@ enum class UnknownClassPolicy : std::uint8_t {
   Strict,  // building the graph fails, naming the node and class
 };
 
-// The value a stub writes to one of its outputs when entered: from node definitions (issue 7's
-// catalogue) or the host; nullopt leaves the type's zero. Strings are copied into the graph.
+// The value a stub writes to one of its outputs when entered: from node definitions (the game-data
+// layer's catalogue) or the host; nullopt leaves the type's zero. Strings are copied into the
+// graph.
 using StubOutputDefaults =
     std::function<std::optional<Value>(std::string_view node_class, const Output& output)>;
 
