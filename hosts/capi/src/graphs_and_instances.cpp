@@ -1,0 +1,279 @@
+// Graphs (a file loaded and built with the runtime's classes and functions) and their
+// instances: commands, ticks, the blackboard and the trace.
+
+#include "ainb/loader.hpp"
+
+#include "handles.hpp"
+
+using namespace ainb;
+using namespace ainb::capi;
+
+namespace {
+
+ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
+                  const std::filesystem::path& dir) {
+  auto dirs = rt->module_dirs;
+  if (dirs.empty()) dirs.push_back(dir.empty() ? "." : dir);
+  const runtime::DirectoryResolver modules(dirs);
+  auto graph = std::make_shared<const runtime::Graph>(
+      std::move(model), rt->registry,
+      runtime::GraphOptions{.functions = &rt->functions,
+                            .modules = &modules,
+                            .missing_modules = rt->stub_missing_modules
+                                                   ? runtime::MissingModulePolicy::Stub
+                                                   : runtime::MissingModulePolicy::Error});
+  std::vector<std::string> unresolved;
+  for (const auto& missing : graph->unresolved_parameters())
+    unresolved.push_back(graph->describe(missing));
+  return new ainb_graph{std::move(graph), std::move(unresolved)};
+}
+
+// Marks an instance as inside one of its entry points for the duration of a call.
+class Busy {
+ public:
+  explicit Busy(ainb_instance* i) : i_(i) { i_->busy = true; }
+  ~Busy() { i_->busy = false; }
+  Busy(const Busy&) = delete;
+  Busy& operator=(const Busy&) = delete;
+
+ private:
+  ainb_instance* i_;
+};
+
+// Writes a blackboard entry of `type` through `set`, which says whether the file has it.
+template <typename Set>
+ainb_status set_entry(ainb_instance* i, const char* name, const char* type, Set set) {
+  if (i == nullptr || name == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    if (set(*i->instance)) return AINB_OK;
+    i->last_error =
+        fmt::format("{}: the blackboard has no {} entry \"{}\"", i->graph->file_name(), type, name);
+    return AINB_ERROR_NOT_FOUND;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+
+// A blackboard entry of type T, or null.
+template <typename T>
+const T* entry(const ainb_instance* i, const char* name) {
+  if (i == nullptr || name == nullptr) return nullptr;
+  const Value* v = i->instance->blackboard(name);
+  return v == nullptr ? nullptr : std::get_if<T>(v);
+}
+
+// One of the instance's entry points (start, stop, tick): refused from its own callbacks, an
+// exception reported as the instance's last error.
+template <typename Call>
+ainb_status enter_instance(ainb_instance* i, const char* function, Call call) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, function);
+  try {
+    const Busy busy(i);
+    call(*i->instance);
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
+  if (rt == nullptr) return nullptr;
+  if (path == nullptr) {
+    rt->last_error = "graph_load: no path";
+    return nullptr;
+  }
+  try {
+    return build(rt, load_file(path), std::filesystem::path(path).parent_path());
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
+}
+
+ainb_graph* ainb_graph_load_memory(ainb_runtime* rt, const void* bytes, size_t size,
+                                   const char* name) {
+  if (rt == nullptr) return nullptr;
+  if (bytes == nullptr && size > 0) {
+    rt->last_error = "graph_load_memory: no bytes";
+    return nullptr;
+  }
+  try {
+    const auto* p = static_cast<const std::uint8_t*>(bytes);
+    auto model = load(std::vector<std::uint8_t>(p, p + size), name != nullptr ? name : "(memory)");
+    return build(rt, std::move(model), {});
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
+}
+
+void ainb_graph_release(ainb_graph* graph) {
+  delete graph;
+}
+ainb_string ainb_graph_file_name(const ainb_graph* g) {
+  return g == nullptr ? ainb_string{} : to_c(g->graph->file_name());
+}
+size_t ainb_graph_node_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->graph->nodes().size();
+}
+size_t ainb_graph_unresolved_parameter_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->unresolved.size();
+}
+ainb_string ainb_graph_unresolved_parameter(const ainb_graph* g, size_t index) {
+  if (g == nullptr || index >= g->unresolved.size()) return {};
+  return to_c(g->unresolved[index]);
+}
+size_t ainb_graph_command_count(const ainb_graph* g) {
+  return g == nullptr ? 0 : g->graph->model().commands.size();
+}
+ainb_string ainb_graph_command_name(const ainb_graph* g, size_t index) {
+  if (g == nullptr || index >= g->graph->model().commands.size()) return {};
+  return to_c(g->graph->model().commands[index].name);
+}
+
+ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host) {
+  if (graph == nullptr) return nullptr;
+  try {
+    auto i = std::make_unique<ainb_instance>();
+    i->graph = graph->graph;
+    i->host = host;
+    i->instance = std::make_unique<runtime::Instance>(
+        graph->graph, runtime::InstanceOptions{.seed = seed, .host = i.get()});
+    return i.release();
+  } catch (...) {
+    return nullptr;
+  }
+}
+void ainb_instance_destroy(ainb_instance* i) {
+  if (i != nullptr && i->busy) {
+    refuse_reentry(i, "ainb_instance_destroy");
+    return;
+  }
+  if (i != nullptr) i->busy = true;  // its nodes' leave callbacks may not tick it
+  delete i;
+}
+const char* ainb_instance_last_error(const ainb_instance* i) {
+  return i == nullptr ? "no instance" : i->last_error.c_str();
+}
+
+ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
+  const std::string_view name(command != nullptr ? command : "");
+  return enter_instance(i, "ainb_instance_start", [&](runtime::Instance& x) { x.start(name); });
+}
+ainb_status ainb_instance_start_index(ainb_instance* i, size_t command) {
+  return enter_instance(i, "ainb_instance_start",
+                        [&](runtime::Instance& x) { x.start(std::size_t{command}); });
+}
+ainb_status ainb_instance_stop(ainb_instance* i) {
+  return enter_instance(i, "ainb_instance_stop", [](runtime::Instance& x) { x.stop(); });
+}
+ainb_status ainb_instance_tick(ainb_instance* i) {
+  return enter_instance(i, "ainb_instance_tick", [](runtime::Instance& x) { x.tick(); });
+}
+ainb_status ainb_instance_prepare_thread(const ainb_instance* i) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  try {
+    i->instance->prepare_thread();
+    return AINB_OK;
+  } catch (const std::bad_alloc&) {  // the only thing it can throw
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+static_assert(static_cast<int>(runtime::CommandState::Faulted) == AINB_FAULTED);
+ainb_command_state ainb_instance_state(const ainb_instance* i) {
+  return i == nullptr ? AINB_IDLE : static_cast<ainb_command_state>(i->instance->state());
+}
+const char* ainb_instance_fault(ainb_instance* i) {
+  if (i == nullptr) return "";
+  const auto* fault = i->instance->fault();
+  i->fault_text = fault != nullptr ? fault->describe() : std::string();
+  return i->fault_text.c_str();
+}
+uint64_t ainb_instance_frame(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->instance->frame();
+}
+bool ainb_instance_is_active(const ainb_instance* i, uint32_t node) {
+  return i != nullptr && node < i->graph->nodes().size() && i->instance->is_active(node);
+}
+size_t ainb_instance_memory_bytes(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->instance->memory_bytes() + sizeof(ainb_instance);
+}
+
+// ---- Blackboard ----------------------------------------------------------------------------
+
+ainb_status ainb_blackboard_set_bool(ainb_instance* i, const char* name, bool value) {
+  return set_entry(i, name, "bool", [&](runtime::Instance& x) { return x.set_bool(name, value); });
+}
+ainb_status ainb_blackboard_set_int(ainb_instance* i, const char* name, int32_t value) {
+  return set_entry(i, name, "s32", [&](runtime::Instance& x) { return x.set_int(name, value); });
+}
+ainb_status ainb_blackboard_set_float(ainb_instance* i, const char* name, float value) {
+  return set_entry(i, name, "f32", [&](runtime::Instance& x) { return x.set_float(name, value); });
+}
+ainb_status ainb_blackboard_set_vec3f(ainb_instance* i, const char* name, ainb_vec3f value) {
+  return set_entry(i, name, "vec3f", [&](runtime::Instance& x) {
+    return x.set_vec3f(name, Vec3f{value.x, value.y, value.z});
+  });
+}
+ainb_status ainb_blackboard_set_string(ainb_instance* i, const char* name, const char* value) {
+  return set_entry(i, name, "string", [&](runtime::Instance& x) {
+    return x.set_string(name, value != nullptr ? value : "");
+  });
+}
+
+bool ainb_blackboard_get_bool(const ainb_instance* i, const char* name, bool* out) {
+  const auto* v = entry<bool>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_int(const ainb_instance* i, const char* name, int32_t* out) {
+  const auto* v = entry<std::int32_t>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_float(const ainb_instance* i, const char* name, float* out) {
+  const auto* v = entry<float>(i, name);
+  if (v != nullptr && out != nullptr) *out = *v;
+  return v != nullptr;
+}
+bool ainb_blackboard_get_vec3f(const ainb_instance* i, const char* name, ainb_vec3f* out) {
+  const auto* v = entry<Vec3f>(i, name);
+  if (v != nullptr && out != nullptr) *out = to_c(*v);
+  return v != nullptr;
+}
+bool ainb_blackboard_get_string(const ainb_instance* i, const char* name, ainb_string* out) {
+  const auto* v = entry<std::string_view>(i, name);
+  if (v != nullptr && out != nullptr) *out = to_c(*v);
+  return v != nullptr;
+}
+
+// ---- Trace ---------------------------------------------------------------------------------
+
+ainb_status ainb_instance_enable_trace(ainb_instance* i, size_t capacity) {
+  if (i == nullptr) return AINB_ERROR_ARGUMENT;
+  if (i->busy) return refuse_reentry(i, "ainb_instance_enable_trace");
+  try {
+    i->instance->set_observer(nullptr);  // refused during a tick, before anything changes
+    i->trace.reserve(capacity);
+    if (capacity > 0) i->instance->set_observer(&i->trace);
+    return AINB_OK;
+  } catch (const std::exception& e) {
+    i->last_error = e.what();
+    return AINB_ERROR_ARGUMENT;
+  }
+}
+size_t ainb_instance_read_events(ainb_instance* i, ainb_event* out, size_t max) {
+  return i == nullptr || out == nullptr ? 0 : i->trace.read(out, max);
+}
+uint64_t ainb_instance_dropped_events(const ainb_instance* i) {
+  return i == nullptr ? 0 : i->trace.dropped();
+}
+
+}  // extern "C"
