@@ -31,23 +31,23 @@ typedef struct guard {
 } guard;
 
 /* Handles of MoveTo's declared parameters (ainb_runtime_declare_parameter). */
-typedef struct move_slots {
+typedef struct move_handles {
   uint32_t destination, speed, distance_left, missing;
-} move_slots;
+} move_handles;
 
 static ainb_result move_update(ainb_node* node, void* class_data) {
-  const move_slots* slots = (const move_slots*)class_data;
+  const move_handles* handles = (const move_handles*)class_data;
   guard* g = (guard*)ainb_node_host(node);
   const ainb_vec3f destination = ainb_node_input_vec3f(node, "Destination");
-  const ainb_vec3f declared = ainb_node_get_vec3f(node, slots->destination);
+  const ainb_vec3f declared = ainb_node_get_vec3f(node, handles->destination);
   CHECK(declared.x == destination.x && declared.y == destination.y && declared.z == destination.z);
-  CHECK(ainb_node_get_float(node, slots->speed) == ainb_node_input_float(node, "Speed"));
-  CHECK(ainb_node_get_float(node, slots->missing) == 0.0f); /* the node has no such input */
-  CHECK(ainb_node_get_int(node, slots->speed) == 0);        /* declared a float */
-  CHECK(ainb_node_get_float(node, 99) == 0.0f);             /* no such handle */
-  g->x += ainb_node_get_float(node, slots->speed);
-  CHECK(ainb_node_set_float(node, slots->distance_left, destination.x - g->x));
-  CHECK(!ainb_node_set_float(node, slots->speed, 0.0f)); /* an input, not an output */
+  CHECK(ainb_node_get_float(node, handles->speed) == ainb_node_input_float(node, "Speed"));
+  CHECK(ainb_node_get_float(node, handles->missing) == 0.0f); /* the node has no such input */
+  CHECK(ainb_node_get_int(node, handles->speed) == 0);        /* declared a float */
+  CHECK(ainb_node_get_float(node, 99) == 0.0f);               /* no such handle */
+  g->x += ainb_node_get_float(node, handles->speed);
+  CHECK(ainb_node_set_float(node, handles->distance_left, destination.x - g->x));
+  CHECK(!ainb_node_set_float(node, handles->speed, 0.0f)); /* an input, not an output */
   CHECK(!ainb_node_write_float(node, "NoSuchOutput", 0.0f));
   return g->x >= destination.x ? AINB_SUCCESS : AINB_RUNNING;
 }
@@ -83,8 +83,8 @@ static ainb_result attack_update(ainb_node* node, void* class_data) {
 static void test_patrol(const char* patrol_path) {
   ainb_runtime* rt = ainb_runtime_create();
   int waits_seen_by_class = 0;
-  move_slots slots;
-  const ainb_node_class move = {NULL, move_update, NULL, &slots, 0};
+  move_handles handles;
+  const ainb_node_class move = {NULL, move_update, NULL, &handles, 0};
   const ainb_node_class wait = {wait_enter, wait_update, NULL, &waits_seen_by_class,
                                 sizeof(wait_state)};
   uint32_t weapon_and_range[2];
@@ -97,15 +97,15 @@ static void test_patrol(const char* patrol_path) {
   CHECK(strcmp(ainb_runtime_last_error(rt),
                "register_node: a class needs a name and an update callback") == 0);
   CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_VEC3F,
-                                       "Destination", &slots.destination) == AINB_OK);
+                                       "Destination", &handles.destination) == AINB_OK);
   CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_FLOAT,
-                                       "Speed", &slots.speed) == AINB_OK);
+                                       "Speed", &handles.speed) == AINB_OK);
   CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_OUTPUT, AINB_VALUE_FLOAT,
-                                       "DistanceLeft", &slots.distance_left) == AINB_OK);
+                                       "DistanceLeft", &handles.distance_left) == AINB_OK);
   CHECK(ainb_runtime_declare_parameter(rt, "MoveTo", AINB_PARAMETER_INPUT, AINB_VALUE_FLOAT,
-                                       "Missing", &slots.missing) == AINB_OK);
-  CHECK(slots.destination == 0 && slots.speed == 1 && slots.distance_left == 2 &&
-        slots.missing == 3);
+                                       "Missing", &handles.missing) == AINB_OK);
+  CHECK(handles.destination == 0 && handles.speed == 1 && handles.distance_left == 2 &&
+        handles.missing == 3);
   CHECK(ainb_runtime_declare_parameter(rt, "Attack", AINB_PARAMETER_PROPERTY, AINB_VALUE_STRING,
                                        "Weapon", &weapon_and_range[0]) == AINB_OK);
   CHECK(ainb_runtime_declare_parameter(rt, "Attack", AINB_PARAMETER_PROPERTY, AINB_VALUE_FLOAT,
@@ -411,9 +411,9 @@ static void test_generic_nodes(const char* counter_path) {
   ainb_runtime* generic = ainb_runtime_create();
   CHECK(ainb_runtime_add_generic_nodes(generic) == AINB_OK);
   CHECK(count_after(generic, counter_path, 3) == 3);
-  uint32_t slot = 0;
+  uint32_t position = 0;
   CHECK(ainb_runtime_declare_parameter(generic, "QueryMathAddS32", AINB_PARAMETER_INPUT,
-                                       AINB_VALUE_INT, "InputA", &slot) == AINB_ERROR_ARGUMENT);
+                                       AINB_VALUE_INT, "InputA", &position) == AINB_ERROR_ARGUMENT);
   CHECK(strcmp(ainb_runtime_last_error(generic),
                "declare_parameter: \"QueryMathAddS32\" is a generic class "
                "(ainb_runtime_add_generic_nodes), not one registered with "

@@ -291,9 +291,9 @@ TEST_CASE("a post-calc chain cut at its limit goes on before the next frame's ca
   CHECK(h.instance->state() == CommandState::Running);
 }
 
-TEST_CASE("a slot whose root finished holds it no more: its transition leaves nothing") {
+TEST_CASE("an array entry whose root finished holds it no more: its transition leaves nothing") {
   // Fork -> {Step, a selector}. Step finishes and asks for Next; in the same frame the selector
-  // enters Step for itself. At the next frame the transition takes Step's slot to Next and
+  // enters Step for itself. At the next frame the transition takes Step's entry to Next and
   // leaves Step running for the selector.
   Harness h;
   h.probe("Step", {R, S});
@@ -356,7 +356,7 @@ TEST_CASE("Element_StateEnd at the top level switches to the command it names, o
 
 TEST_CASE(
     "a file without transitions runs its root alone, with the active node array's sequences") {
-  // No transition anywhere in the file (Graph::has_transitions()): nothing can add a slot to the
+  // No transition anywhere in the file (Graph::has_transitions()): nothing can add an entry to the
   // active node array, so a frame is its root's Update (Instance::calculate_root). A transition
   // elsewhere in the file, never taken, sends the same tree through the array's loop instead.
   Harness h;

@@ -20,7 +20,7 @@ Result Instance::update_fork(std::uint32_t node, const GraphNode& g) {
 
 // A Join runs once InFlowNum copies of it are in the array; the guard: the copy being
 // calculated runs (the first, unless it is the post-calc pass's fresh one), the others leave the
-// array. Out of line, as the frame's loop above runs every frame and this rarely.
+// array. Out of line, as the frame's loop (calculate_roots) runs every frame and this rarely.
 bool Instance::wake_join(std::uint32_t i) {
   const auto node = roots_[i].node;
   std::uint32_t copies = 0;

@@ -1,6 +1,6 @@
 #pragma once
 
-// The scheduler's protocol (docs/semantics.md, "Enter, Update and Leave"): each of its rules
+// The scheduler's protocol (docs/semantics.md, "Frames, results and calls"): each of its rules
 // written once, and the short paths a tick takes through plain nodes and composites when no
 // observer watches, inlined into the loops that call them. The general paths are in protocol.cpp;
 // each built-in kind's own Enter, Update and Leave is in a file of its own (docs/architecture.md).

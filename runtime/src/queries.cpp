@@ -1,5 +1,6 @@
-// Query nodes (docs/semantics.md, "Queries"): calculated before their user is entered and before
-// each of its updates, entered at their first user's need and left with their last.
+// Query nodes (docs/semantics.md, "Parameters and queries"): calculated before their user is
+// entered and before each of its updates, entered at their first user's need and left with their
+// last.
 
 #include "protocol.hpp"
 

@@ -1,5 +1,5 @@
-// The selectors (docs/semantics.md, "Selectors"): S32, F32, String, Bool and Random. A selector
-// enters the child of the plug its input chooses and chooses again at every update.
+// The selectors (docs/semantics.md, "Built-in nodes"): S32, F32, String, Bool and Random. A
+// selector enters the child of the plug its input chooses and chooses again at every update.
 
 #include "protocol.hpp"
 

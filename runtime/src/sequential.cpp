@@ -1,4 +1,4 @@
-// Element_Sequential (docs/semantics.md, "Sequential"): its children one after another; a loop
+// Element_Sequential (docs/semantics.md, "Built-in nodes"): its children one after another; a loop
 // (IsLoop, NumLoop) starts them again. Its Leave is the child it holds (leave_current_child).
 
 #include "protocol.hpp"

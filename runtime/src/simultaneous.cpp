@@ -1,4 +1,4 @@
-// Element_Simultaneous (docs/semantics.md, "Simultaneous"): every child entered at once and
+// Element_Simultaneous (docs/semantics.md, "Built-in nodes"): every child entered at once and
 // updated each frame until it finishes; it succeeds when all did, fails when any failed.
 
 #include "protocol.hpp"

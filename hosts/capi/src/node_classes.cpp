@@ -40,7 +40,7 @@ class CNodeClass : public runtime::NodeClass {
   }
   std::size_t state_size() const override { return c_.state_size; }
 
-  // ainb_runtime_declare_parameter: the slot, or nothing for a kind or type C cannot declare.
+  // ainb_runtime_declare_parameter: the position, or nothing for a kind or type C cannot declare.
   std::optional<std::uint32_t> declare(ainb_parameter_kind kind, ainb_value_type type,
                                        std::string name) {
     switch (type) {
@@ -79,14 +79,14 @@ class CNodeClass : public runtime::NodeClass {
 
 // A declared input or property by handle, as its declaration says (ainb_node_get_*).
 template <typename T>
-T get_declared(const ainb_node* n, std::uint32_t slot) {
+T get_declared(const ainb_node* n, std::uint32_t position) {
   const auto& c = context(n);
   const auto& declared = c.node_class().declared();
-  if (slot >= declared.size()) return T{};
-  if (declared[slot].kind == runtime::ParamKind::Property) {
-    return c.read(runtime::PropertyParam<T>{slot});
+  if (position >= declared.size()) return T{};
+  if (declared[position].kind == runtime::ParamKind::Property) {
+    return c.read(runtime::PropertyParam<T>{position});
   }
-  return c.read(runtime::InputParam<T>{slot});
+  return c.read(runtime::InputParam<T>{position});
 }
 
 }  // namespace
@@ -95,10 +95,10 @@ extern "C" {
 
 ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_name,
                                            ainb_parameter_kind kind, ainb_value_type type,
-                                           const char* name, uint32_t* slot) {
+                                           const char* name, uint32_t* position) {
   if (rt == nullptr) return AINB_ERROR_ARGUMENT;
-  if (class_name == nullptr || name == nullptr || slot == nullptr) {
-    rt->last_error = "declare_parameter: a class name, a parameter name and a slot are needed";
+  if (class_name == nullptr || name == nullptr || position == nullptr) {
+    rt->last_error = "declare_parameter: a class name, a parameter name and a position are needed";
     return AINB_ERROR_ARGUMENT;
   }
   const auto registered = rt->registry.find(class_name);
@@ -125,7 +125,7 @@ ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_n
           name, class_name, static_cast<int>(kind), static_cast<int>(type));
       return AINB_ERROR_ARGUMENT;
     }
-    *slot = *declared;
+    *position = *declared;
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();
@@ -224,41 +224,41 @@ bool ainb_node_write_vec3f(ainb_node* n, const char* name, ainb_vec3f v) {
   if (n == nullptr || name == nullptr) return false;
   return context(n).write_vec3f(name, Vec3f{v.x, v.y, v.z});
 }
-int32_t ainb_node_get_int(const ainb_node* n, uint32_t slot) {
+int32_t ainb_node_get_int(const ainb_node* n, uint32_t position) {
   if (n == nullptr) return 0;
-  return get_declared<std::int32_t>(n, slot);
+  return get_declared<std::int32_t>(n, position);
 }
-bool ainb_node_get_bool(const ainb_node* n, uint32_t slot) {
+bool ainb_node_get_bool(const ainb_node* n, uint32_t position) {
   if (n == nullptr) return false;
-  return get_declared<bool>(n, slot);
+  return get_declared<bool>(n, position);
 }
-float ainb_node_get_float(const ainb_node* n, uint32_t slot) {
+float ainb_node_get_float(const ainb_node* n, uint32_t position) {
   if (n == nullptr) return 0.0f;
-  return get_declared<float>(n, slot);
+  return get_declared<float>(n, position);
 }
-ainb_string ainb_node_get_string(const ainb_node* n, uint32_t slot) {
+ainb_string ainb_node_get_string(const ainb_node* n, uint32_t position) {
   if (n == nullptr) return {};
-  return to_c(get_declared<std::string_view>(n, slot));
+  return to_c(get_declared<std::string_view>(n, position));
 }
-ainb_vec3f ainb_node_get_vec3f(const ainb_node* n, uint32_t slot) {
+ainb_vec3f ainb_node_get_vec3f(const ainb_node* n, uint32_t position) {
   if (n == nullptr) return {};
-  return to_c(get_declared<Vec3f>(n, slot));
+  return to_c(get_declared<Vec3f>(n, position));
 }
-bool ainb_node_set_int(ainb_node* n, uint32_t slot, int32_t v) {
+bool ainb_node_set_int(ainb_node* n, uint32_t position, int32_t v) {
   if (n == nullptr) return false;
-  return context(n).write(runtime::OutputParam<std::int32_t>{slot}, v);
+  return context(n).write(runtime::OutputParam<std::int32_t>{position}, v);
 }
-bool ainb_node_set_bool(ainb_node* n, uint32_t slot, bool v) {
+bool ainb_node_set_bool(ainb_node* n, uint32_t position, bool v) {
   if (n == nullptr) return false;
-  return context(n).write(runtime::OutputParam<bool>{slot}, v);
+  return context(n).write(runtime::OutputParam<bool>{position}, v);
 }
-bool ainb_node_set_float(ainb_node* n, uint32_t slot, float v) {
+bool ainb_node_set_float(ainb_node* n, uint32_t position, float v) {
   if (n == nullptr) return false;
-  return context(n).write(runtime::OutputParam<float>{slot}, v);
+  return context(n).write(runtime::OutputParam<float>{position}, v);
 }
-bool ainb_node_set_vec3f(ainb_node* n, uint32_t slot, ainb_vec3f v) {
+bool ainb_node_set_vec3f(ainb_node* n, uint32_t position, ainb_vec3f v) {
   if (n == nullptr) return false;
-  return context(n).write(runtime::OutputParam<Vec3f>{slot}, Vec3f{v.x, v.y, v.z});
+  return context(n).write(runtime::OutputParam<Vec3f>{position}, Vec3f{v.x, v.y, v.z});
 }
 bool ainb_node_transition(ainb_node* n, uint32_t k) {
   if (n == nullptr) return false;

@@ -135,7 +135,7 @@ AINB_API ainb_status ainb_runtime_register_function(ainb_runtime* runtime, const
 /* Declares a parameter a registered class reads (an input or a property) or writes (an output),
  * found in each node of the class when a graph loads, so that a callback reaches it by handle
  * (ainb_node_get_*, ainb_node_set_*) instead of by name. Declare before loading graphs: a graph
- * sees the declarations made before it loaded. `*slot` receives the handle. Types: BOOL, INT,
+ * sees the declarations made before it loaded. `*position` receives the handle. Types: BOOL, INT,
  * FLOAT, STRING (inputs and properties), VEC3F. AINB_ERROR_NOT_FOUND when no class of that name is
  * registered; AINB_ERROR_ARGUMENT for another kind or type, or a generic class. */
 typedef enum ainb_parameter_kind {
@@ -145,7 +145,7 @@ typedef enum ainb_parameter_kind {
 } ainb_parameter_kind;
 AINB_API ainb_status ainb_runtime_declare_parameter(ainb_runtime* runtime, const char* class_name,
                                                     ainb_parameter_kind kind, ainb_value_type type,
-                                                    const char* name, uint32_t* slot);
+                                                    const char* name, uint32_t* position);
 
 /* ---- Graphs -------------------------------------------------------------------------------- */
 
@@ -288,15 +288,15 @@ AINB_API bool ainb_node_write_vec3f(ainb_node* node, const char* name, ainb_vec3
 /* Declared parameters by handle (ainb_runtime_declare_parameter): get reads an input or a
  * property, set writes an output. The type's zero (get) or false (set) when the node has no such
  * parameter, or the handle was declared with another type or kind. */
-AINB_API int32_t ainb_node_get_int(const ainb_node* node, uint32_t slot);
-AINB_API bool ainb_node_get_bool(const ainb_node* node, uint32_t slot);
-AINB_API float ainb_node_get_float(const ainb_node* node, uint32_t slot);
-AINB_API ainb_string ainb_node_get_string(const ainb_node* node, uint32_t slot);
-AINB_API ainb_vec3f ainb_node_get_vec3f(const ainb_node* node, uint32_t slot);
-AINB_API bool ainb_node_set_int(ainb_node* node, uint32_t slot, int32_t value);
-AINB_API bool ainb_node_set_bool(ainb_node* node, uint32_t slot, bool value);
-AINB_API bool ainb_node_set_float(ainb_node* node, uint32_t slot, float value);
-AINB_API bool ainb_node_set_vec3f(ainb_node* node, uint32_t slot, ainb_vec3f value);
+AINB_API int32_t ainb_node_get_int(const ainb_node* node, uint32_t position);
+AINB_API bool ainb_node_get_bool(const ainb_node* node, uint32_t position);
+AINB_API float ainb_node_get_float(const ainb_node* node, uint32_t position);
+AINB_API ainb_string ainb_node_get_string(const ainb_node* node, uint32_t position);
+AINB_API ainb_vec3f ainb_node_get_vec3f(const ainb_node* node, uint32_t position);
+AINB_API bool ainb_node_set_int(ainb_node* node, uint32_t position, int32_t value);
+AINB_API bool ainb_node_set_bool(ainb_node* node, uint32_t position, bool value);
+AINB_API bool ainb_node_set_float(ainb_node* node, uint32_t position, float value);
+AINB_API bool ainb_node_set_vec3f(ainb_node* node, uint32_t position, ainb_vec3f value);
 
 /* Takes the node's transition plug `k` (see docs/semantics.md); false when there is none. */
 AINB_API bool ainb_node_transition(ainb_node* node, uint32_t k);
