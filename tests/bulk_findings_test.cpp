@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "ainb/json_dump.hpp"
+#include "ainb/dump/json.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"

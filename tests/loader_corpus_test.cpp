@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ainb/json_dump.hpp"
+#include "ainb/dump/json.hpp"
 #include "ainb/loader.hpp"
 #include "corpus.hpp"
 

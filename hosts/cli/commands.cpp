@@ -5,9 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ainb/dump/json.hpp"
 #include "ainb/exb/disassembler.hpp"
 #include "ainb/gamedata/romfs.hpp"
-#include "ainb/json_dump.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/simulation/scenario.hpp"
 #include "terminal.hpp"

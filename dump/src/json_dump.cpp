@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "ainb/json_dump.hpp"
+#include "ainb/dump/json.hpp"
 #include "json_values.hpp"
 
 namespace ainb {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "ainb/byte_reader.hpp"
-#include "ainb/json_dump.hpp"
+#include "ainb/dump/json.hpp"
 #include "json_values.hpp"
 
 namespace ainb {
