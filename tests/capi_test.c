@@ -84,12 +84,17 @@ static void test_patrol(const char* patrol_path) {
   ainb_runtime* rt = ainb_runtime_create();
   int waits_seen_by_class = 0;
   move_handles handles;
-  const ainb_node_class move = {NULL, move_update, NULL, &handles, 0};
-  const ainb_node_class wait = {wait_enter, wait_update, NULL, &waits_seen_by_class,
-                                sizeof(wait_state)};
+  const ainb_node_class move = {
+      .size = sizeof(ainb_node_class), .update = move_update, .class_data = &handles};
+  const ainb_node_class wait = {.size = sizeof(ainb_node_class),
+                                .enter = wait_enter,
+                                .update = wait_update,
+                                .class_data = &waits_seen_by_class,
+                                .state_size = sizeof(wait_state)};
   uint32_t weapon_and_range[2];
-  const ainb_node_class attack = {NULL, attack_update, NULL, weapon_and_range, 0};
-  const ainb_node_class no_update = {NULL, NULL, NULL, NULL, 0};
+  const ainb_node_class attack = {
+      .size = sizeof(ainb_node_class), .update = attack_update, .class_data = weapon_and_range};
+  const ainb_node_class no_update = {.size = sizeof(ainb_node_class)};
   CHECK(ainb_runtime_register_node(rt, "MoveTo", &move) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Wait", &wait) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Attack", &attack) == AINB_OK);
@@ -340,7 +345,8 @@ static void test_misuse(const char* patrol_path) {
   for (int call = CALL_STOP; call <= CALL_DESTROY; ++call) {
     ainb_runtime* rt = ainb_runtime_create();
     misuser m = {NULL, (misuse)call, AINB_OK, 0};
-    const ainb_node_class move = {NULL, misuse_update, NULL, &m, 0};
+    const ainb_node_class move = {
+        .size = sizeof(ainb_node_class), .update = misuse_update, .class_data = &m};
     CHECK(ainb_runtime_register_node(rt, "MoveTo", &move) == AINB_OK);
     ainb_graph* graph = ainb_graph_load(rt, patrol_path);
     m.self = ainb_instance_create(graph, 1, NULL);
@@ -421,7 +427,7 @@ static void test_generic_nodes(const char* counter_path) {
   ainb_runtime_destroy(generic);
 
   /* The host's own class wins, registered before or after. */
-  const ainb_node_class own = {NULL, succeed, NULL, NULL, 0};
+  const ainb_node_class own = {.size = sizeof(ainb_node_class), .update = succeed};
   ainb_runtime* before = ainb_runtime_create();
   CHECK(ainb_runtime_register_node(before, "ExecuteBlackboardSetS32", &own) == AINB_OK);
   CHECK(ainb_runtime_add_generic_nodes(before) == AINB_OK);
@@ -469,8 +475,12 @@ static ainb_result wrap_update(ainb_node* node, void* class_data) {
 static void test_children(const char* wrapper_path) {
   ainb_runtime* rt = ainb_runtime_create();
   leaf_log log = {0, 0, 0};
-  const ainb_node_class wrap = {NULL, wrap_update, NULL, NULL, 0};
-  const ainb_node_class leaf = {leaf_enter, leaf_update, leaf_leave, &log, 0};
+  const ainb_node_class wrap = {.size = sizeof(ainb_node_class), .update = wrap_update};
+  const ainb_node_class leaf = {.size = sizeof(ainb_node_class),
+                                .enter = leaf_enter,
+                                .update = leaf_update,
+                                .leave = leaf_leave,
+                                .class_data = &log};
   CHECK(ainb_runtime_register_node(rt, "Wrap", &wrap) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Leaf", &leaf) == AINB_OK);
   ainb_graph* graph = ainb_graph_load(rt, wrapper_path);
@@ -497,7 +507,8 @@ static void test_children(const char* wrapper_path) {
      wrapper's callback has returned; nothing unwinds through the C frames. */
   rt = ainb_runtime_create();
   misuser m = {NULL, CALL_TICK, AINB_OK, 0};
-  const ainb_node_class misusing_leaf = {NULL, misuse_update, NULL, &m, 0};
+  const ainb_node_class misusing_leaf = {
+      .size = sizeof(ainb_node_class), .update = misuse_update, .class_data = &m};
   CHECK(ainb_runtime_register_node(rt, "Wrap", &wrap) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Leaf", &misusing_leaf) == AINB_OK);
   graph = ainb_graph_load(rt, wrapper_path);
@@ -514,8 +525,14 @@ static void test_children(const char* wrapper_path) {
   /* The wrapper's own misuse, then a child it runs: the fault names the wrapper, not the child. */
   rt = ainb_runtime_create();
   leaf_log quiet = {0, 0, 0};
-  const ainb_node_class counted_leaf = {leaf_enter, leaf_update, leaf_leave, &quiet, 0};
-  const ainb_node_class misusing_wrap = {NULL, misusing_wrap_update, NULL, &misusing_self, 0};
+  const ainb_node_class counted_leaf = {.size = sizeof(ainb_node_class),
+                                        .enter = leaf_enter,
+                                        .update = leaf_update,
+                                        .leave = leaf_leave,
+                                        .class_data = &quiet};
+  const ainb_node_class misusing_wrap = {.size = sizeof(ainb_node_class),
+                                         .update = misusing_wrap_update,
+                                         .class_data = &misusing_self};
   CHECK(ainb_runtime_register_node(rt, "Leaf", &counted_leaf) == AINB_OK);
   CHECK(ainb_runtime_register_node(rt, "Wrap", &misusing_wrap) == AINB_OK);
   graph = ainb_graph_load(rt, wrapper_path);
@@ -532,6 +549,114 @@ static void test_children(const char* wrapper_path) {
   ainb_runtime_destroy(rt);
 }
 
+/* ainb_node_class.size: 0, or less than the first version's, is refused; a larger size (a caller
+ * built against a later header) is read as far as this version knows. */
+static void test_node_class_size(void) {
+  ainb_runtime* rt = ainb_runtime_create();
+  ainb_node_class unsized = {.update = succeed};
+  CHECK(ainb_runtime_register_node(rt, "Unsized", &unsized) == AINB_ERROR_ARGUMENT);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "register_node: class \"Unsized\": ainb_node_class.size is 0, less than the first "
+           "version's %zu bytes; set it to sizeof(ainb_node_class)",
+           sizeof(ainb_node_class));
+  CHECK(strcmp(ainb_runtime_last_error(rt), expected) == 0);
+  unsized.size = sizeof(ainb_node_class) - 1;
+  CHECK(ainb_runtime_register_node(rt, "Unsized", &unsized) == AINB_ERROR_ARGUMENT);
+  CHECK(strstr(ainb_runtime_last_error(rt), "ainb_node_class.size is ") != NULL);
+  struct {
+    ainb_node_class known;
+    void (*later)(void); /* a field a later version might add */
+  } larger = {{.size = sizeof larger, .update = succeed}, NULL};
+  CHECK(ainb_runtime_register_node(rt, "Larger", &larger.known) == AINB_OK);
+  ainb_runtime_destroy(rt);
+}
+
+/* A host allocator that counts its calls (ainb_allocator). */
+typedef struct counting_allocator {
+  size_t allocations, deallocations;
+  size_t last_size, last_alignment, freed_size;
+  int refuse; /* allocate returns NULL */
+} counting_allocator;
+
+static void* counting_allocate(void* data, size_t size, size_t alignment) {
+  counting_allocator* a = (counting_allocator*)data;
+  if (a->refuse) return NULL;
+  ++a->allocations;
+  a->last_size = size;
+  a->last_alignment = alignment;
+  return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+static void counting_deallocate(void* data, void* block, size_t size, size_t alignment) {
+  counting_allocator* a = (counting_allocator*)data;
+  CHECK(alignment == a->last_alignment);
+  ++a->deallocations;
+  a->freed_size = size;
+  free(block);
+}
+
+static void test_allocator(const char* patrol_path) {
+  ainb_runtime* rt = ainb_runtime_create();
+  ainb_graph* graph = ainb_graph_load(rt, patrol_path);
+  CHECK(graph != NULL);
+  const size_t block = ainb_graph_instance_block_size(graph);
+  CHECK(block > 0 && ainb_graph_instance_block_size(NULL) == 0);
+
+  counting_allocator counts = {0, 0, 0, 0, 0, 0};
+  guard g = {0.0f, 0, 0};
+  const ainb_instance_options options = {
+      .size = sizeof(ainb_instance_options),
+      .seed = 1,
+      .host = &g,
+      .allocator = {counting_allocate, counting_deallocate, &counts}};
+  ainb_instance* actor = ainb_instance_create_with(graph, &options);
+  CHECK(actor != NULL);
+  /* One block, of the size the graph reports, aligned for any object. */
+  CHECK(counts.allocations == 1 && counts.deallocations == 0);
+  CHECK(counts.last_size == block);
+  CHECK(counts.last_alignment >= 8 && (counts.last_alignment & (counts.last_alignment - 1)) == 0);
+  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  for (int frame = 0; frame < 20; ++frame)
+    CHECK(ainb_instance_tick(actor) == AINB_OK);
+  CHECK(ainb_instance_stop(actor) == AINB_OK);
+  CHECK(ainb_instance_start(actor, "Alert") == AINB_OK);
+  CHECK(ainb_instance_tick(actor) == AINB_OK);
+  CHECK(counts.allocations == 1 && counts.deallocations == 0); /* nothing after creation */
+  ainb_instance_destroy(actor);
+  CHECK(counts.allocations == 1 && counts.deallocations == 1 && counts.freed_size == block);
+
+  /* allocate returning NULL: the creation fails, nothing is freed. */
+  counts.refuse = 1;
+  CHECK(ainb_instance_create_with(graph, &options) == NULL);
+  CHECK(counts.allocations == 1 && counts.deallocations == 1);
+  counts.refuse = 0;
+
+  /* Refused options: a size of 0 or below the first version's, one callback without the other. */
+  ainb_instance_options bad = options;
+  bad.size = 0;
+  CHECK(ainb_instance_create_with(graph, &bad) == NULL);
+  bad.size = sizeof(ainb_instance_options) - 1;
+  CHECK(ainb_instance_create_with(graph, &bad) == NULL);
+  bad = options;
+  bad.allocator.deallocate = NULL;
+  CHECK(ainb_instance_create_with(graph, &bad) == NULL);
+  CHECK(counts.allocations == 1);
+  CHECK(ainb_instance_create_with(NULL, &options) == NULL);
+
+  /* No allocator, or no options at all: the C++ heap. */
+  const ainb_instance_options plain = {.size = sizeof(ainb_instance_options), .seed = 2};
+  actor = ainb_instance_create_with(graph, &plain);
+  CHECK(actor != NULL && ainb_instance_start(actor, "Root") == AINB_OK);
+  ainb_instance_destroy(actor);
+  actor = ainb_instance_create_with(graph, NULL);
+  CHECK(actor != NULL);
+  ainb_instance_destroy(actor);
+  CHECK(counts.allocations == 1 && counts.deallocations == 1);
+
+  ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+}
+
 int main(int argc, char** argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb WRAPPER.ainb\n");
@@ -543,6 +668,8 @@ int main(int argc, char** argv) {
   test_user_functions(argv[2]);
   test_generic_nodes(argv[3]);
   test_children(argv[4]);
+  test_node_class_size();
+  test_allocator(argv[1]);
   if (failures > 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -1,6 +1,8 @@
 // Graphs (a file loaded and built with the runtime's classes and functions) and their
 // instances: commands, ticks, the blackboard and the trace.
 
+#include <cstddef>
+
 #include "ainb/loader.hpp"
 
 #include "handles.hpp"
@@ -138,14 +140,37 @@ ainb_string ainb_graph_command_name(const ainb_graph* g, size_t index) {
   return to_c(g->graph->model().commands[index].name);
 }
 
+size_t ainb_graph_instance_block_size(const ainb_graph* g) {
+  return g == nullptr ? 0 : runtime::Instance::block_size(*g->graph);
+}
+
 ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host) {
+  ainb_instance_options options{};
+  options.size = sizeof options;
+  options.seed = seed;
+  options.host = host;
+  return ainb_instance_create_with(graph, &options);
+}
+
+ainb_instance* ainb_instance_create_with(ainb_graph* graph, const ainb_instance_options* given) {
   if (graph == nullptr) return nullptr;
+  ainb_instance_options defaults{};
+  defaults.size = sizeof defaults;
+  const auto options =
+      read_versioned(given != nullptr ? *given : defaults,
+                     offsetof(ainb_instance_options, allocator) + sizeof(ainb_allocator));
+  if (!options) return nullptr;
+  const auto& allocator = options->allocator;
+  if ((allocator.allocate == nullptr) != (allocator.deallocate == nullptr)) return nullptr;
   try {
     auto i = std::make_unique<ainb_instance>();
     i->graph = graph->graph;
-    i->host = host;
+    i->host = options->host;
+    if (allocator.allocate != nullptr) i->memory.emplace(allocator);
     i->instance = std::make_unique<runtime::Instance>(
-        graph->graph, runtime::InstanceOptions{.seed = seed, .host = i.get()});
+        graph->graph,
+        runtime::InstanceOptions{
+            .seed = options->seed, .host = i.get(), .memory = i->memory ? &*i->memory : nullptr});
     return i.release();
   } catch (...) {
     return nullptr;

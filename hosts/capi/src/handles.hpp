@@ -7,9 +7,14 @@
 // values, the trace an instance holds, and the guards against a callback misusing its instance.
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <memory_resource>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -122,11 +127,51 @@ class TraceBuffer : public runtime::Observer {
   std::uint64_t dropped_ = 0;
 };
 
+// A host's allocate/free pair (ainb_allocator) as the memory resource an instance's block comes
+// from (runtime::InstanceOptions::memory).
+class HostMemory final : public std::pmr::memory_resource {
+ public:
+  explicit HostMemory(const ainb_allocator& allocator) : allocator_(allocator) {}
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    void* block = allocator_.allocate(allocator_.data, bytes, alignment);
+    if (block == nullptr) throw std::bad_alloc();
+    if (reinterpret_cast<std::uintptr_t>(block) % alignment != 0) {
+      allocator_.deallocate(allocator_.data, block, bytes, alignment);
+      throw std::bad_alloc();
+    }
+    return block;
+  }
+  void do_deallocate(void* block, std::size_t bytes, std::size_t alignment) override {
+    allocator_.deallocate(allocator_.data, block, bytes, alignment);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+
+  ainb_allocator allocator_;
+};
+
+// A versioned struct (ainb_node_class, ainb_instance_options) as this library knows it: the
+// caller's first `size` bytes, the fields past them zero. Null when the caller's size is smaller
+// than `first_version` bytes (0 included).
+template <typename T>
+std::optional<T> read_versioned(const T& caller, std::size_t first_version) {
+  if (caller.size < first_version) return std::nullopt;
+  T known{};
+  std::memcpy(&known, &caller, std::min(caller.size, sizeof(T)));
+  known.size = sizeof(T);
+  return known;
+}
+
 }  // namespace ainb::capi
 
 struct ainb_instance {
   std::shared_ptr<const ainb::runtime::Graph> graph;
   ainb::capi::TraceBuffer trace;
+  // The host's allocator, when it gave one: it outlives `instance`, whose block it frees.
+  std::optional<ainb::capi::HostMemory> memory;
   std::unique_ptr<ainb::runtime::Instance> instance;  // its InstanceOptions::host is this object
   void* host = nullptr;                               // the host's pointer (ainb_node_host)
   bool busy = false;   // inside tick, start or stop: its callbacks may not call them again

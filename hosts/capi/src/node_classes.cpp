@@ -1,6 +1,7 @@
 // Node classes whose calls go to C callbacks, their declared parameters, and what a callback
 // asks of its node handle (ainb_node_*).
 
+#include <cstddef>
 #include <optional>
 
 #include "handles.hpp"
@@ -77,6 +78,11 @@ class CNodeClass : public runtime::NodeClass {
   ainb_node_class c_;
 };
 
+// The size of the first version of ainb_node_class (size, enter, update, leave, class_data,
+// state_size): what every caller sets at least. Fields added later come after state_size.
+constexpr std::size_t kNodeClassFirstVersion =
+    offsetof(ainb_node_class, state_size) + sizeof(size_t);
+
 // A declared input or property by handle, as its declaration says (ainb_node_get_*).
 template <typename T>
 T get_declared(const ainb_node* n, std::uint32_t position) {
@@ -136,12 +142,24 @@ ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_n
 ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
                                        const ainb_node_class* node_class) {
   if (rt == nullptr) return AINB_ERROR_ARGUMENT;
-  if (class_name == nullptr || node_class == nullptr || node_class->update == nullptr) {
+  if (class_name == nullptr || node_class == nullptr) {
+    rt->last_error = "register_node: a class needs a name and an update callback";
+    return AINB_ERROR_ARGUMENT;
+  }
+  const auto known = read_versioned(*node_class, kNodeClassFirstVersion);
+  if (!known) {
+    rt->last_error = fmt::format(
+        "register_node: class \"{}\": ainb_node_class.size is {}, less than the first version's "
+        "{} bytes; set it to sizeof(ainb_node_class)",
+        class_name, node_class->size, kNodeClassFirstVersion);
+    return AINB_ERROR_ARGUMENT;
+  }
+  if (known->update == nullptr) {
     rt->last_error = "register_node: a class needs a name and an update callback";
     return AINB_ERROR_ARGUMENT;
   }
   try {
-    rt->registry.add(class_name, std::make_shared<CNodeClass>(*node_class));
+    rt->registry.add(class_name, std::make_shared<CNodeClass>(*known));
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();

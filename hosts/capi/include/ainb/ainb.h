@@ -77,8 +77,15 @@ AINB_API const char* ainb_runtime_last_error(const ainb_runtime* runtime);
 /* A user node class: the UserDefined nodes whose class name matches run these callbacks.
  * `enter` and `leave` may be NULL; `update` may not. `class_data` is handed back to every call.
  * Each node of the class gets `state_size` bytes of state per instance (ainb_node_state),
- * zeroed at each Enter. One class serves every instance, possibly on several threads. */
+ * zeroed at each Enter. One class serves every instance, possibly on several threads.
+ *
+ * Versioned: `size` is sizeof(ainb_node_class) as the caller compiled it, so that later versions
+ * can add fields at the end; a field past the caller's size reads as zero (absent). Registration
+ * refuses a size of 0 or one smaller than this first version's (AINB_ERROR_ARGUMENT). Designated
+ * initializers keep a caller's code right as fields are added:
+ *   const ainb_node_class move = {.size = sizeof(ainb_node_class), .update = move_update}; */
 typedef struct ainb_node_class {
+  size_t size; /* sizeof(ainb_node_class) */
   void (*enter)(ainb_node* node, void* class_data);
   ainb_result (*update)(ainb_node* node, void* class_data);
   void (*leave)(ainb_node* node, void* class_data);
@@ -168,11 +175,48 @@ AINB_API size_t ainb_graph_unresolved_parameter_count(const ainb_graph* graph);
 AINB_API ainb_string ainb_graph_unresolved_parameter(const ainb_graph* graph, size_t index);
 AINB_API size_t ainb_graph_command_count(const ainb_graph* graph);
 AINB_API ainb_string ainb_graph_command_name(const ainb_graph* graph, size_t index);
+/* The bytes of the one block each instance of the graph allocates (ainb_allocator): node
+ * states, outputs, blackboard, class state, module sub-instances. */
+AINB_API size_t ainb_graph_instance_block_size(const ainb_graph* graph);
 
 /* ---- Instances ----------------------------------------------------------------------------- */
 
-/* `host` is handed to node classes (ainb_node_host) and user functions. NULL on failure. */
+/* `host` is handed to node classes (ainb_node_host) and user functions. NULL on failure.
+ * The same as ainb_instance_create_with with only seed and host set. */
 AINB_API ainb_instance* ainb_instance_create(ainb_graph* graph, uint64_t seed, void* host);
+
+/* Where an instance's block comes from: a host's arena, pool or huge-page region. Each instance
+ * allocates one block (ainb_graph_instance_block_size bytes, `alignment` a power of two, at
+ * present alignof(max_align_t)) when it is created, and frees it, with the same size and
+ * alignment, when it is destroyed; never during ticks, starts or stops. `allocate` returns a
+ * block aligned to `alignment`, or NULL when it has none: the creation then fails (NULL) and
+ * nothing is freed. `data` is handed back to both calls. The callbacks run on the thread that
+ * creates or destroys the instance; what they reach through `data` must outlive the instance.
+ * The instance's own objects (the handle, the C++ Instance, its trace buffer) come from the C++
+ * heap. */
+typedef struct ainb_allocator {
+  void* (*allocate)(void* data, size_t size, size_t alignment);
+  void (*deallocate)(void* data, void* block, size_t size, size_t alignment);
+  void* data;
+} ainb_allocator;
+
+/* How an instance is created. Versioned as ainb_node_class is: `size` is
+ * sizeof(ainb_instance_options); fields past the caller's size take their defaults (zero). */
+typedef struct ainb_instance_options {
+  size_t size;   /* sizeof(ainb_instance_options) */
+  uint64_t seed; /* Element_RandomSelector's generator */
+  void* host;    /* handed to node classes (ainb_node_host) and user functions */
+  /* Both callbacks NULL (the default): the C++ heap (operator new). Only one of them NULL:
+   * refused. The allocator struct is copied; `data` must outlive the instance. */
+  ainb_allocator allocator;
+} ainb_instance_options;
+
+/* NULL on failure: no graph, `options->size` 0 or smaller than this first version's, one
+ * allocator callback without the other, `allocate` returned NULL or a misaligned block, or no
+ * memory. NULL options: the defaults (seed 0, no host, the C++ heap). */
+AINB_API ainb_instance* ainb_instance_create_with(ainb_graph* graph,
+                                                  const ainb_instance_options* options);
+
 /* Leaves every active node (calling their classes) and frees the instance. */
 AINB_API void ainb_instance_destroy(ainb_instance* instance);
 AINB_API const char* ainb_instance_last_error(const ainb_instance* instance);
