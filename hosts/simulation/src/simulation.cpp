@@ -614,7 +614,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
   }
   const bool game_layout = packed || !options.romfs.empty();
-  gamedata::ChainResolver modules;
+  runtime::ChainResolver modules;
   const runtime::DirectoryResolver directories(dirs);
   const gamedata::RomfsResolver romfs(source);
   if (!dirs.empty()) modules.add(&directories);

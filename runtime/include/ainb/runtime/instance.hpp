@@ -76,6 +76,10 @@ class alignas(64) Instance {
   void stop();
   // Advances one frame.
   void tick();
+  // Ticks until the command is no longer Running, for at most `max_frames` frames (a command
+  // that loops, or a Logic file, runs them all); returns state(). For tools, tests and
+  // examples: a game ticks each actor once per frame.
+  CommandState tick_while_running(std::uint64_t max_frames);
   // (start, stop and tick are the host's, between frames: called from a node class during a tick
   // or command change, they throw std::logic_error, a fault of that node.)
 
