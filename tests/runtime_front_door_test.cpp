@@ -104,16 +104,28 @@ TEST_CASE("the front door finds modules in the folders added, else in the file's
   const auto file = (corpus / "ainb/Toby.action.basicattack.module.ainb").string();
   const std::vector<std::string> found(2, "_LocalModule_d0e7ebe89ded.module.ainb");
   runtime::Runtime runtime;
+  std::vector<std::string> said;
+  runtime.set_log([&](const runtime::LogEvent& e) { said.emplace_back(e.subject); });
   CHECK_THROWS_WITH_AS(runtime.load(file),
                        doctest::Contains("node 24 calls module "
                                          "\"Toby.action.basicattack.preaction.module.ainb\", "
                                          "which was not found"),
                        LoadError);
+  said.clear();
   runtime.options().missing_modules = runtime::MissingModulePolicy::Stub;
   int positions = 0;
   runtime.add("QueryActorGetPosition", [&](NodeContext&) { return ++positions, Result::Success; });
   const auto graph = runtime.load(file);
   CHECK(called_files(*graph) == found);
+  // Once per missing module and unregistered function of each file, to the runtime's sink.
+  CHECK(said ==
+        std::vector<std::string>{
+            "GetBBCodeInt( Int, Int )", "GetBBCodeFloat( Float, Int )",
+            "Toby.action.basicattack.preaction.module.ainb",
+            "_LocalModule_91370975f24e.module.ainb", "_LocalModule_85bf9bb2b929.module.ainb",
+            "_LocalModule_5e15204dbe2c.module.ainb", "Toby.SelectorPassableRoute.module.ainb",
+            "Toby.QueryIsGroundInFront.module.ainb", "_LocalModule_db010ba9c141.module.ainb",
+            "Toby.QueryUserPerceptionIsInside.module.ainb"});
   CHECK(graph->module_calls()[0].node == 55);
   runtime::Instance actor(graph);
   actor.start("Root");

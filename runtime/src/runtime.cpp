@@ -47,6 +47,7 @@ std::shared_ptr<const Graph> Runtime::build(std::shared_ptr<const Model> model,
   auto options = options_;
   options.functions = &functions_;
   options.modules = &modules;
+  options.log = log();
   return std::make_shared<const Graph>(std::move(model), registry_, options);
 }
 

@@ -29,6 +29,7 @@
 #include "ainb/exb/user_functions.hpp"
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/log.hpp"
 #include "ainb/runtime/modules.hpp"
 #include "ainb/runtime/node_class.hpp"
 
@@ -83,10 +84,16 @@ class Runtime {
   using FileOpener = std::function<std::shared_ptr<const Model>(std::string_view spec)>;
   void set_file_opener(FileOpener opener) { opener_ = std::move(opener); }
 
+  // Where warnings go (a module or user function the host lacks, said once per file at load)
+  // and, for instances given it (`Instance actor(graph, {.log = runtime.log()})`, the runtime
+  // outliving them), Element_Alert messages. None: nothing is said (log.hpp).
+  void set_log(LogSink sink) { log_ = std::move(sink); }
+  const LogSink* log() const { return log_ ? &log_ : nullptr; }
+
   // Classes nobody added: stubs or an error (NodeRegistry's policies).
   NodeRegistry& registry() { return registry_; }
   // How graphs are built (missing modules, blackboard defaults, limits). Each load sets
-  // `functions` and `modules` to the runtime's own.
+  // `functions`, `modules` and `log` to the runtime's own.
   GraphOptions& options() { return options_; }
 
   // Loads a file with its modules and builds its graph. Throws LoadError for a bad or missing
@@ -109,6 +116,7 @@ class Runtime {
   std::vector<std::filesystem::path> folders_;
   std::vector<std::shared_ptr<const ModuleResolver>> resolvers_;
   FileOpener opener_;
+  LogSink log_;
 };
 
 }  // namespace ainb::runtime
