@@ -14,8 +14,6 @@
 #include <cstring>
 #include <string>
 
-#include <spdlog/spdlog.h>
-
 #include "ainb/loader.hpp"
 #include "bench_common.hpp"
 #include "game.hpp"
@@ -44,7 +42,6 @@ int main(int argc, char** argv) {
       stub_running = static_cast<std::uint32_t>(value);
     if (std::strcmp(rest[i], "--spread") == 0) spread = static_cast<std::uint32_t>(value);
   }
-  spdlog::set_level(spdlog::level::err);
 
   std::vector<Case> cases;
   cases.push_back({"patrol (example classes)", {.file = AINB_DEFAULT_EXAMPLE}});

@@ -14,7 +14,6 @@
 #include <iterator>
 
 #include <benchmark/benchmark.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/formats/aamp.hpp"
 #include "ainb/formats/byml.hpp"
@@ -123,7 +122,6 @@ int main(int argc, char** argv) {
                                  std::cref(dictionaries))
         ->Unit(benchmark::kMicrosecond);
   }
-  spdlog::set_level(spdlog::level::err);  // a "module run as a stub" warning per build otherwise
   // A romfs of the corpus packs, under the temporary directory.
   static const auto romfs = std::filesystem::temp_directory_path() / "ainb_formats_bench_romfs";
   std::filesystem::remove_all(romfs);

@@ -46,7 +46,6 @@
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/runtime/instance.hpp"
 #include "ainb_builder.hpp"
@@ -396,7 +395,6 @@ int profile(const std::string& name, bool count, bool steady) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  spdlog::set_level(spdlog::level::err);  // one "module not found" warning per file otherwise
   if (argc >= 3 && std::strcmp(argv[1], "--profile") == 0) {
     const auto flag = [&](const char* name) {
       return std::any_of(argv + 3, argv + argc,

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   libfmt-dev               # formatting (error messages, output)
-  libspdlog-dev            # logging (EXB missing-function warnings)
+  libspdlog-dev            # the command line's warning lines
   doctest-dev              # tests
   nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line

@@ -1,11 +1,15 @@
 /* The C API, called from C (C11): loading, node classes with state, the blackboard, trace events,
  * user functions, the generic classes and every error path. Runs the bundled patrol example and
  * tests/data/counter.root.json; the user-function part runs a corpus file (it fails when CI is
- * set and the corpus is missing, and is skipped otherwise). */
+ * set and the corpus is missing, and is skipped otherwise); the log callback runs
+ * tests/data/alert.root.json. */
+
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: stderr captured */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ainb/ainb.h"
 
@@ -654,12 +658,119 @@ static void test_allocator(const char* patrol_path) {
   CHECK(counts.allocations == 1 && counts.deallocations == 1);
 
   ainb_graph_release(graph);
+
+/* The log callback: what it received, copied. */
+typedef struct log_record {
+  int count;
+  ainb_log_level level[4];
+  ainb_log_kind kind[4];
+  char file[4][64];
+  int64_t node[4];
+  char subject[4][64];
+  char detail[4][256];
+  char message[4][256];
+} log_record;
+
+static void copy_c(char* out, size_t size, ainb_string s) {
+  const size_t n = s.size < size - 1 ? s.size : size - 1;
+  memcpy(out, s.data, n);
+  out[n] = '\0';
+}
+
+static void record_log(const ainb_log_event* e, void* user_data) {
+  log_record* r = (log_record*)user_data;
+  if (r->count >= 4) {
+    ++r->count;
+    return;
+  }
+  const int k = r->count++;
+  r->level[k] = e->level;
+  r->kind[k] = e->kind;
+  copy_c(r->file[k], sizeof r->file[k], e->file);
+  r->node[k] = e->node;
+  copy_c(r->subject[k], sizeof r->subject[k], e->subject);
+  copy_c(r->detail[k], sizeof r->detail[k], e->detail);
+  copy_c(r->message[k], sizeof r->message[k], e->message);
+}
+
+/* Loads alert.root.ainb (a Sequential: an Element_Alert, then a module call whose file is
+ * missing) and runs its command to its end; `err` receives what was written to stderr meanwhile
+ * (file descriptor 2, captured). */
+static void run_alert_file(ainb_runtime* rt, const char* alert_path, char* err, size_t size) {
+  fflush(stderr);
+  FILE* capture = tmpfile();
+  const int saved = dup(2);
+  dup2(fileno(capture), 2);
+  ainb_graph* graph = ainb_graph_load(rt, alert_path);
+  ainb_status started = AINB_ERROR_ARGUMENT;
+  ainb_command_state state = AINB_IDLE;
+  if (graph != NULL) {
+    ainb_instance* actor = ainb_instance_create(graph, 0, NULL);
+    ainb_graph_release(graph); /* the instance keeps the graph, and the callback */
+    started = ainb_instance_start(actor, "Root");
+    for (int frame = 0; frame < 3; ++frame) /* the alert, then the stub */
+      ainb_instance_tick(actor);
+    state = ainb_instance_state(actor);
+    ainb_instance_destroy(actor);
+  }
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  rewind(capture);
+  const size_t n = fread(err, 1, size - 1, capture);
+  err[n] = '\0';
+  fclose(capture);
+  /* Checked once stderr is back, where a failed check writes. */
+  CHECK(graph != NULL);
+  if (graph == NULL) fprintf(stderr, "%s\n", ainb_runtime_last_error(rt));
+  CHECK(started == AINB_OK);
+  CHECK(state == AINB_SUCCEEDED);
+  if (n != 0) fprintf(stderr, "on stderr: %s\n", err);
+}
+
+static void test_log(const char* alert_path) {
+  ainb_runtime* rt = ainb_runtime_create();
+  ainb_runtime_set_stub_missing_modules(rt, true);
+  ainb_runtime_add_module_dir(rt, "/nonexistent/modules");
+  char err[1024];
+  /* No callback: nothing anywhere. */
+  run_alert_file(rt, alert_path, err, sizeof err);
+  CHECK(strcmp(err, "") == 0);
+  /* A callback: the warning at load, the alert at the tick; still nothing on stderr. */
+  log_record r;
+  memset(&r, 0, sizeof r);
+  ainb_runtime_set_log(rt, record_log, &r);
+  run_alert_file(rt, alert_path, err, sizeof err);
+  CHECK(strcmp(err, "") == 0);
+  CHECK(r.count == 2);
+  CHECK(r.level[0] == AINB_LOG_WARNING);
+  CHECK(r.kind[0] == AINB_LOG_MISSING_MODULE);
+  CHECK(strstr(alert_path, r.file[0]) != NULL); /* the file as loaded: its path */
+  CHECK(r.node[0] == 2);
+  CHECK(strcmp(r.subject[0], "Gone.module.ainb") == 0);
+  CHECK(strcmp(r.detail[0], "searched /nonexistent/modules") == 0);
+  CHECK(strcmp(r.message[0],
+               "module \"Gone.module.ainb\" not found (searched /nonexistent/modules); node 2 "
+               "runs as a stub") == 0);
+  CHECK(r.level[1] == AINB_LOG_INFO);
+  CHECK(r.kind[1] == AINB_LOG_ALERT);
+  CHECK(strcmp(r.file[1], r.file[0]) == 0);
+  CHECK(r.node[1] == 1);
+  CHECK(strcmp(r.subject[1], "") == 0);
+  CHECK(strcmp(r.message[1], "unexpected form") == 0);
+  /* Unset: graphs loaded afterwards report to nobody. */
+  ainb_runtime_set_log(rt, NULL, NULL);
+  run_alert_file(rt, alert_path, err, sizeof err);
+  CHECK(strcmp(err, "") == 0);
+  CHECK(r.count == 2);
+  ainb_runtime_set_log(NULL, record_log, &r); /* refused quietly */
   ainb_runtime_destroy(rt);
 }
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    fprintf(stderr, "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb WRAPPER.ainb\n");
+  if (argc != 6) {
+    fprintf(stderr,
+            "usage: capi_test PATROL.ainb CORPUS_DIR COUNTER.ainb WRAPPER.ainb ALERT.ainb\n");
     return 2;
   }
   test_patrol(argv[1]);
@@ -670,6 +781,7 @@ int main(int argc, char** argv) {
   test_children(argv[4]);
   test_node_class_size();
   test_allocator(argv[1]);
+  test_log(argv[5]);
   if (failures > 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

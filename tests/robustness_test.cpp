@@ -426,7 +426,7 @@ TEST_CASE("a graph keeps the user functions it calls: their UserFunctions object
 
 TEST_CASE("misuse of the embedding API is refused with a message, not undefined behaviour") {
   NodeRegistry registry;
-  CHECK_THROWS_WITH_AS(registry.add("Bomb", nullptr),
+  CHECK_THROWS_WITH_AS(registry.add("Bomb", std::shared_ptr<NodeClass>()),
                        "NodeRegistry::add(\"Bomb\"): no class (a null pointer)",
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(Graph(nullptr, registry), "runtime::Graph: no model (a null pointer)",

@@ -19,7 +19,6 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/exb/assembler.hpp"
 #include "ainb/runtime/instance.hpp"
@@ -762,11 +761,6 @@ TEST_CASE("random files with expressions: the same calls and values on every pat
   // S32 or F32 selector whose expression takes no input reads it typed. So three runs: observed,
   // unobserved, and unobserved with every function given an input it ignores, which sends the
   // selectors through Instance::evaluate (the reference for the typed path).
-  struct Quiet {  // the warning of a missing function, once per graph: not 1000 times
-    spdlog::level::level_enum level = spdlog::default_logger()->level();
-    Quiet() { spdlog::default_logger()->set_level(spdlog::level::err); }
-    ~Quiet() { spdlog::default_logger()->set_level(level); }
-  } quiet_warnings;
   // Three runs each: about 2 s in the release build, a minute under the sanitizers (the faults
   // it found showed by seed 160; 200,000 seeds ran clean once).
   constexpr std::uint32_t kSeeds = 3000;

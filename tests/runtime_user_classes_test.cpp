@@ -92,7 +92,9 @@ TEST_CASE("a node class that declares no enter or leave is not called for them")
     CAPTURE(static_cast<int>(hooks));
     for (const bool observed : {true, false}) {
       Harness h;
-      h.registry.add("Node", std::make_shared<Hooked>(h.log, hooks));
+      // As a NodeClass, as an adapter whose hooks are chosen at run time is added (the C API's):
+      // added as a Hooked, a class overriding hooks it leaves out is refused.
+      h.registry.add("Node", std::shared_ptr<NodeClass>(std::make_shared<Hooked>(h.log, hooks)));
       AinbSpec spec;
       spec.commands = {{"Root", 0, {}}};
       spec.nodes = {user("Node")};

@@ -80,7 +80,7 @@ std::vector<CLI::Option*> add_run_options(
       "Read Element_Simultaneous ResultPolicy 1 as: the node ends when its first child "
       "finishes, with that child's result (not honoured otherwise; docs/semantics.md)");
   command.add_flag("--stub-missing-modules", request.stub_missing_modules,
-                   "Run module nodes whose file is not found as stub nodes (one warning each)");
+                   "Run module nodes whose file is not found as stub nodes (one warning for all)");
   add_file_lookup(command, request.source, romfs_help);
   command.add_option("--defs", request.defs,
                      "Node definitions (repeatable): stub nodes write the declared output "
@@ -89,6 +89,12 @@ std::vector<CLI::Option*> add_run_options(
                      "CATEGORY=FILE); default with --romfs: the romfs's newest of each category");
   const auto all = command.get_options();
   return {all.begin() + static_cast<std::ptrdiff_t>(before), all.end()};
+}
+
+void add_verbose(CLI::App& command, RunRequest& request) {
+  command.add_flag("--verbose", request.verbose,
+                   "Warn of each missing module (where it was searched, who calls it) and user "
+                   "function on a line of its own, rather than of all in one line");
 }
 
 }  // namespace
@@ -153,6 +159,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "run", "Simulate a file offline: run a command for some frames under a scenario");
   run->add_option("FILE", run_request.file, "AINB file")->required();
   add_run_options(*run, run_request);
+  add_verbose(*run, run_request);
   run->add_option("--scenario", run_request.scenario,
                   "A scenario file (JSON, docs/simulation.md): blackboard values, command "
                   "switches, node behaviour, user function values, seed");
@@ -191,6 +198,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->excludes(check);
   for (auto* option : add_run_options(*regress, regress_request.run))
     option->excludes(check);
+  add_verbose(*regress, regress_request.run);
   regress
       ->add_option("--max-trace-events", regress_request.max_held_events,
                    "Events a run may trace: both traces are held in memory to be compared (a few "

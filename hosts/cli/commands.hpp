@@ -60,6 +60,9 @@ struct RunRequest {
   FileLookup source;              // the romfs also holds modules and blackboard parameter files
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
+  // Each missing module and user function on a line of its own, with where it was searched and
+  // who calls it, rather than one line for all (WarningReport).
+  bool verbose = false;
 };
 
 // The simulation options a request asks for (run.cpp).

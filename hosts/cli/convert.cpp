@@ -13,7 +13,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/formats/sarc.hpp"
 #include "ainb/loader.hpp"
@@ -203,9 +202,8 @@ Doubts doubtful(const std::shared_ptr<const Model>& model) {
     if (nodes.size() > 1)
       found.push_back(fmt::format("nodes {} share GUID {}", fmt::join(nodes, ", "), guid));
   }
-  // The runtime's own checks, with every class a stub and every module missing (quietly).
-  const auto level = spdlog::default_logger()->level();
-  spdlog::default_logger()->set_level(spdlog::level::off);
+  // The runtime's own checks, with every class a stub and every module missing (quietly: no log
+  // sink).
   try {
     const runtime::Graph graph(
         model, runtime::NodeRegistry{},
@@ -216,7 +214,6 @@ Doubts doubtful(const std::shared_ptr<const Model>& model) {
   } catch (const std::exception& e) {
     doubts.refusal = fmt::format("ainb run refuses it: {}", e.what());
   }
-  spdlog::default_logger()->set_level(level);
   return doubts;
 }
 

@@ -8,15 +8,11 @@
 #include <iostream>
 #include <optional>
 #include <ostream>
-#include <set>
 #include <utility>
 
 #include <unistd.h>
 
 #include <fmt/format.h>
-
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
@@ -25,57 +21,22 @@
 #include "ainb/simulation/simulation.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
+#include "warnings.hpp"
 
 namespace ainb::cli {
 
 namespace {
 
-// Passes each distinct message once to the sinks it wraps.
-class OnceSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
- public:
-  explicit OnceSink(std::vector<spdlog::sink_ptr> targets) : targets_(std::move(targets)) {}
-
- protected:
-  void sink_it_(const spdlog::details::log_msg& msg) override {
-    if (!seen_.emplace(msg.payload.data(), msg.payload.size()).second) return;
-    for (const auto& target : targets_)
-      target->log(msg);
-  }
-  void flush_() override {
-    for (const auto& target : targets_)
-      target->flush();
-  }
-
- private:
-  std::vector<spdlog::sink_ptr> targets_;
-  std::set<std::string> seen_;
-};
-
-// While it lives, a warning is shown once: regress and golden sets load each file once per
-// scenario (a missing module's warning 19 times over, per side).
-class WarnOnce {
- public:
-  WarnOnce() : previous_(spdlog::default_logger()) {
-    auto logger = std::make_shared<spdlog::logger>("ainb-once",
-                                                   std::make_shared<OnceSink>(previous_->sinks()));
-    logger->set_level(previous_->level());
-    spdlog::set_default_logger(std::move(logger));
-  }
-  WarnOnce(const WarnOnce&) = delete;
-  WarnOnce& operator=(const WarnOnce&) = delete;
-  ~WarnOnce() { spdlog::set_default_logger(previous_); }
-
- private:
-  std::shared_ptr<spdlog::logger> previous_;
-};
-
-simulation::RunOptions regress_options(const RegressRequest& request) {
+simulation::RunOptions regress_options(const RegressRequest& request,
+                                       const WarningReport& warnings) {
   auto options = run_options(request.run);
   options.max_held_events = request.max_held_events;
+  options.log = warnings.sink();
   return options;
 }
 
-int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& err) {
+int run_golden(const RegressRequest& request, const WarningReport& warnings, std::ostream& out,
+               std::ostream& err) {
   std::vector<std::filesystem::path> inputs(request.files.begin(), request.files.end());
   const bool recording = !request.record.empty();
   if (recording && inputs.empty()) {
@@ -92,8 +53,8 @@ int run_golden(const RegressRequest& request, std::ostream& out, std::ostream& e
             ? simulation::record_golden(request.record, inputs,
                                         std::vector<std::filesystem::path>(
                                             request.scenarios.begin(), request.scenarios.end()),
-                                        regress_options(request), progress_bar(err))
-            : simulation::check_golden(request.check, inputs, progress_bar(err));
+                                        regress_options(request, warnings), progress_bar(err))
+            : simulation::check_golden(request.check, inputs, progress_bar(err), warnings.sink());
     simulation::print_golden(report, out);
     if (report.has_errors()) return kExitRegressError;
     return report.all_same() ? kExitOk : kExitDifferent;
@@ -125,8 +86,10 @@ simulation::RunOptions run_options(const RunRequest& request) {
 }
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
-  const WarnOnce once;
-  if (!request.record.empty() || !request.check.empty()) return run_golden(request, out, err);
+  // Each file is loaded once per side and scenario: its warnings are said once, at the end.
+  WarningReport warnings(request.run.verbose);
+  if (!request.record.empty() || !request.check.empty())
+    return run_golden(request, warnings, out, err);
   if (request.files.size() != 2) {
     err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
     return kExitRegressError;
@@ -136,7 +99,7 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     for (const auto& path : request.scenarios)
       scenarios.push_back(simulation::load_scenario(path));
     const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
-                                            regress_options(request));
+                                            regress_options(request, warnings));
     simulation::print_regress(result, out);
     if (result.difference) return kExitDifferent;
     if (request.strict && !result.notes.empty()) {
@@ -265,11 +228,13 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   }
   // With a machine-readable trace on standard output, the summary goes to standard error.
   auto& summary_out = request.trace == "-" && format != simulation::TraceFormat::Text ? err : out;
+  WarningReport warnings(request.verbose);
+  auto options = run_options(request);
+  options.log = warnings.sink();
   try {
     simulation::Scenario scenario;
     if (!request.scenario.empty()) scenario = simulation::load_scenario(request.scenario);
-    const auto summary =
-        simulation::simulate(request.file, scenario, run_options(request), trace.get());
+    const auto summary = simulation::simulate(request.file, scenario, options, trace.get());
     if (request.trace == "-" && format == simulation::TraceFormat::Text) out << '\n';
     simulation::print_summary(summary, summary_out);
     // An alert is a trace event; without a trace, each is said once here.

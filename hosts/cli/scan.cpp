@@ -19,8 +19,6 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "ainb/formats/sarc.hpp"
@@ -152,19 +150,6 @@ std::optional<std::pair<std::size_t, std::size_t>> parse_shard(const std::string
   return std::pair{k, n};
 }
 
-// Counts the warnings a worker's runtime logs instead of printing them: workers run at once, and
-// their lines would interleave on the terminal.
-class CountingSink : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
- public:
-  std::size_t count = 0;
-
- protected:
-  void sink_it_(const spdlog::details::log_msg& msg) override {
-    if (msg.level >= spdlog::level::warn) ++count;
-  }
-  void flush_() override {}
-};
-
 struct Context {
   const ScanRequest* request = nullptr;
   FileLookup lookup;
@@ -175,10 +160,14 @@ struct Context {
 // The checks of one file (in a worker). Each runs even when an earlier one failed, after load.
 FileResult check_file(const Target& target, const Context& context) {
   const auto start = std::chrono::steady_clock::now();
-  auto sink = std::make_shared<CountingSink>();
-  auto logger = std::make_shared<spdlog::logger>("ainb-scan-worker", sink);
-  logger->set_level(spdlog::level::warn);
-  spdlog::set_default_logger(logger);
+  // The warnings of the file's run are counted, not printed: workers run at once, and their
+  // lines would interleave on the terminal.
+  std::size_t warnings = 0;
+  const runtime::LogSink count = [&](const runtime::LogEvent& e) {
+    if (e.level == runtime::LogLevel::Warning) ++warnings;
+  };
+  auto options = context.options;
+  options.log = &count;
 
   FileResult r;
   r.file = target.file;
@@ -188,7 +177,7 @@ FileResult check_file(const Target& target, const Context& context) {
     r.failures.push_back({check, std::move(message)});
   };
   auto finish = [&] {
-    r.warnings = sink->count;
+    r.warnings = warnings;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   };
@@ -225,7 +214,7 @@ FileResult check_file(const Target& target, const Context& context) {
     }
   }
   try {
-    const auto summary = simulation::simulate(target.file, {}, context.options, nullptr);
+    const auto summary = simulation::simulate(target.file, {}, options, nullptr);
     r.validated = true;
     r.ran = summary.fault.empty();
     if (!r.ran) fail("run", summary.fault);

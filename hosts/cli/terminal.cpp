@@ -185,6 +185,11 @@ class PrintableSink : public spdlog::sinks::base_sink<spdlog::details::null_mute
     target_->log(copy);
   }
   void flush_() override { target_->flush(); }
+  // The target formats the lines: a logger's pattern is its.
+  void set_pattern_(const std::string& pattern) override { target_->set_pattern(pattern); }
+  void set_formatter_(std::unique_ptr<spdlog::formatter> formatter) override {
+    target_->set_formatter(std::move(formatter));
+  }
 
  private:
   spdlog::sink_ptr target_;
@@ -201,7 +206,10 @@ void log_to_stderr() {
   // set stays.
   if (!spdlog::default_logger()->name().empty()) return;
   auto sink = printable_sink(std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
-  spdlog::set_default_logger(std::make_shared<spdlog::logger>("ainb", std::move(sink)));
+  auto logger = std::make_shared<spdlog::logger>("ainb", std::move(sink));
+  // A tool's lines, as a compiler's: "warning: ...", "error: ...", no time or logger name.
+  logger->set_pattern("%l: %v");
+  spdlog::set_default_logger(std::move(logger));
 }
 
 // It writes to stderr itself, as its carriage returns are control characters that std::cerr

@@ -88,8 +88,9 @@ class TerminalText {
 spdlog::sink_ptr printable_sink(spdlog::sink_ptr target);
 
 // Sends the default logger's lines, printable(), to std::cerr (which escapes again for a
-// terminal that does not read UTF-8), for every command: warnings (a module run as a stub, a
-// missing user function) must not mix with a trace or JSON on standard output.
+// terminal that does not read UTF-8) as "warning: TEXT", for every command: warnings (a module
+// run as a stub, a missing user function: WarningReport) must not mix with a trace or JSON on
+// standard output.
 void log_to_stderr();
 
 // A progress bar for long batches (golden traces, scans): called with done of total and the

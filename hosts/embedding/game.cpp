@@ -182,7 +182,8 @@ Game::Game(const GameOptions& options) : options_(options) {
       runtime::GraphOptions{.modules = &modules,
                             .missing_modules = options.stub_missing_modules
                                                    ? runtime::MissingModulePolicy::Stub
-                                                   : runtime::MissingModulePolicy::Error});
+                                                   : runtime::MissingModulePolicy::Error,
+                            .log = options.log});
   if (options_.command.empty() && !model->commands.empty())
     options_.command = std::string(model->commands[0].name);
   command_ = graph_->find_command(options_.command);

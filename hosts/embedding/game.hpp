@@ -51,6 +51,10 @@ struct GameOptions {
   // Actors spawn at different times in a game: actor i is ticked i % spread frames before the
   // first frame, so they do not all re-enter their trees in the same frame. 0: all in step.
   std::uint32_t spread = 0;
+  // Where building the graph reports a module run as a stub or a user function the example lacks
+  // (GraphOptions::log); null: nowhere. The actors' alerts are not logged: their ticks run on
+  // several threads.
+  const runtime::LogSink* log = nullptr;
 };
 
 struct FrameStats {

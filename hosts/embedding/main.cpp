@@ -3,7 +3,9 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <numeric>
+#include <string>
 #include <thread>
 
 #include <fmt/format.h>
@@ -11,6 +13,68 @@
 
 #include "ainb/load_error.hpp"
 #include "game.hpp"
+
+namespace {
+
+// The graph build's warnings, said once the graph is built: the missing modules in one line, the
+// missing user functions in another (with --verbose, a line each, with where it was searched).
+class Warnings {
+ public:
+  explicit Warnings(bool verbose) : verbose_(verbose) {}
+  const ainb::runtime::LogSink* sink() const { return &sink_; }
+  // The same lines as the `ainb` command line's (hosts/cli/warnings.cpp).
+  void print() const {
+    if (!modules_.empty() && verbose_) {
+      for (const auto& [path, m] : modules_)
+        say(fmt::format("module \"{}\" not found ({}), run as a stub: called by {}", path, m.detail,
+                        m.caller));
+    } else if (!modules_.empty()) {
+      const bool one = modules_.size() == 1;
+      say(fmt::format("{} module{} not found, run as stub{}: {} (--verbose: where {} searched)",
+                      modules_.size(), one ? "" : "s", one ? "" : "s", names(modules_),
+                      one ? "it was" : "each was"));
+    }
+    if (!functions_.empty() && verbose_) {
+      for (const auto& [signature, f] : functions_)
+        say(
+            fmt::format("user function \"{}\" not registered, the expressions calling it give "
+                        "their stored values: called in {}",
+                        signature, f.caller));
+    } else if (!functions_.empty()) {
+      const bool one = functions_.size() == 1;
+      say(
+          fmt::format("{} user function{} not registered, the expressions calling {} give their "
+                      "stored values: {} (--verbose: the files calling {})",
+                      functions_.size(), one ? "" : "s", one ? "it" : "them", names(functions_),
+                      one ? "it" : "each"));
+    }
+  }
+
+ private:
+  struct Seen {
+    std::string detail, caller;  // the first caller's
+  };
+  void add(const ainb::runtime::LogEvent& e) {
+    if (e.level != ainb::runtime::LogLevel::Warning) return;
+    auto& seen = e.kind == ainb::runtime::LogKind::MissingModule ? modules_ : functions_;
+    seen.emplace(std::string(e.subject),
+                 Seen{std::string(e.detail), e.node >= 0 ? fmt::format("{} node {}", e.file, e.node)
+                                                         : std::string(e.file)});
+  }
+  static std::string names(const std::map<std::string, Seen>& seen) {
+    std::string list;
+    for (const auto& [name, s] : seen)
+      list += (list.empty() ? "" : ", ") + name;
+    return list;
+  }
+  static void say(const std::string& line) { std::cerr << "warning: " << line << '\n'; }
+
+  bool verbose_;
+  std::map<std::string, Seen> modules_, functions_;
+  ainb::runtime::LogSink sink_ = [this](const ainb::runtime::LogEvent& e) { add(e); };
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"ainb-game: many actors running one AINB file in a fixed-rate game loop"};
@@ -37,14 +101,21 @@ int main(int argc, char** argv) {
   app.add_flag("--stub-missing-modules", options.stub_missing_modules,
                "Run module nodes whose file is not found as stub nodes");
   app.add_flag("--realtime", realtime, "Sleep to the next 1/60 s boundary after each frame");
+  bool verbose = false;
+  app.add_flag("--verbose", verbose,
+               "Warn of each missing module (where it was searched) and user function on a line "
+               "of its own");
   CLI11_PARSE(app, argc, argv);
   for (const auto& m : modules)
     options.modules.emplace_back(m);
 
+  Warnings warnings(verbose);
+  options.log = warnings.sink();
   try {
-    // Warnings stay on: a missing module run as a stub and a user function the example lacks
-    // are each logged once per file, when the graph is built, not per actor.
+    // A missing module run as a stub and a user function the example lacks are said once, when
+    // the graph is built, not per actor.
     ainb::game::Game game(options);
+    warnings.print();
     // A parameter the example's classes use that a node lacks reads zero: say so up front.
     for (const auto& missing : game.graph().unresolved_parameters())
       std::cerr << "warning: " << game.graph().describe(missing) << '\n';

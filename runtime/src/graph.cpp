@@ -9,7 +9,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace ainb::runtime {
 
@@ -179,11 +178,19 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   if (m.expressions) {
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
     // Like a missing module: the game's code the host does not have, said once per file.
-    for (const auto& signature : program_->missing_functions())
-      spdlog::warn(
-          "{}: user function \"{}\" is not registered; expressions that call it give "
-          "their stored values",
-          m.name, signature);
+    if (const auto* log = build.options.log; log != nullptr && *log) {
+      for (const auto& signature : program_->missing_functions()) {
+        const auto message = fmt::format(
+            "user function \"{}\" is not registered; expressions that call it give their "
+            "stored values",
+            signature);
+        (*log)(LogEvent{.level = LogLevel::Warning,
+                        .kind = LogKind::MissingFunction,
+                        .file = m.name,
+                        .subject = signature,
+                        .message = message});
+      }
+    }
   }
   if (registry.stub_running_updates > kMaxStubUpdates) {
     throw std::invalid_argument(

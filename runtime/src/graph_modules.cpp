@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace ainb::runtime {
 
@@ -44,8 +43,17 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
         if (options.missing_modules == MissingModulePolicy::Error) {
           fail(fmt::format("which was not found ({})", where));
         }
-        spdlog::warn("{}: module \"{}\" not found ({}); node {} runs as a stub", m.name, path,
-                     where, i);
+        if (options.log != nullptr && *options.log) {
+          const auto message =
+              fmt::format("module \"{}\" not found ({}); node {} runs as a stub", path, where, i);
+          (*options.log)(LogEvent{.level = LogLevel::Warning,
+                                  .kind = LogKind::MissingModule,
+                                  .file = m.name,
+                                  .node = i,
+                                  .subject = path,
+                                  .detail = where,
+                                  .message = message});
+        }
         build.done.emplace(path, nullptr);  // warn once per file
       } else {
         build.chain.push_back(path);

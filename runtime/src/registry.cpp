@@ -9,10 +9,21 @@
 
 namespace ainb::runtime {
 
-void NodeRegistry::add(std::string name, std::shared_ptr<NodeClass> node_class) {
+void NodeRegistry::add_class(std::string name, std::shared_ptr<NodeClass> node_class,
+                             NodeClass::Hooks overridden) {
   if (node_class == nullptr) {
     throw std::invalid_argument(
         fmt::format("NodeRegistry::add(\"{}\"): no class (a null pointer)", name));
+  }
+  // A hook the class overrides but leaves out of its Hooks would silently never run.
+  for (const auto& [hook, call] :
+       {std::pair{NodeClass::kEnter, "enter"}, std::pair{NodeClass::kLeave, "leave"}}) {
+    if ((overridden & hook) != 0 && (node_class->hooks() & hook) == 0) {
+      throw std::invalid_argument(fmt::format(
+          "node class \"{}\" overrides {} but its hooks leave it out, so it would never be "
+          "called: construct it with NodeClass::{} (or kEnterAndLeave)",
+          name, call, hook == NodeClass::kEnter ? "kEnter" : "kLeave"));
+    }
   }
   classes_[std::move(name)] = std::move(node_class);
 }
@@ -76,6 +87,21 @@ std::shared_ptr<const Model> MemoryResolver::find(std::string_view path) const {
 
 std::string MemoryResolver::where() const {
   return fmt::format("searched {} module(s) held in memory", models_.size());
+}
+
+std::shared_ptr<const Model> ChainResolver::find(std::string_view path) const {
+  for (const auto* resolver : resolvers_) {
+    if (auto model = resolver->find(path)) return model;
+  }
+  return nullptr;
+}
+
+std::string ChainResolver::where() const {
+  if (resolvers_.empty()) return "no module directories were given";
+  std::string text;
+  for (const auto* resolver : resolvers_)
+    text += (text.empty() ? "" : "; ") + resolver->where();
+  return text;
 }
 
 }  // namespace ainb::runtime

@@ -23,11 +23,12 @@ ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
                             .modules = &modules,
                             .missing_modules = rt->stub_missing_modules
                                                    ? runtime::MissingModulePolicy::Stub
-                                                   : runtime::MissingModulePolicy::Error});
+                                                   : runtime::MissingModulePolicy::Error,
+                            .log = rt->log.get()});
   std::vector<std::string> unresolved;
   for (const auto& missing : graph->unresolved_parameters())
     unresolved.push_back(graph->describe(missing));
-  return new ainb_graph{std::move(graph), std::move(unresolved)};
+  return new ainb_graph{std::move(graph), std::move(unresolved), rt->log};
 }
 
 // Marks an instance as inside one of its entry points for the duration of a call.
@@ -166,11 +167,13 @@ ainb_instance* ainb_instance_create_with(ainb_graph* graph, const ainb_instance_
     auto i = std::make_unique<ainb_instance>();
     i->graph = graph->graph;
     i->host = options->host;
+    i->log = graph->log;
     if (allocator.allocate != nullptr) i->memory.emplace(allocator);
     i->instance = std::make_unique<runtime::Instance>(
-        graph->graph,
-        runtime::InstanceOptions{
-            .seed = options->seed, .host = i.get(), .memory = i->memory ? &*i->memory : nullptr});
+        graph->graph, runtime::InstanceOptions{.seed = options->seed,
+                                               .host = i.get(),
+                                               .memory = i->memory ? &*i->memory : nullptr,
+                                               .log = i->log.get()});
     return i.release();
   } catch (...) {
     return nullptr;

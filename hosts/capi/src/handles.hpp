@@ -31,11 +31,15 @@ struct ainb_runtime {
   std::vector<std::filesystem::path> module_dirs;
   bool stub_missing_modules = false;
   std::string last_error;
+  // ainb_runtime_set_log's callback as a sink; shared with the graphs loaded while it is set and
+  // their instances, which may outlive the runtime (null: none).
+  std::shared_ptr<const ainb::runtime::LogSink> log;
 };
 
 struct ainb_graph {
   std::shared_ptr<const ainb::runtime::Graph> graph;
   std::vector<std::string> unresolved;  // Graph::describe of each declaration a node lacks
+  std::shared_ptr<const ainb::runtime::LogSink> log;  // the runtime's when it was loaded
 };
 
 namespace ainb::capi {
@@ -172,6 +176,7 @@ struct ainb_instance {
   ainb::capi::TraceBuffer trace;
   // The host's allocator, when it gave one: it outlives `instance`, whose block it frees.
   std::optional<ainb::capi::HostMemory> memory;
+  std::shared_ptr<const ainb::runtime::LogSink> log;  // its graph's (InstanceOptions::log)
   std::unique_ptr<ainb::runtime::Instance> instance;  // its InstanceOptions::host is this object
   void* host = nullptr;                               // the host's pointer (ainb_node_host)
   bool busy = false;   // inside tick, start or stop: its callbacks may not call them again

@@ -159,7 +159,9 @@ ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
     return AINB_ERROR_ARGUMENT;
   }
   try {
-    rt->registry.add(class_name, std::make_shared<CNodeClass>(*known));
+    // As a NodeClass: its hooks follow the callbacks given, so its type says nothing of them.
+    rt->registry.add(class_name,
+                     std::shared_ptr<runtime::NodeClass>(std::make_shared<CNodeClass>(*known)));
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();

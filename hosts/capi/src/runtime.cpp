@@ -132,6 +132,32 @@ void ainb_runtime_set_stub_missing_modules(ainb_runtime* rt, bool stub) {
   if (rt != nullptr) rt->stub_missing_modules = stub;
 }
 
+void ainb_runtime_set_log(ainb_runtime* rt, ainb_log_callback callback, void* user_data) {
+  if (rt == nullptr) return;
+  if (callback == nullptr) {
+    rt->log = nullptr;
+    return;
+  }
+  // The C enums are the C++ ones' values (the C++ kinds of hosts' own warnings never arise here).
+  static_assert(AINB_LOG_INFO == static_cast<int>(runtime::LogLevel::Info) &&
+                AINB_LOG_WARNING == static_cast<int>(runtime::LogLevel::Warning));
+  static_assert(AINB_LOG_MISSING_MODULE == static_cast<int>(runtime::LogKind::MissingModule) &&
+                AINB_LOG_MISSING_FUNCTION == static_cast<int>(runtime::LogKind::MissingFunction) &&
+                AINB_LOG_ALERT == static_cast<int>(runtime::LogKind::Alert));
+  // A new sink each time: graphs loaded before keep theirs.
+  rt->log =
+      std::make_shared<const runtime::LogSink>([callback, user_data](const runtime::LogEvent& e) {
+        const ainb_log_event event{static_cast<ainb_log_level>(e.level),
+                                   static_cast<ainb_log_kind>(e.kind),
+                                   to_c(e.file),
+                                   e.node,
+                                   to_c(e.subject),
+                                   to_c(e.detail),
+                                   to_c(e.message)};
+        callback(&event, user_data);
+      });
+}
+
 ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signature,
                                            ainb_function function, void* function_data) {
   if (rt == nullptr) return AINB_ERROR_ARGUMENT;

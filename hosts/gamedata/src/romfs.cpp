@@ -162,19 +162,4 @@ std::shared_ptr<const Model> RomfsResolver::find(std::string_view path) const {
   return nullptr;
 }
 
-std::shared_ptr<const Model> ChainResolver::find(std::string_view path) const {
-  for (const auto* resolver : resolvers_) {
-    if (auto model = resolver->find(path)) return model;
-  }
-  return nullptr;
-}
-
-std::string ChainResolver::where() const {
-  if (resolvers_.empty()) return "no module directories were given";
-  std::string text;
-  for (const auto* resolver : resolvers_)
-    text += (text.empty() ? "" : "; ") + resolver->where();
-  return text;
-}
-
 }  // namespace ainb::gamedata

@@ -342,7 +342,7 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
 }
 
 GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inputs,
-                          const GoldenProgress& progress) {
+                          const GoldenProgress& progress, const runtime::LogSink* log) {
   nlohmann::json manifest;
   try {
     manifest = nlohmann::json::parse(read_text(dir / "manifest.json"));
@@ -352,6 +352,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
                                          (dir / "manifest.json").string(), e.what()));
   }
   auto options = options_from(manifest.at("options"));
+  options.log = log;
   std::vector<fs::path> roots = inputs;
   const auto recorded_inputs = paths(manifest.at("inputs"));
   if (roots.empty()) roots = recorded_inputs;

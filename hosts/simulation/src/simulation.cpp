@@ -7,7 +7,6 @@
 #include <ostream>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "ainb/exb/user_functions.hpp"
 #include "ainb/gamedata/blackboard_files.hpp"
@@ -200,12 +199,24 @@ void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Grap
     collect_graphs(*call.graph, out);
 }
 
+// One of the run's own warnings to the host's log (a host's whole line as the message).
+void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,
+                 std::string_view subject, std::string_view text) {
+  if (log == nullptr || !*log) return;
+  (*log)(runtime::LogEvent{.level = runtime::LogLevel::Warning,
+                           .kind = kind,
+                           .file = file,
+                           .subject = subject,
+                           .message = text});
+}
+
 // What a scenario schedules that the run never reaches (a frame past its end; a node override
 // at frame 0, which has no updates): a warning each, logged and in the summary.
-void warn_unreached(const Scenario& s, std::uint64_t frames, std::vector<std::string>& warnings) {
+void warn_unreached(const Scenario& s, std::uint64_t frames, std::vector<std::string>& warnings,
+                    const runtime::LogSink* log) {
   auto warn = [&](const std::string& path, const std::string& why) {
     warnings.push_back(fmt::format("{}: {}: {}; it never applies", s.name, path, why));
-    spdlog::warn("{}", warnings.back());
+    log_warning(log, runtime::LogKind::Scenario, s.name, path, warnings.back());
   };
   auto past = [&](std::uint64_t frame, const std::string& path) {
     if (frame > frames)
@@ -614,7 +625,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
   }
   const bool game_layout = packed || !options.romfs.empty();
-  gamedata::ChainResolver modules;
+  runtime::ChainResolver modules;
   const runtime::DirectoryResolver directories(dirs);
   const gamedata::RomfsResolver romfs(source);
   if (!dirs.empty()) modules.add(&directories);
@@ -625,11 +636,12 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                                       .missing_modules = options.stub_missing_modules
                                                              ? runtime::MissingModulePolicy::Stub
                                                              : runtime::MissingModulePolicy::Error,
+                                      .log = options.log,
                                       .simultaneous_ends_first = options.simultaneous_ends_first};
   if (game_layout) graph_options.blackboard_defaults = blackboard_files.hook();
   const auto graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
   for (const auto& warning : blackboard_files.warnings())
-    spdlog::warn("{}", warning);
+    log_warning(options.log, runtime::LogKind::ParameterFile, model->name, {}, warning);
   validate(scenario, *graph);
 
   const auto& commands = graph->model().commands;
@@ -676,7 +688,9 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   }
   Tracer tracer(trace, summary);
   {
-    Instance actor(graph, {.seed = scenario.seed.value_or(options.seed), .observer = &tracer});
+    Instance actor(
+        graph,
+        {.seed = scenario.seed.value_or(options.seed), .observer = &tracer, .log = options.log});
     auto apply = [&](std::uint64_t frame) {
       for (const auto& set : scenario.blackboard) {
         if (set.frame != frame) continue;
@@ -702,7 +716,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     apply(0);
     if (!command.empty() && actor.command().empty()) actor.start(command);
     const auto frames = scenario.frames.value_or(options.frames);
-    warn_unreached(scenario, frames, summary.warnings);
+    warn_unreached(scenario, frames, summary.warnings, options.log);
     const bool restart = scenario.restart.value_or(options.restart);
     for (std::uint64_t frame = 1; frame <= frames; ++frame) {
       tracer.frame = frame;

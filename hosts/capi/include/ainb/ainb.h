@@ -109,6 +109,37 @@ AINB_API ainb_status ainb_runtime_add_module_dir(ainb_runtime* runtime, const ch
 /* false (default): a missing module file fails the load; true: the module node runs as a stub. */
 AINB_API void ainb_runtime_set_stub_missing_modules(ainb_runtime* runtime, bool stub);
 
+/* ---- Logging: what the runtime has to say that is not an error ---------------------------- */
+
+/* The library writes nothing to stderr: warnings (a module run as a stub, a user function nobody
+ * registered; said while a graph loads, once per file and module or signature) and
+ * Element_Alert's messages (said while an instance ticks) go to the callback set here, if any. */
+typedef enum ainb_log_level {
+  AINB_LOG_INFO = 0,    /* an Element_Alert: the file's own debug message */
+  AINB_LOG_WARNING = 1, /* the file runs, but not as the game would */
+} ainb_log_level;
+typedef enum ainb_log_kind {
+  AINB_LOG_MISSING_MODULE = 0,   /* subject: the module's path; detail: where it was searched */
+  AINB_LOG_MISSING_FUNCTION = 1, /* subject: the user function's signature */
+  AINB_LOG_ALERT = 2,            /* message: the Element_Alert's message */
+} ainb_log_kind;
+/* Strings are valid during the callback only (not NUL-terminated: use the size). */
+typedef struct ainb_log_event {
+  ainb_log_level level;
+  ainb_log_kind kind;
+  ainb_string file; /* the file it is about (a module's, for a module's node) */
+  int64_t node;     /* the node's index in `file`, or -1 */
+  ainb_string subject;
+  ainb_string detail;  /* AINB_LOG_MISSING_MODULE: where the module was searched; else empty */
+  ainb_string message; /* one line, without the file */
+} ainb_log_event;
+typedef void (*ainb_log_callback)(const ainb_log_event* event, void* user_data);
+/* Graphs loaded afterwards, and their instances, report to `callback` (NULL: to nobody, the
+ * default). Graphs and instances made before keep the callback they had. An instance calls it on
+ * the thread that ticks it. */
+AINB_API void ainb_runtime_set_log(ainb_runtime* runtime, ainb_log_callback callback,
+                                   void* user_data);
+
 /* A user EXB function (the target of CFN instructions), by signature as the file spells it,
  * e.g. "GetBBCodeFloat( Float, Int )". Arguments arrive in order, typed as the signature says;
  * the function writes its result (ignored for None). */

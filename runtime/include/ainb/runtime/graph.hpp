@@ -14,6 +14,7 @@
 
 #include "ainb/exb/program.hpp"
 #include "ainb/loader.hpp"
+#include "ainb/runtime/log.hpp"
 #include "ainb/runtime/modules.hpp"
 #include "ainb/runtime/node_class.hpp"
 
@@ -22,7 +23,7 @@ namespace ainb::runtime {
 // What happens to a module node whose file the resolver cannot find.
 enum class MissingModulePolicy : std::uint8_t {
   Error,  // building the graph fails, naming the module and where it was looked for
-  Stub,   // the module node runs as a stub node (one warning per missing file)
+  Stub,   // the module node runs as a stub node (one warning per missing file: GraphOptions::log)
 };
 
 // The initial value of blackboard entry `entry` (an index into `file.blackboard.entries`), or
@@ -40,6 +41,11 @@ struct GraphOptions {
   // Finds module files (null: every module is missing).
   const ModuleResolver* modules = nullptr;
   MissingModulePolicy missing_modules = MissingModulePolicy::Error;
+  // Where the build's warnings go (a module run as a stub, a user function nobody registered:
+  // once per file and module or signature, modules' own included); null: nowhere, as the library
+  // prints nothing. A pointer, as the resolver and functions are: the host's object, used while
+  // the graph is built only, and an options struct stays cheap to copy.
+  const LogSink* log = nullptr;
   // Modules calling modules deeper than this is a load error (a guard; real files nest 3-4).
   std::uint32_t max_module_depth = 16;
   // An actor holds one sub-instance per module call, and calls in modules multiply: more than

@@ -19,6 +19,7 @@
 #include "ainb/exb/binding.hpp"
 #include "ainb/exb/thread_machines.hpp"
 #include "ainb/runtime/graph.hpp"
+#include "ainb/runtime/log.hpp"
 #include "ainb/runtime/observer.hpp"
 
 namespace ainb::runtime {
@@ -32,6 +33,10 @@ struct InstanceOptions {
   // it goes back when the instance is destroyed: a host's arena, pool or huge-page region, which
   // must outlive the instance. nullptr: operator new. (docs/embedding.md, "Many actors".)
   std::pmr::memory_resource* memory = nullptr;
+  // Where Element_Alert's messages go besides the observer (a LogKind::Alert event), for this
+  // instance and its module calls; null: nowhere. A pointer (the host's sink, which must outlive
+  // the instance), so that a tick with none set tests one pointer and copies nothing.
+  const LogSink* log = nullptr;
 };
 
 // Faulted: host code the instance called threw (see Fault); nothing of the instance runs until
@@ -76,6 +81,10 @@ class alignas(64) Instance {
   void stop();
   // Advances one frame.
   void tick();
+  // Ticks until the command is no longer Running, for at most `max_frames` frames (a command
+  // that loops, or a Logic file, runs them all); returns state(). For tools, tests and
+  // examples: a game ticks each actor once per frame.
+  CommandState tick_while_running(std::uint64_t max_frames);
   // (start, stop and tick are the host's, between frames: called from a node class during a tick
   // or command change, they throw std::logic_error, a fault of that node.)
 
@@ -353,6 +362,7 @@ class alignas(64) Instance {
   void leave_split_timing(std::uint32_t node, const GraphNode& g);
   void run_once(std::uint32_t node);  // entered, updated and left at once
   Result update_alert(std::uint32_t node);
+  [[gnu::cold, gnu::noinline]] void log_alert(std::uint32_t node, std::string_view message) const;
   Result update_fork(std::uint32_t node, const GraphNode& g);
   Result update_state_end(const GraphNode& g);
   const std::uint32_t* caller_child(std::uint32_t node) const;  // ModuleIF_Child's target

@@ -51,4 +51,16 @@ class MemoryResolver : public ModuleResolver {
   std::map<std::string, std::shared_ptr<const Model>, std::less<>> models_;
 };
 
+// Asks several resolvers in turn (e.g. module folders, then a romfs); the resolvers must outlive
+// it.
+class ChainResolver : public ModuleResolver {
+ public:
+  void add(const ModuleResolver* resolver) { resolvers_.push_back(resolver); }
+  std::shared_ptr<const Model> find(std::string_view path) const override;
+  std::string where() const override;
+
+ private:
+  std::vector<const ModuleResolver*> resolvers_;
+};
+
 }  // namespace ainb::runtime

@@ -2,7 +2,15 @@
 
 // Pluggable user-defined node classes: what a host implements for the `UserDefined` nodes of a
 // file, and the context through which a class sees its node and instance.
+//
+// A node class is a flyweight: ONE object serves every node of its class, in every actor, on
+// every thread that ticks actors. Keep nothing of a node or an actor in the class's members:
+// per-node, per-actor data goes in the state block (StatefulNodeClass<State>, or state_size()
+// with NodeContext::state<T>()), the actor's world behind NodeContext::host(). Members are for
+// what all nodes share and never change during ticks (declared parameter handles, settings).
+// A lambda node's captures are members too (Runtime::add(name, lambda)).
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -97,6 +105,36 @@ class NodeContext {
   std::string_view input_string(std::string_view name) const;
   Vec3f input_vec3f(std::string_view name) const;
 
+  // The same by type: input<float>("Speed"), property<std::int32_t>("Count").
+  template <ParamValue T>
+  T input(std::string_view name) const {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      return input_int(name);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return input_bool(name);
+    } else if constexpr (std::is_same_v<T, float>) {
+      return input_float(name);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return input_string(name);
+    } else {
+      return input_vec3f(name);
+    }
+  }
+  template <ParamValue T>
+  T property(std::string_view name) const {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      return property_int(name);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return property_bool(name);
+    } else if constexpr (std::is_same_v<T, float>) {
+      return property_float(name);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return property_string(name);
+    } else {
+      return property_vec3f(name);
+    }
+  }
+
   // Multi-source inputs (a list of other nodes' outputs, as QueryGenericMultiBool reads): how
   // many sources the input has (1 for an ordinary input, 0 for no such input) and the value of
   // source `k`. The class combines them; the plain reads above give source 0.
@@ -128,6 +166,21 @@ class NodeContext {
   bool write_float(std::string_view name, float value);
   bool write_string(std::string_view name, std::string_view value);
   bool write_vec3f(std::string_view name, Vec3f value);
+  // The same by type: output<float>("DistanceLeft", d).
+  template <ParamValue T>
+  bool output(std::string_view name, std::type_identity_t<T> value) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      return write_int(name, value);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return write_bool(name, value);
+    } else if constexpr (std::is_same_v<T, float>) {
+      return write_float(name, value);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return write_string(name, value);
+    } else {
+      return write_vec3f(name, value);
+    }
+  }
 
   // The node's attachments (property sets attached to it, after the file's child replacement
   // table) and their properties by name.
@@ -183,13 +236,16 @@ class NodeContext {
   std::uint32_t state_size_;
 };
 
-// One object serves every node of its class in every instance that shares a graph: state that
-// belongs to one node of one instance lives in the instance, in the block the class asks for
-// with state_size() and reaches through NodeContext::state<T>().
+// A flyweight (see the top of this file): one object serves every node of its class in every
+// instance that shares a graph, on every thread; state that belongs to one node of one instance
+// lives in the instance, in the block the class asks for with state_size() and reaches through
+// NodeContext::state<T>().
 class NodeClass {
  public:
   // Which of enter and leave the class implements. The runtime skips the calls a class declares
   // it does not need: a plain node that only updates costs no virtual call on Enter or Leave.
+  // Registering a class that overrides a hook its Hooks leave out is refused
+  // (NodeRegistry::add), as the runtime would never call it.
   enum Hooks : std::uint8_t { kUpdateOnly = 0, kEnter = 1, kLeave = 2, kEnterAndLeave = 3 };
   explicit NodeClass(Hooks hooks = kEnterAndLeave) : hooks_(hooks) {}
   virtual ~NodeClass() = default;
@@ -233,6 +289,7 @@ template <typename State>
 class StatefulNodeClass : public NodeClass {
  public:
   static_assert(std::is_trivially_copyable_v<State> && alignof(State) <= 16);
+  using StatefulBase = StatefulNodeClass;  // which hooks a class overrides (overridden_hooks)
   explicit StatefulNodeClass(Hooks hooks = kEnterAndLeave) : NodeClass(hooks) {}
   virtual void on_enter(NodeContext&, State&) {}
   virtual Result on_update(NodeContext&, State&) = 0;
@@ -242,6 +299,37 @@ class StatefulNodeClass : public NodeClass {
   Result update(NodeContext& c) final { return on_update(c, c.state<State>()); }
   void leave(NodeContext& c) final { on_leave(c, c.state<State>()); }
   std::size_t state_size() const final { return sizeof(State); }
+};
+
+// The hooks class `T` overrides (enter, leave; on_enter, on_leave for a StatefulNodeClass),
+// which its Hooks must include.
+template <std::derived_from<NodeClass> T>
+constexpr NodeClass::Hooks overridden_hooks() {
+  int hooks = NodeClass::kUpdateOnly;
+  if constexpr (requires { typename T::StatefulBase; }) {
+    using Base = typename T::StatefulBase;
+    if (!std::is_same_v<decltype(&T::on_enter), decltype(&Base::on_enter)>)
+      hooks |= NodeClass::kEnter;
+    if (!std::is_same_v<decltype(&T::on_leave), decltype(&Base::on_leave)>)
+      hooks |= NodeClass::kLeave;
+  } else {
+    if (!std::is_same_v<decltype(&T::enter), decltype(&NodeClass::enter)>)
+      hooks |= NodeClass::kEnter;
+    if (!std::is_same_v<decltype(&T::leave), decltype(&NodeClass::leave)>)
+      hooks |= NodeClass::kLeave;
+  }
+  return static_cast<NodeClass::Hooks>(hooks);
+}
+
+// A class whose update is a function (Runtime::add(name, lambda)): updates only.
+template <typename F>
+class FunctionNode final : public NodeClass {
+ public:
+  explicit FunctionNode(F update) : NodeClass(kUpdateOnly), update_(std::move(update)) {}
+  Result update(NodeContext& context) override { return update_(context); }
+
+ private:
+  F update_;
 };
 
 // What happens to a UserDefined node whose class nobody registered.
@@ -261,8 +349,14 @@ using StubOutputDefaults =
 class NodeRegistry {
  public:
   // Registers `node_class` under `name`, replacing a class registered under that name before.
-  // Throws std::invalid_argument for a null class.
-  void add(std::string name, std::shared_ptr<NodeClass> node_class);
+  // Throws std::invalid_argument for a null class, and for a class that overrides enter or
+  // leave (on_enter, on_leave) while its Hooks leave that hook out. The check reads T: an
+  // adapter whose hooks follow callbacks chosen at run time (the C API's) is added as a
+  // std::shared_ptr<NodeClass>, which it does not check.
+  template <std::derived_from<NodeClass> T>
+  void add(std::string name, std::shared_ptr<T> node_class) {
+    add_class(std::move(name), std::move(node_class), overridden_hooks<T>());
+  }
   std::shared_ptr<NodeClass> find(std::string_view name) const;
 
   UnknownClassPolicy unknown_classes = UnknownClassPolicy::Stub;
@@ -276,6 +370,9 @@ class NodeRegistry {
   StubOutputDefaults stub_outputs;
 
  private:
+  void add_class(std::string name, std::shared_ptr<NodeClass> node_class,
+                 NodeClass::Hooks overridden);
+
   std::unordered_map<std::string, std::shared_ptr<NodeClass>> classes_;
 };
 

@@ -95,15 +95,4 @@ class RomfsResolver : public runtime::ModuleResolver {
   mutable std::map<std::string, std::shared_ptr<const Model>, std::less<>> loaded_;
 };
 
-// Asks several resolvers in turn (e.g. --modules folders, then the romfs).
-class ChainResolver : public runtime::ModuleResolver {
- public:
-  void add(const runtime::ModuleResolver* resolver) { resolvers_.push_back(resolver); }
-  std::shared_ptr<const Model> find(std::string_view path) const override;
-  std::string where() const override;
-
- private:
-  std::vector<const runtime::ModuleResolver*> resolvers_;
-};
-
 }  // namespace ainb::gamedata

@@ -48,10 +48,12 @@ GoldenReport record_golden(const std::filesystem::path& dir,
 
 // Runs every recorded case again, with the recorded options and scenario copies, on the files
 // found under `inputs` (empty: the recorded inputs, relative to the current directory) and
-// compares the traces. Throws std::runtime_error when `dir` holds no readable recording.
+// compares the traces; the runs' warnings go to `log` (RunOptions::log, which the recording
+// does not keep). Throws std::runtime_error when `dir` holds no readable recording.
 GoldenReport check_golden(const std::filesystem::path& dir,
                           const std::vector<std::filesystem::path>& inputs,
-                          const GoldenProgress& progress = {});
+                          const GoldenProgress& progress = {},
+                          const runtime::LogSink* log = nullptr);
 
 // A summary table, then each difference as `ainb regress` prints it.
 void print_golden(const GoldenReport& report, std::ostream& out);

@@ -49,6 +49,11 @@ struct RunOptions {
   // `ainb regress` and golden sets hold each run's trace in memory (a few hundred bytes an
   // event): a run past this many events stops with an error instead of exhausting it.
   std::uint64_t max_held_events = 1'000'000;
+  // Where the run's warnings go as they arise (runtime::GraphOptions::log and
+  // InstanceOptions::log: missing modules and user functions, alerts; and the run's own,
+  // Summary::warnings, as LogKind::ParameterFile and Scenario). Null: nowhere; the summary
+  // keeps its own. The simulation prints nothing itself.
+  const runtime::LogSink* log = nullptr;
 };
 
 // One event of a run, as the trace formats print it.
@@ -121,7 +126,8 @@ struct Summary {
   // 2, ResultPolicy 1"), every file of the actor once (runtime/unhonoured.hpp).
   std::vector<std::pair<std::string, std::string>> not_honoured;
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
-  // Blackboard parameter files that were missing or did not fit (also logged as warnings).
+  // Blackboard parameter files that were missing or did not fit, and scenario steps the run never
+  // reached (also sent to RunOptions::log).
   std::vector<std::string> warnings;
   // The file's Element_Alert messages: each node's message once, in the order first said.
   struct Alert {

@@ -1,0 +1,20 @@
+#pragma once
+
+// A game's files for the front door: after use_romfs, Runtime::load opens romfs paths and
+// PACK:MEMBER (Pack/Actor/X.pack.zs:AI/X.root.ainb), finds modules in the pack and the romfs,
+// and starts blackboard entries from the parameter files they reference (docs/formats.md,
+// "Game layouts").
+
+#include <filesystem>
+
+#include "ainb/runtime/runtime.hpp"
+
+namespace ainb::gamedata {
+
+// `romfs`: the game's unpacked file system (may be empty: packs named by path only); `zsdic`: its
+// zstd dictionaries when not ROMFS/Pack/ZsDic.pack.zs (load_dictionaries). Throws LoadError
+// when the dictionaries do not load. Module folders added to the runtime come before the romfs.
+void use_romfs(runtime::Runtime& runtime, const std::filesystem::path& romfs,
+               const std::filesystem::path& zsdic = {});
+
+}  // namespace ainb::gamedata

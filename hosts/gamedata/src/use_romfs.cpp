@@ -1,0 +1,39 @@
+// The romfs behind Runtime::load (use_romfs.hpp): one FileSource shared by the opener, the
+// module resolver and the blackboard files, kept alive by the runtime's hooks.
+
+#include "ainb/gamedata/use_romfs.hpp"
+
+#include "ainb/gamedata/blackboard_files.hpp"
+#include "ainb/gamedata/romfs.hpp"
+
+namespace ainb::gamedata {
+
+namespace {
+
+struct Romfs {
+  Romfs(const std::filesystem::path& root, const std::filesystem::path& zsdic)
+      : dictionaries(load_dictionaries(root, zsdic)),
+        source(root, &dictionaries),
+        modules(source),
+        blackboard_files(source) {}
+  formats::ZstdDictionaries dictionaries;
+  FileSource source;
+  RomfsResolver modules;
+  BlackboardFiles blackboard_files;
+};
+
+}  // namespace
+
+void use_romfs(runtime::Runtime& runtime, const std::filesystem::path& romfs,
+               const std::filesystem::path& zsdic) {
+  auto files = std::make_shared<Romfs>(romfs, zsdic);
+  runtime.set_file_opener(
+      [files](std::string_view spec) { return open_ai_file(spec, files->source); });
+  runtime.add_module_resolver(
+      std::shared_ptr<const runtime::ModuleResolver>(files, &files->modules));
+  runtime.options().blackboard_defaults = [files](const Model& file, std::uint32_t entry) {
+    return files->blackboard_files.value(file, entry);
+  };
+}
+
+}  // namespace ainb::gamedata

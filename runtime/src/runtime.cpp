@@ -1,0 +1,54 @@
+// The front door (runtime.hpp): loads files with the runtime's classes, functions and module
+// resolvers.
+
+#include "ainb/runtime/runtime.hpp"
+
+#include <system_error>
+
+namespace ainb::runtime {
+
+void Runtime::add_module_folder(std::filesystem::path folder) {
+  folders_.push_back(std::move(folder));
+}
+
+void Runtime::add_module_resolver(std::shared_ptr<const ModuleResolver> resolver) {
+  if (resolver != nullptr) resolvers_.push_back(std::move(resolver));
+}
+
+std::shared_ptr<const Graph> Runtime::load(std::string_view spec) {
+  if (opener_) {
+    // A plain file's folder still holds its modules; a pack member's has none to offer.
+    std::error_code error;
+    const std::filesystem::path path(spec);
+    const bool plain = std::filesystem::is_regular_file(path, error);
+    return build(opener_(spec), plain ? path.parent_path() : std::filesystem::path{});
+  }
+  const std::filesystem::path path(spec);
+  auto folder = path.parent_path();
+  return build(load_file(path), folder.empty() ? std::filesystem::path(".") : folder);
+}
+
+std::shared_ptr<const Graph> Runtime::load(std::span<const std::uint8_t> bytes, std::string name) {
+  return build(ainb::load({bytes.begin(), bytes.end()}, std::move(name)));
+}
+
+std::shared_ptr<const Graph> Runtime::build(std::shared_ptr<const Model> model,
+                                            const std::filesystem::path& folder) {
+  // Resolvers made per load, so that a file edited since the last load is read again.
+  const DirectoryResolver folders(folders_);
+  ChainResolver modules;
+  if (!folders_.empty()) modules.add(&folders);
+  for (const auto& resolver : resolvers_)
+    modules.add(resolver.get());
+  const DirectoryResolver own_folder(folder.empty() ? std::vector<std::filesystem::path>{}
+                                                    : std::vector{folder});
+  if (folders_.empty() && resolvers_.empty() && !folder.empty()) modules.add(&own_folder);
+
+  auto options = options_;
+  options.functions = &functions_;
+  options.modules = &modules;
+  options.log = log();
+  return std::make_shared<const Graph>(std::move(model), registry_, options);
+}
+
+}  // namespace ainb::runtime
