@@ -658,6 +658,8 @@ static void test_allocator(const char* patrol_path) {
   CHECK(counts.allocations == 1 && counts.deallocations == 1);
 
   ainb_graph_release(graph);
+  ainb_runtime_destroy(rt);
+}
 
 /* The log callback: what it received, copied. */
 typedef struct log_record {
