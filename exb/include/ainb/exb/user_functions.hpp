@@ -14,6 +14,7 @@
 // natural sizes (a value object first), and the result is written at the start of the block.
 
 #include <array>
+#include <boost/container/flat_map.hpp>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -23,7 +24,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 #include "ainb/exb/section.hpp"
@@ -161,7 +161,9 @@ class UserFunctions {
   Signature checked_signature(std::string_view text, DataType result,
                               const std::vector<DataType>& arguments);
 
-  std::unordered_map<std::string, std::shared_ptr<const ErasedFunction>> functions_;
+  // Sorted, found by string_view: filled once, read per call site when a program is built.
+  boost::container::flat_map<std::string, std::shared_ptr<const ErasedFunction>, std::less<>>
+      functions_;
 };
 
 }  // namespace ainb::exb
