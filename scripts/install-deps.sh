@@ -6,7 +6,6 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   libfmt-dev               # formatting (error messages, output)
-  libboost-container-dev   # Boost.Container: flat_map for name look-ups (exb, runtime)
   libspdlog-dev            # the command line's warning lines
   doctest-dev              # tests
   nlohmann-json3-dev       # JSON dumps

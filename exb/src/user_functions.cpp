@@ -39,7 +39,7 @@ Signature UserFunctions::add_erased(std::string_view signature, ErasedFunction f
 }
 
 std::shared_ptr<const ErasedFunction> UserFunctions::find(std::string_view signature) const {
-  const auto it = functions_.find(signature);
+  const auto it = functions_.find(std::string(signature));
   return it == functions_.end() ? nullptr : it->second;
 }
 

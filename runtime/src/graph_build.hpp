@@ -4,8 +4,8 @@
 // across module files, and the node-type questions more than one step asks. Internal to the
 // runtime.
 
-#include <boost/container/flat_map.hpp>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,7 +19,7 @@ struct Graph::Build {
   std::vector<std::string> chain = {};  // the files being built, outermost first
   // Module files already built (null: missing, running as stubs), so a file called from several
   // places is one graph.
-  boost::container::flat_map<std::string, std::shared_ptr<const Graph>, std::less<>> done = {};
+  std::map<std::string, std::shared_ptr<const Graph>, std::less<>> done = {};
   Build& self() { return *this; }
 };
 

@@ -29,7 +29,7 @@ void NodeRegistry::add_class(std::string name, std::shared_ptr<NodeClass> node_c
 }
 
 std::shared_ptr<NodeClass> NodeRegistry::find(std::string_view name) const {
-  const auto it = classes_.find(name);
+  const auto it = classes_.find(std::string(name));
   return it == classes_.end() ? nullptr : it->second;
 }
 

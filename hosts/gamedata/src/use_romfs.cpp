@@ -31,8 +31,21 @@ void use_romfs(runtime::Runtime& runtime, const std::filesystem::path& romfs,
       [files](std::string_view spec) { return open_ai_file(spec, files->source); });
   runtime.add_module_resolver(
       std::shared_ptr<const runtime::ModuleResolver>(files, &files->modules));
-  runtime.options().blackboard_defaults = [files](const Model& file, std::uint32_t entry) {
-    return files->blackboard_files.value(file, entry);
+  // A parameter file missing or not fitting is said to the runtime's sink as it is found (the
+  // hook runs inside runtime.load, so the runtime is there).
+  runtime.options().blackboard_defaults = [files, &runtime](const Model& file,
+                                                            std::uint32_t entry) {
+    const auto said = files->blackboard_files.warnings().size();
+    auto value = files->blackboard_files.value(file, entry);
+    const auto& warnings = files->blackboard_files.warnings();
+    if (const auto* log = runtime.log(); log != nullptr) {
+      for (auto k = said; k < warnings.size(); ++k)
+        (*log)(runtime::LogEvent{.level = runtime::LogLevel::Warning,
+                                 .kind = runtime::LogKind::ParameterFile,
+                                 .file = file.name,
+                                 .message = warnings[k]});
+    }
+    return value;
   };
 }
 

@@ -14,7 +14,6 @@
 // natural sizes (a value object first), and the result is written at the start of the block.
 
 #include <array>
-#include <boost/container/flat_map.hpp>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -24,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "ainb/exb/section.hpp"
@@ -161,9 +161,7 @@ class UserFunctions {
   Signature checked_signature(std::string_view text, DataType result,
                               const std::vector<DataType>& arguments);
 
-  // Sorted, found by string_view: filled once, read per call site when a program is built.
-  boost::container::flat_map<std::string, std::shared_ptr<const ErasedFunction>, std::less<>>
-      functions_;
+  std::unordered_map<std::string, std::shared_ptr<const ErasedFunction>> functions_;
 };
 
 }  // namespace ainb::exb

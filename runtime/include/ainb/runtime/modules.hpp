@@ -4,8 +4,8 @@
 // ".ainb" (the file's Modules section lists the same paths); a resolver turns that path into a
 // loaded model. Resolvers are used while a Graph is built, never while it runs.
 
-#include <boost/container/flat_map.hpp>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,8 +37,7 @@ class DirectoryResolver : public ModuleResolver {
  private:
   std::vector<std::filesystem::path> directories_;
   mutable std::mutex mutex_;
-  mutable boost::container::flat_map<std::string, std::shared_ptr<const Model>, std::less<>>
-      loaded_;
+  mutable std::map<std::string, std::shared_ptr<const Model>, std::less<>> loaded_;
 };
 
 // Modules held in memory, by path: for tests and for hosts that read files from archives.
@@ -49,7 +48,7 @@ class MemoryResolver : public ModuleResolver {
   std::string where() const override;
 
  private:
-  boost::container::flat_map<std::string, std::shared_ptr<const Model>, std::less<>> models_;
+  std::map<std::string, std::shared_ptr<const Model>, std::less<>> models_;
 };
 
 // Asks several resolvers in turn (e.g. module folders, then a romfs); the resolvers must outlive

@@ -10,7 +10,6 @@
 // what all nodes share and never change during ticks (declared parameter handles, settings).
 // A lambda node's captures are members too (Runtime::add(name, lambda)).
 
-#include <boost/container/flat_map.hpp>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -373,8 +373,7 @@ class NodeRegistry {
   void add_class(std::string name, std::shared_ptr<NodeClass> node_class,
                  NodeClass::Hooks overridden);
 
-  // Sorted, found by string_view: filled once, read per UserDefined node when a graph is built.
-  boost::container::flat_map<std::string, std::shared_ptr<NodeClass>, std::less<>> classes_;
+  std::unordered_map<std::string, std::shared_ptr<NodeClass>> classes_;
 };
 
 }  // namespace ainb::runtime

@@ -14,6 +14,8 @@ namespace ainb::gamedata {
 // `romfs`: the game's unpacked file system (may be empty: packs named by path only); `zsdic`: its
 // zstd dictionaries when not ROMFS/Pack/ZsDic.pack.zs (load_dictionaries). Throws LoadError
 // when the dictionaries do not load. Module folders added to the runtime come before the romfs.
+// A parameter file missing or not fitting is a LogKind::ParameterFile warning to the runtime's
+// sink; the runtime must outlive its loads (as it does: the hooks run inside Runtime::load).
 void use_romfs(runtime::Runtime& runtime, const std::filesystem::path& romfs,
                const std::filesystem::path& zsdic = {});
 
