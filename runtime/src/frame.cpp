@@ -116,12 +116,6 @@ void Instance::tick() {
   scheduling("tick", [&] { tick_frame(); });
 }
 
-CommandState Instance::tick_while_running(std::uint64_t max_frames) {
-  for (std::uint64_t k = 0; k < max_frames && state_ == CommandState::Running; ++k)
-    tick();
-  return state_;
-}
-
 void Instance::tick_frame() {
   ++frame_;
   next_epoch();
