@@ -675,7 +675,7 @@ typedef struct log_record {
 
 static void copy_c(char* out, size_t size, ainb_string s) {
   const size_t n = s.size < size - 1 ? s.size : size - 1;
-  memcpy(out, s.data, n);
+  if (n > 0) memcpy(out, s.data, n); /* an empty string's data may be NULL */
   out[n] = '\0';
 }
 
