@@ -58,6 +58,7 @@ Guid parse_guid(const At& at) {
     if (!std::isxdigit(static_cast<unsigned char>(c))) bad();
     digits += c;
   }
+  if (digits.size() != 32) bad();  // a dash where a digit belongs
   std::array<std::uint8_t, 16> b{};
   for (std::size_t i = 0; i < 16; ++i)
     b[i] = static_cast<std::uint8_t>(std::stoul(digits.substr(2 * i, 2), nullptr, 16));
