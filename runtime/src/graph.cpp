@@ -179,7 +179,7 @@ Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, B
   if (m.expressions) {
     program_ = std::make_unique<exb::Program>(*m.expressions, m.name, build.options.functions);
     // Like a missing module: the game's code the host does not have, said once per file.
-    if (const auto* log = build.options.log; log != nullptr && *log) {
+    if (const auto* log = build.options.log; listening(log)) {
       for (const auto& signature : program_->missing_functions()) {
         const auto message = fmt::format(
             "user function \"{}\" is not registered; expressions that call it give their "

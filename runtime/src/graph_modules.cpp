@@ -43,7 +43,7 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
         if (options.missing_modules == MissingModulePolicy::Error) {
           fail(fmt::format("which was not found ({})", where));
         }
-        if (options.log != nullptr && *options.log) {
+        if (listening(options.log)) {
           const auto message =
               fmt::format("module \"{}\" not found ({}); node {} runs as a stub", path, where, i);
           (*options.log)(LogEvent{.level = LogLevel::Warning,

@@ -91,11 +91,27 @@ bool NodeContext::write_declared(std::uint32_t position, T value) {
   return instance_.write_declared<T>(node_, position, value);
 }
 
+template <ParamValue T>
+T NodeContext::input(std::string_view name) const {
+  return input_of<T>(*this, instance_, param_type_for<T>(), name);
+}
+template <ParamValue T>
+T NodeContext::property(std::string_view name) const {
+  return property_of<T>(*this, instance_, param_type_for<T>(), name);
+}
+template <ParamValue T>
+bool NodeContext::output(std::string_view name, std::type_identity_t<T> value) {
+  return instance_.write_output(node_, param_type_for<T>(), name, value);
+}
+
 // The five parameter types, instantiated here (the headers declare the templates only).
 #define AINB_DECLARED_PARAMETER(T)                                                    \
   template T NodeContext::read_declared<ParamKind::Input, T>(std::uint32_t) const;    \
   template T NodeContext::read_declared<ParamKind::Property, T>(std::uint32_t) const; \
-  template bool NodeContext::write_declared<T>(std::uint32_t, T);
+  template bool NodeContext::write_declared<T>(std::uint32_t, T);                     \
+  template T NodeContext::input<T>(std::string_view) const;                           \
+  template T NodeContext::property<T>(std::string_view) const;                        \
+  template bool NodeContext::output<T>(std::string_view, T);
 AINB_DECLARED_PARAMETER(std::int32_t)
 AINB_DECLARED_PARAMETER(bool)
 AINB_DECLARED_PARAMETER(float)

@@ -12,19 +12,10 @@ using namespace ainb::capi;
 
 namespace {
 
+// `dir`: where its modules are, when no folder was added (the file's; "." for bytes).
 ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
                   const std::filesystem::path& dir) {
-  auto dirs = rt->module_dirs;
-  if (dirs.empty()) dirs.push_back(dir.empty() ? "." : dir);
-  const runtime::DirectoryResolver modules(dirs);
-  auto graph = std::make_shared<const runtime::Graph>(
-      std::move(model), rt->registry,
-      runtime::GraphOptions{.functions = &rt->functions,
-                            .modules = &modules,
-                            .missing_modules = rt->stub_missing_modules
-                                                   ? runtime::MissingModulePolicy::Stub
-                                                   : runtime::MissingModulePolicy::Error,
-                            .log = rt->log.get()});
+  auto graph = rt->runtime.build(std::move(model), dir.empty() ? "." : dir);
   std::vector<std::string> unresolved;
   for (const auto& missing : graph->unresolved_parameters())
     unresolved.push_back(graph->describe(missing));

@@ -24,12 +24,11 @@
 
 #include "ainb/ainb.h"
 #include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/runtime.hpp"
 
+// The C++ front door, plus what only C needs.
 struct ainb_runtime {
-  ainb::runtime::NodeRegistry registry;
-  ainb::exb::UserFunctions functions;
-  std::vector<std::filesystem::path> module_dirs;
-  bool stub_missing_modules = false;
+  ainb::runtime::Runtime runtime;
   std::string last_error;
   // ainb_runtime_set_log's callback as a sink; shared with the graphs loaded while it is set and
   // their instances, which may outlive the runtime (null: none).

@@ -107,7 +107,7 @@ ainb_status ainb_runtime_declare_parameter(ainb_runtime* rt, const char* class_n
     rt->last_error = "declare_parameter: a class name, a parameter name and a position are needed";
     return AINB_ERROR_ARGUMENT;
   }
-  const auto registered = rt->registry.find(class_name);
+  const auto registered = rt->runtime.registry().find(class_name);
   if (registered == nullptr) {
     rt->last_error = fmt::format("declare_parameter: no class \"{}\" is registered", class_name);
     return AINB_ERROR_NOT_FOUND;
@@ -160,8 +160,8 @@ ainb_status ainb_runtime_register_node(ainb_runtime* rt, const char* class_name,
   }
   try {
     // As a NodeClass: its hooks follow the callbacks given, so its type says nothing of them.
-    rt->registry.add(class_name,
-                     std::shared_ptr<runtime::NodeClass>(std::make_shared<CNodeClass>(*known)));
+    rt->runtime.registry().add(
+        class_name, std::shared_ptr<runtime::NodeClass>(std::make_shared<CNodeClass>(*known)));
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();

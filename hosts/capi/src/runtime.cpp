@@ -111,12 +111,12 @@ const char* ainb_runtime_last_error(const ainb_runtime* runtime) {
 }
 
 void ainb_runtime_set_stub_running_updates(ainb_runtime* rt, uint32_t updates) {
-  if (rt != nullptr) rt->registry.stub_running_updates = updates;
+  if (rt != nullptr) rt->runtime.registry().stub_running_updates = updates;
 }
 ainb_status ainb_runtime_add_generic_nodes(ainb_runtime* rt) {
   if (rt == nullptr) return AINB_ERROR_ARGUMENT;
   try {
-    gamedata::add_generic_nodes(rt->registry);
+    gamedata::add_generic_nodes(rt->runtime.registry());
     return AINB_OK;
   } catch (const std::exception& e) {
     rt->last_error = e.what();
@@ -125,17 +125,20 @@ ainb_status ainb_runtime_add_generic_nodes(ainb_runtime* rt) {
 }
 ainb_status ainb_runtime_add_module_dir(ainb_runtime* rt, const char* directory) {
   if (rt == nullptr || directory == nullptr) return AINB_ERROR_ARGUMENT;
-  rt->module_dirs.emplace_back(directory);
+  rt->runtime.add_module_folder(directory);
   return AINB_OK;
 }
 void ainb_runtime_set_stub_missing_modules(ainb_runtime* rt, bool stub) {
-  if (rt != nullptr) rt->stub_missing_modules = stub;
+  if (rt == nullptr) return;
+  rt->runtime.options().missing_modules =
+      stub ? runtime::MissingModulePolicy::Stub : runtime::MissingModulePolicy::Error;
 }
 
 void ainb_runtime_set_log(ainb_runtime* rt, ainb_log_callback callback, void* user_data) {
   if (rt == nullptr) return;
   if (callback == nullptr) {
     rt->log = nullptr;
+    rt->runtime.set_log({});
     return;
   }
   // The C enums are the C++ ones' values (the C++ kinds of hosts' own warnings never arise here).
@@ -156,6 +159,8 @@ void ainb_runtime_set_log(ainb_runtime* rt, ainb_log_callback callback, void* us
                                    to_c(e.message)};
         callback(&event, user_data);
       });
+  // Loads report through the runtime; graphs and instances keep the shared sink.
+  rt->runtime.set_log([sink = rt->log](const runtime::LogEvent& e) { (*sink)(e); });
 }
 
 ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signature,
@@ -180,8 +185,8 @@ ainb_status ainb_runtime_register_function(ainb_runtime* rt, const char* signatu
                       signature, layout->arguments.size(), kMaxArguments);
       return AINB_ERROR_ARGUMENT;
     }
-    rt->functions.add_erased(signature, [layout = *layout, function, function_data](
-                                            exb::CallContext& c, std::uint8_t* block) {
+    rt->runtime.functions().add_erased(signature, [layout = *layout, function, function_data](
+                                                      exb::CallContext& c, std::uint8_t* block) {
       ainb_value args[kMaxArguments];
       std::uint32_t offset = 0;
       const auto n = layout.arguments.size();

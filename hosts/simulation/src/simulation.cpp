@@ -202,7 +202,7 @@ void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Grap
 // One of the run's own warnings to the host's log (a host's whole line as the message).
 void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,
                  std::string_view subject, std::string_view text) {
-  if (log == nullptr || !*log) return;
+  if (!runtime::listening(log)) return;
   (*log)(runtime::LogEvent{.level = runtime::LogLevel::Warning,
                            .kind = kind,
                            .file = file,

@@ -43,6 +43,11 @@ struct LogEvent {
 // ticked on several threads must synchronise itself.
 using LogSink = std::function<void(const LogEvent&)>;
 
+// Whether a sink is set: what a reporter tests before it formats an event's message.
+inline bool listening(const LogSink* sink) {
+  return sink != nullptr && static_cast<bool>(*sink);
+}
+
 std::string_view log_kind_name(LogKind kind);  // "missing-module", "alert", ...
 
 }  // namespace ainb::runtime

@@ -107,33 +107,9 @@ class NodeContext {
 
   // The same by type: input<float>("Speed"), property<std::int32_t>("Count").
   template <ParamValue T>
-  T input(std::string_view name) const {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      return input_int(name);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return input_bool(name);
-    } else if constexpr (std::is_same_v<T, float>) {
-      return input_float(name);
-    } else if constexpr (std::is_same_v<T, std::string_view>) {
-      return input_string(name);
-    } else {
-      return input_vec3f(name);
-    }
-  }
+  T input(std::string_view name) const;
   template <ParamValue T>
-  T property(std::string_view name) const {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      return property_int(name);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return property_bool(name);
-    } else if constexpr (std::is_same_v<T, float>) {
-      return property_float(name);
-    } else if constexpr (std::is_same_v<T, std::string_view>) {
-      return property_string(name);
-    } else {
-      return property_vec3f(name);
-    }
-  }
+  T property(std::string_view name) const;
 
   // Multi-source inputs (a list of other nodes' outputs, as QueryGenericMultiBool reads): how
   // many sources the input has (1 for an ordinary input, 0 for no such input) and the value of
@@ -168,19 +144,7 @@ class NodeContext {
   bool write_vec3f(std::string_view name, Vec3f value);
   // The same by type: output<float>("DistanceLeft", d).
   template <ParamValue T>
-  bool output(std::string_view name, std::type_identity_t<T> value) {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      return write_int(name, value);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      return write_bool(name, value);
-    } else if constexpr (std::is_same_v<T, float>) {
-      return write_float(name, value);
-    } else if constexpr (std::is_same_v<T, std::string_view>) {
-      return write_string(name, value);
-    } else {
-      return write_vec3f(name, value);
-    }
-  }
+  bool output(std::string_view name, std::type_identity_t<T> value);
 
   // The node's attachments (property sets attached to it, after the file's child replacement
   // table) and their properties by name.
