@@ -103,7 +103,7 @@ struct Mover : NodeClass {
   const PropertyParam<std::string_view> label = declare_property<std::string_view>("Label");
   const InputParam<bool> missing = declare_input<bool>("Missing");
   const OutputParam<std::int32_t> out = declare_output<std::int32_t>("Out");
-  std::vector<std::string> by_handle, by_name, misuse;
+  std::vector<std::string> by_handle, by_name, by_value, misuse;
 
   Mover() : NodeClass(kUpdateOnly) {}
   Result update(NodeContext& c) override {
@@ -118,6 +118,10 @@ struct Mover : NodeClass {
                                   n.z, c.input_float("Height"), c.property_int("Count"),
                                   c.property_string("Label"), c.input_bool("Missing"),
                                   wrote_by_name));
+    // By a type known at run time: the same write, and one whose value is not of that type.
+    by_value.push_back(
+        fmt::format("{} {}", c.write_value(ParamType::Int, "Out", c.property_int("Count") * 10),
+                    c.write_value(ParamType::Int, "Out", 1.0f)));
     // Handles that do not fit the declaration read zero and write nothing: position 3 is the
     // property Count (not a float input), 99 is no position, and Out is an int.
     misuse.push_back(fmt::format("{} {} {}", c.read(InputParam<float>{count.position}),
@@ -196,6 +200,8 @@ TEST_CASE(
                                                      "2.5 4,5,6 0 3 alpha false true",
                                                      "1.25 1,2,3 5 0 beta false false"});
   CHECK(mover->by_name == mover->by_handle);
+  CHECK(mover->by_value ==
+        std::vector<std::string>{"true false", "false false", "true false", "false false"});
   CHECK(mover->misuse == std::vector<std::string>(4, "0 0 false"));
   CHECK(reader->seen == std::vector<std::string>{"30/30", "30/30"});
 }

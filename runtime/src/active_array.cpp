@@ -10,7 +10,7 @@
 
 namespace ainb::runtime {
 
-void Instance::leave_roots() {
+void detail::Scheduler::leave_roots() {
   // Later roots first, like the children of a node.
   for (auto k = root_count_; k-- > 0;) {
     if (!roots_[k].dormant && !roots_[k].done) leave(roots_[k].node);
@@ -22,20 +22,20 @@ void Instance::leave_roots() {
   set(kTransitionRequested | kPostRequested, false);
 }
 
-inline Instance::ActiveRoot& Instance::push_root(ActiveRoot root) {
+inline detail::Scheduler::ActiveRoot& detail::Scheduler::push_root(ActiveRoot root) {
   // Graph::max_active_roots() bounds the array (a command's root, or a Fork's paths).
   if (root_count_ == graph_->max_active_roots()) throw_array_full();
   return roots_[root_count_++] = root;
 }
 
-void Instance::throw_array_full() const {
+void detail::Scheduler::throw_array_full() const {
   throw std::logic_error(fmt::format("{}: the active node array is full ({} roots)",
                                      graph_->model().name, root_count_));
 }
 
 // A frame of a running command (Logic files take tick_logic): a function of its own, so the
 // registers its calculation needs are not saved for the other frames.
-void Instance::tick_command() {
+void detail::Scheduler::tick_command() {
   // Requested last frame: applied "before the next calculation".
   if (has(kTransitionRequested)) apply_transitions(false);
   calculate_roots(false);
@@ -46,7 +46,7 @@ void Instance::tick_command() {
 
 // Post-calc transitions: their targets are entered and calculated in this frame. A chain of them
 // is bounded, so a cycle of post-calc transitions cannot hang a frame.
-void Instance::calculate_post_transitions() {
+void detail::Scheduler::calculate_post_transitions() {
   const auto rounds = graph_->nodes().size();
   for (std::size_t round = 0; round <= rounds && has(kPostRequested); ++round) {
     apply_transitions(true);
@@ -55,7 +55,7 @@ void Instance::calculate_post_transitions() {
 }
 
 // Inlined into the frame (one copy more for post-calc transitions), as it runs every frame.
-[[gnu::always_inline]] inline void Instance::calculate_roots(bool only_fresh) {
+[[gnu::always_inline]] inline void detail::Scheduler::calculate_roots(bool only_fresh) {
   const auto* nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
   bool removed = false;
@@ -94,7 +94,7 @@ void Instance::calculate_post_transitions() {
 
 // A plain loop: the array has one or a few roots, where std::remove_if's unrolled search costs
 // more than the copies (a tree restarted every frame removes its root's root every frame).
-void Instance::remove_finished_roots() {
+void detail::Scheduler::remove_finished_roots() {
   std::uint16_t kept = 0;
   for (std::uint32_t i = 0; i < root_count_; ++i) {
     if (!roots_[i].leaves_array()) roots_[kept++] = roots_[i];
@@ -105,7 +105,7 @@ void Instance::remove_finished_roots() {
 // After a frame's calculation (post true) the post-calc requests are due; at a frame's start
 // (post false) every pending one is: a post-calc request still pending then was carried over from
 // a chain cut at its limit (calculate_post_transitions), and its root's root has finished.
-void Instance::apply_transitions(bool post) {
+void detail::Scheduler::apply_transitions(bool post) {
   const auto due = [post](bool post_calc) { return !post || post_calc; };
   const auto& nodes = graph_->nodes();
   // Set again below for requests of the other timing; every post-calc request is due here.
@@ -113,7 +113,7 @@ void Instance::apply_transitions(bool post) {
   auto place = [&](ActiveRoot& root, std::uint32_t from, std::uint32_t target) {
     if (observed()) {
       guarded(Fault::Source::Observer, from, "on_transition",
-              [&] { options_.observer->on_transition(*this, from, target); });
+              [&] { options_.observer->on_transition(self(), from, target); });
     }
     root =
         ActiveRoot{.node = target, .dormant = nodes[target].type == NodeType::Join, .fresh = true};
@@ -140,7 +140,7 @@ void Instance::apply_transitions(bool post) {
   }
 }
 
-bool Instance::request_transition(std::uint32_t node, std::uint32_t k) {
+bool detail::Scheduler::request_transition(std::uint32_t node, std::uint32_t k) {
   const auto transitions = graph_->transitions(node);
   if (k >= transitions.size()) return false;
   if (current_root_ < 0) return false;  // not inside the calculation of an active root

@@ -5,7 +5,7 @@
 
 namespace ainb::runtime {
 
-void Instance::log_alert(std::uint32_t node, std::string_view message) const {
+void detail::Scheduler::log_alert(std::uint32_t node, std::string_view message) const {
   const auto& log = *options_.log;
   if (!log) return;
   guarded(Fault::Source::Observer, node, "log sink", [&] {
@@ -19,13 +19,13 @@ void Instance::log_alert(std::uint32_t node, std::string_view message) const {
 
 // Element_Alert: a debug message, an event for the observer (a trace shows it); its `Result`
 // property (the game's result enum: 0 None, 1 Busy, 2 Success, 3 Failure) says what it returns.
-Result Instance::update_alert(std::uint32_t node) {
-  NodeContext context(*this, node, nullptr, 0);
+Result detail::Scheduler::update_alert(std::uint32_t node) {
+  NodeContext context(self(), node, nullptr, 0);
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_alert",
-            [&] { options_.observer->on_alert(*this, node, message); });
+            [&] { options_.observer->on_alert(self(), node, message); });
   }
   // The host's log (InstanceOptions::log, shared by module sub-instances): one pointer test
   // when none is set; the message is the file's own view, nothing is copied.

@@ -85,13 +85,13 @@ std::int32_t slot_space(ParamType type) {
 
 // Element_Expression's memory: its inputs and outputs are the function's user slots, numbered
 // per type, at most kSlots of each (a function reading more fails with BadFrame).
-struct Instance::ExpressionSlots {
+struct detail::Scheduler::ExpressionSlots {
   static constexpr std::size_t kSlots = 16;
   std::array<std::array<std::uint8_t, kSlots * 12>, 12> bytes{};
 };
 
 // The setup blocks of the expressions a node owns: run once per Enter, of a node or a query.
-void Instance::run_setup_blocks(std::uint32_t node) {
+void detail::Scheduler::run_setup_blocks(std::uint32_t node) {
   for (const auto site : graph_->sites_of(node)) {
     const auto function = graph_->expression_sites()[site].function;
     if (graph_->program()->functions()[function].setup < 0) continue;
@@ -111,7 +111,7 @@ void Instance::run_setup_blocks(std::uint32_t node) {
   }
 }
 
-exb::BasicFrame Instance::site_frame(std::uint32_t site) const {
+exb::BasicFrame detail::Scheduler::site_frame(std::uint32_t site) const {
   const auto& s = graph_->expression_sites()[site];
   exb::BasicFrame frame;
   frame.static_memory = {expression_memory_ + s.static_offset, s.static_size};
@@ -125,12 +125,12 @@ void Instance::prepare_thread() const {
     sub->prepare_thread();
 }
 
-exb::MachineLease Instance::machine() const {
+exb::MachineLease detail::Scheduler::machine() const {
   return exb::thread_machine(*graph_->program());
 }
 
-Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
-                         const Value& fallback) const {
+Value detail::Scheduler::evaluate(std::int32_t site, ParamType type, const Value& input,
+                                  const Value& fallback) const {
   if (site < 0) return fallback;
   const auto function = graph_->expression_sites()[site].function;
   const auto& source = *graph_->program()->functions()[function].source;
@@ -144,8 +144,8 @@ Value Instance::evaluate(std::int32_t site, ParamType type, const Value& input,
 
 // The frame of Element_Expression `node`'s own function (`site`): its inputs' values in the user
 // slots, room for its outputs.
-exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
-                                      ExpressionSlots& slots) const {
+exb::Frame detail::Scheduler::expression_frame(std::uint32_t node, std::uint32_t site,
+                                               ExpressionSlots& slots) const {
   exb::Frame frame;
   static_cast<exb::BasicFrame&>(frame) = site_frame(site);
   const auto& m = graph_->model();
@@ -170,7 +170,7 @@ exb::Frame Instance::expression_frame(std::uint32_t node, std::uint32_t site,
   return frame;
 }
 
-Result Instance::update_expression(std::uint32_t node) {
+Result detail::Scheduler::update_expression(std::uint32_t node) {
   const auto site = graph_->node_site(node);
   if (site < 0) return Result::Success;
   ExpressionSlots slots;

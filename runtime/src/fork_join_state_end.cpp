@@ -8,7 +8,7 @@ namespace ainb::runtime {
 
 // Element_Fork: its paths (its transitions) replace the whole active node array, timed by its
 // first transition's flag (apply_transitions); it runs until then.
-Result Instance::update_fork(std::uint32_t node, const GraphNode& g) {
+Result detail::Scheduler::update_fork(std::uint32_t node, const GraphNode& g) {
   if (g.transitions.count == 0) return Result::Success;
   if (fork_.node < 0 && current_root_ >= 0) {
     fork_ = {static_cast<std::int32_t>(node), graph_->transitions(node)[0].post_calc};
@@ -21,7 +21,7 @@ Result Instance::update_fork(std::uint32_t node, const GraphNode& g) {
 // A Join runs once InFlowNum copies of it are in the array; the guard: the copy being
 // calculated runs (the first, unless it is the post-calc pass's fresh one), the others leave the
 // array. Out of line, as the frame's loop (calculate_roots) runs every frame and this rarely.
-bool Instance::wake_join(std::uint32_t i) {
+bool detail::Scheduler::wake_join(std::uint32_t i) {
   const auto node = roots_[i].node;
   std::uint32_t copies = 0;
   for (const auto& s : roots())
@@ -40,7 +40,7 @@ bool Instance::wake_join(std::uint32_t i) {
 // Element_StateEnd was calculated: a module returns to its caller, which continues on the
 // transition named by TransitionCommand; a top-level file switches to the command of that name,
 // or ends its command.
-void Instance::finish_state_end() {
+void detail::Scheduler::finish_state_end() {
   set(kStateEndRequested, false);
   const auto name = state_end_;
   const auto& commands = graph_->model().commands;
@@ -57,7 +57,7 @@ void Instance::finish_state_end() {
     end_command(Result::Success);
   } else {
     for (const auto root : graph_->logic_roots()) {
-      if (is_active(root)) leave(root);
+      if (self().is_active(root)) leave(root);
     }
     state_ = CommandState::Succeeded;
   }
@@ -66,7 +66,7 @@ void Instance::finish_state_end() {
 
 // Element_StateEnd: the first one calculated in a frame ends the command (or returns from the
 // module) once the frame's calculation is done (finish_state_end).
-Result Instance::update_state_end(const GraphNode& g) {
+Result detail::Scheduler::update_state_end(const GraphNode& g) {
   if (!has(kStateEndRequested)) {
     set(kStateEndRequested, true);
     keep_state_end(g.parameter);

@@ -32,17 +32,17 @@ void Instance::start(std::size_t index) {
 
 // Out of line, as are the rare paths below: a restart every frame pays for the registers and
 // stack that start() would otherwise set up for them.
-void Instance::throw_no_command(std::size_t index) const {
+void detail::Scheduler::throw_no_command(std::size_t index) const {
   const auto count = graph_->model().commands.size();
   throw std::out_of_range(
       fmt::format("{} has no command {} (it has {})", graph_->model().name, index, count));
 }
 
-void Instance::forget_fault() {
+void detail::Scheduler::forget_fault() {
   fault_.reset();
 }
 
-void Instance::start_command(std::size_t index) {
+void detail::Scheduler::start_command(std::size_t index) {
   // A command that ended by itself left its roots already (end_command): the common restart.
   if (has_roots() || has(kOtherRoots)) stop_nodes();
   next_epoch();
@@ -64,26 +64,26 @@ void Instance::start_command(std::size_t index) {
 }
 
 // Out of line: its exception handling would give every start a stack frame.
-void Instance::notify_command(std::string_view name) {
+void detail::Scheduler::notify_command(std::string_view name) {
   guarded(Fault::Source::Observer, -1, "on_command",
-          [&] { options_.observer->on_command(*this, name); });
+          [&] { options_.observer->on_command(self(), name); });
 }
 
 void Instance::stop() {
   scheduling("stop", [&] { stop_nodes(); });
 }
 
-void Instance::stop_nodes() {
+void detail::Scheduler::stop_nodes() {
   if (has(kOtherRoots)) leave_secondary_root();
   leave_roots();
   if (has(kLogic)) {
     for (const auto root : graph_->logic_roots()) {
-      if (is_active(root)) leave(root);
+      if (self().is_active(root)) leave(root);
     }
   }
   if (has(kOtherRoots)) {
     for (const auto out : graph_->module_outputs()) {
-      if (is_active(out)) leave(out);
+      if (self().is_active(out)) leave(out);
     }
   }
   if (state_ == CommandState::Running) state_ = CommandState::Idle;
@@ -96,7 +96,7 @@ void Instance::stop_nodes() {
 // others are never entered, so never updated): with thousands of actors, a pass over all of
 // them read more lines than the frames of a tree of a few visits
 // (docs/benchmarks-runtime-history.md, "Reached states first").
-void Instance::sweep_epochs() {
+void detail::Scheduler::sweep_epochs() {
   for (auto& s : node_states().first(graph_->reached_states())) {
     if (s.epoch != 0) s.epoch = 1;
   }
@@ -105,10 +105,10 @@ void Instance::sweep_epochs() {
 
 // (Called when kOtherRoots is set, as update_secondary_root is: most files have no secondary
 // root, and the test at the call spares them the call.)
-void Instance::leave_secondary_root() {
+void detail::Scheduler::leave_secondary_root() {
   if (command_ < 0) return;
   const auto& c = graph_->model().commands[command_];
-  if (c.secondary_root && is_active(*c.secondary_root)) leave(*c.secondary_root);
+  if (c.secondary_root && self().is_active(*c.secondary_root)) leave(*c.secondary_root);
 }
 
 void Instance::tick() {
@@ -116,7 +116,7 @@ void Instance::tick() {
   scheduling("tick", [&] { tick_frame(); });
 }
 
-void Instance::tick_frame() {
+void detail::Scheduler::tick_frame() {
   ++frame_;
   next_epoch();
   calculate_frame();
@@ -126,7 +126,7 @@ void Instance::tick_frame() {
 // holds the command's root, and nothing can add a root, so the root's Update is the frame. (Its
 // own function, as a restarted tree's frame is little more than this:
 // docs/benchmarks-runtime-history.md, "The single-root frame".)
-void Instance::calculate_root() {
+void detail::Scheduler::calculate_root() {
   const auto node = roots_[0].node;
   const auto& g = graph_->nodes()[node];
   auto& s = nodes_[g.state_index];
@@ -144,7 +144,7 @@ void Instance::calculate_root() {
 
 // The rest of a frame after the active node array's calculation: the secondary root, post-calc
 // transitions, module outputs, a StateEnd, or the command's end.
-void Instance::finish_frame() {
+void detail::Scheduler::finish_frame() {
   if (has(kOtherRoots)) update_secondary_root();
   if (has(kPostRequested)) calculate_post_transitions();
   if (has(kOtherRoots)) update_module_outputs();
@@ -154,7 +154,7 @@ void Instance::finish_frame() {
 
 // A frame of a file without commands: its roots are rarely plain nodes, so they take the
 // general Update (which is right for any node) without testing for the short paths.
-void Instance::tick_logic() {
+void detail::Scheduler::tick_logic() {
   const auto* nodes = graph_->nodes().data();
   for (const auto root : graph_->logic_roots()) {
     const auto& g = nodes[root];
@@ -164,9 +164,9 @@ void Instance::tick_logic() {
   if (has(kStateEndRequested)) finish_state_end();
 }
 
-void Instance::update_secondary_root() {
+void detail::Scheduler::update_secondary_root() {
   const auto& c = graph_->model().commands[command_];
-  if (c.secondary_root && is_active(*c.secondary_root)) update(*c.secondary_root);
+  if (c.secondary_root && self().is_active(*c.secondary_root)) update(*c.secondary_root);
 }
 
 }  // namespace ainb::runtime

@@ -161,7 +161,7 @@ void Graph::order_node_states() {
 
 void Graph::build_footprints() {
   const auto& m = *model_;
-  // An instance's node state is 8 bytes (Instance::NodeState).
+  // An instance's node state is 8 bytes (detail::Scheduler::NodeState).
   constexpr std::uint32_t kStateBytes = 8;
   const auto own_bytes = [&](std::uint32_t node) {
     std::uint64_t bytes = kStateBytes;

@@ -58,8 +58,8 @@ std::string Fault::describe() const {
                      fault_source_name(source), call, message);
 }
 
-void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string call,
-                           std::string message) const {
+void detail::Scheduler::throw_fault(Fault::Source source, std::int64_t node, std::string call,
+                                    std::string message) const {
   const auto& m = graph_->model();
   std::string name;
   if (node >= 0) {
@@ -69,7 +69,7 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
               .file = m.name,
               .node = node,
               .node_name = std::move(name),
-              .frame = frame(),
+              .frame = self().frame(),
               .call = std::move(call),
               .message = std::move(message)};
   if (const auto& top = top_level(); !top.thrown_) {
@@ -79,28 +79,28 @@ void Instance::throw_fault(Fault::Source source, std::int64_t node, std::string 
   throw FaultException{std::move(fault)};
 }
 
-const Instance& Instance::top_level() const {
-  const auto* top = this;
+const Instance& detail::Scheduler::top_level() const {
+  const auto* top = &self();
   while (top->parent_ != nullptr)
     top = top->parent_;
   return *top;
 }
 
-bool Instance::faulting() const {
+bool detail::Scheduler::faulting() const {
   return (top_level().marks_ & kFaultThrown) != 0;
 }
 
-bool Instance::inside_entry() const {
+bool detail::Scheduler::inside_entry() const {
   return top_level().has(kEntered);
 }
 
-void Instance::forget_thrown() {
+void detail::Scheduler::forget_thrown() {
   set(kEntered, false);
   thrown_.reset();
   marks_ &= static_cast<std::uint8_t>(~kFaultThrown);
 }
 
-void Instance::stop_on_fault(Fault& fault) {
+void detail::Scheduler::stop_on_fault(Fault& fault) {
   set(kEntered, false);
   fault_ = std::make_unique<Fault>(std::move(fault));
   forget_thrown();  // (after the move: `fault` may be *thrown_)
@@ -108,14 +108,14 @@ void Instance::stop_on_fault(Fault& fault) {
   state_ = CommandState::Faulted;
 }
 
-void Instance::throw_reentered(const char* call) const {
+void detail::Scheduler::throw_reentered(const char* call) const {
   throw std::logic_error(fmt::format(
       "{}: {} during a tick or command change; a node class cannot start, stop or tick the "
       "instance that runs it",
       graph_->model().name, call));
 }
 
-void Instance::reset_after_fault() {
+void detail::Scheduler::reset_after_fault() {
   std::ranges::fill(node_states(), NodeState{});
   root_count_ = 0;
   fork_ = {};
@@ -146,7 +146,7 @@ T* carve(std::pmr::memory_resource& arena, std::size_t count) {
 
 }  // namespace
 
-std::size_t Instance::carved_bytes(const Graph& graph) {
+std::size_t detail::Scheduler::carved_bytes(const Graph& graph) {
   const auto& m = graph.model();
   const auto entries = m.blackboard.entries.size();
   std::size_t bytes =
@@ -176,7 +176,8 @@ std::size_t Instance::block_size(const Graph& graph) {
   return kArenaRoom + carved_bytes(graph);
 }
 
-Instance::Block Instance::new_block(const Graph& graph, std::pmr::memory_resource* memory) {
+detail::Scheduler::Block detail::Scheduler::new_block(const Graph& graph,
+                                                      std::pmr::memory_resource* memory) {
   const auto carved = carved_bytes(graph);
   auto* block = static_cast<std::byte*>(memory != nullptr
                                             ? memory->allocate(kArenaRoom + carved, kBlockAlignment)
@@ -186,11 +187,11 @@ Instance::Block Instance::new_block(const Graph& graph, std::pmr::memory_resourc
   return Block(block, BlockDeleter{memory, kArenaRoom + carved});
 }
 
-std::pmr::monotonic_buffer_resource* Instance::block_arena(std::byte* block) {
+std::pmr::monotonic_buffer_resource* detail::Scheduler::block_arena(std::byte* block) {
   return std::launder(reinterpret_cast<std::pmr::monotonic_buffer_resource*>(block));
 }
 
-void Instance::BlockDeleter::operator()(std::byte* block) const {
+void detail::Scheduler::BlockDeleter::operator()(std::byte* block) const {
   block_arena(block)->~monotonic_buffer_resource();
   if (memory != nullptr) {
     memory->deallocate(block, bytes, kBlockAlignment);
@@ -200,7 +201,7 @@ void Instance::BlockDeleter::operator()(std::byte* block) const {
 }
 
 // An output slot holds its type's value in its natural size (Graph::output_offset).
-Value Instance::output(std::size_t t, std::uint32_t index) const {
+Value detail::Scheduler::output(std::size_t t, std::uint32_t index) const {
   const auto* at = output_at(t, index);
   auto load = [at](auto value) -> Value {
     std::memcpy(&value, at, sizeof(value));
@@ -224,13 +225,13 @@ Value Instance::output(std::size_t t, std::uint32_t index) const {
 }
 
 // A value of another type than the slot's is not stored (every writer converts first).
-void Instance::set_output(std::size_t t, std::uint32_t index, const Value& value) {
+void detail::Scheduler::set_output(std::size_t t, std::uint32_t index, const Value& value) {
   if (value.index() != t) return;
   auto* at = output_at(t, index);
   std::visit([at](const auto& v) { std::memcpy(at, &v, sizeof(v)); }, value);
 }
 
-std::uint8_t Instance::shape_flags(const Graph& graph) {
+std::uint8_t detail::Scheduler::shape_flags(const Graph& graph) {
   const auto& commands = graph.model().commands;
   const bool secondary =
       std::ranges::any_of(commands, [](const auto& c) { return c.secondary_root.has_value(); });
@@ -242,8 +243,9 @@ std::uint8_t Instance::shape_flags(const Graph& graph) {
                                    (single_root ? kSingleRoot : 0));
 }
 
-Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-                   const ModuleCall* call, std::pmr::memory_resource* arena)
+detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options,
+                             Instance* parent, const ModuleCall* call,
+                             std::pmr::memory_resource* arena)
     : graph_(graph.get()),
       flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
                                        (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
@@ -258,13 +260,17 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
       random_(generator_seed(options.seed)),
       blackboard_(arena_),
       blackboard_strings_(arena_),
-      blackboard_links_(arena_) {
+      blackboard_links_(arena_) {}
+
+Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
+                   const ModuleCall* call, std::pmr::memory_resource* arena)
+    : detail::Scheduler(std::move(graph), options, parent, call, arena) {
   // A quiet tick's fields end within the object's first cache line, a start's and a module call's
-  // within the second (instance.hpp). offsetof on a class that is not standard-layout is
-  // conditionally supported; GCC and Clang support it.
+  // within the second (detail/scheduler.hpp); Instance adds none. offsetof on a class that is not
+  // standard-layout is conditionally supported; GCC and Clang support it.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(alignof(Instance) == 64 &&
+  static_assert(alignof(Instance) == 64 && sizeof(Instance) == sizeof(detail::Scheduler) &&
                 offsetof(Instance, last_root_result_) + sizeof(last_root_result_) <= 64 &&
                 offsetof(Instance, host_) + sizeof(host_) <= 128);
 #pragma GCC diagnostic pop
@@ -335,7 +341,7 @@ Instance::~Instance() {
 
 // An entry that inherits (from the root file, or from the parent file for a module) is the
 // entry of the same name and type there; otherwise the instance keeps its own value.
-void Instance::link_blackboard() {
+void detail::Scheduler::link_blackboard() {
   const auto& entries = graph_->model().blackboard.entries;
   blackboard_.reserve(entries.size());
   for (std::uint32_t i = 0; i < entries.size(); ++i)
@@ -349,7 +355,8 @@ void Instance::link_blackboard() {
   blackboard_strings_.resize(
       graph_->model().blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
   blackboard_links_.reserve(entries.size());
-  const Instance* root = this;
+  Instance* const me = &self();
+  const Instance* root = me;
   while (root->parent_ != nullptr)
     root = root->parent_;
   for (std::uint32_t i = 0; i < entries.size(); ++i) {
@@ -357,8 +364,8 @@ void Instance::link_blackboard() {
     Instance* from = e.inherit == InheritMode::FromRoot     ? const_cast<Instance*>(root)
                      : e.inherit == InheritMode::FromParent ? parent_
                                                             : nullptr;
-    BlackboardLink link{this, i};
-    if (from != nullptr && from != this) {
+    BlackboardLink link{me, i};
+    if (from != nullptr && from != me) {
       const auto& theirs = from->graph_->model().blackboard.entries;
       for (std::uint32_t j = 0; j < theirs.size(); ++j) {
         if (theirs[j].type == e.type && theirs[j].name == e.name) {
@@ -371,7 +378,7 @@ void Instance::link_blackboard() {
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& link = blackboard_links_[i];
-    bb[i] = link.owner == this ? &blackboard_[link.entry] : link.owner->bb_[link.entry];
+    bb[i] = link.owner == me ? &blackboard_[link.entry] : link.owner->bb_[link.entry];
   }
   bb_ = bb;
 }

@@ -8,9 +8,9 @@ namespace ainb::runtime {
 
 // The caller's side: the module node runs the called file for one frame; when that file ended
 // with an Element_StateEnd, the node finishes and continues on the transition the StateEnd named.
-Result Instance::update_module_call(std::uint32_t node) {
+Result detail::Scheduler::update_module_call(std::uint32_t node) {
   auto& sub = *modules_[static_cast<std::size_t>(graph_->nodes()[node].module)];
-  const auto result = sub.update_module(frame());
+  const auto result = sub.update_module(self().frame());
   if (result != Result::Running && !sub.state_end_.empty()) {
     const auto transitions = graph_->transitions(node);
     for (std::uint32_t k = 0; k < transitions.size(); ++k) {
@@ -25,15 +25,15 @@ Result Instance::update_module_call(std::uint32_t node) {
 
 // A file's ModuleIF_Output nodes are calculated after each of its frames, so a caller reads this
 // frame's values.
-void Instance::update_module_outputs() {
+void detail::Scheduler::update_module_outputs() {
   for (const auto out : graph_->module_outputs()) {
-    if (is_active(out)) update(out);
+    if (self().is_active(out)) update(out);
   }
 }
 
 // (The caller passes the actor's frame: a sub-instance's frame() would read its parent_, a cache
 // line a frame does not touch otherwise.)
-void Instance::begin_module(std::uint64_t actor_frame) {
+void detail::Scheduler::begin_module(std::uint64_t actor_frame) {
   const auto& m = graph_->model();
   clear_state_end();
   frame_ = actor_frame;  // the frame of this start's epoch (update_module)
@@ -54,7 +54,7 @@ void Instance::begin_module(std::uint64_t actor_frame) {
   }
 }
 
-Result Instance::update_module(std::uint64_t actor_frame) {
+Result detail::Scheduler::update_module(std::uint64_t actor_frame) {
   if (state_ == CommandState::Running) {
     // Each calculation is an epoch of its own (a module used as a query is calculated before
     // each calculation of its user), except the first after a start in the same frame of the
@@ -74,13 +74,13 @@ Result Instance::update_module(std::uint64_t actor_frame) {
   }
 }
 
-void Instance::end_module() {
+void detail::Scheduler::end_module() {
   stop_nodes();
 }
 
 // The called file's side: ModuleIF_Input reads the caller's input of its Name, ModuleIF_Output
 // writes the caller's output of its Name.
-Result Instance::calculate_module_if(std::uint32_t node) {
+Result detail::Scheduler::calculate_module_if(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.type == NodeType::ModuleIFChild) return Result::Success;  // runs through update()
   const auto type = g.value_type;
@@ -106,21 +106,21 @@ Result Instance::calculate_module_if(std::uint32_t node) {
 
 // ModuleIF_Child stands for the caller's child on the module node's plug of its link: entered,
 // updated and left with it. Without a caller (the file run alone) or a link, it does nothing.
-const std::uint32_t* Instance::caller_child(std::uint32_t node) const {
+const std::uint32_t* detail::Scheduler::caller_child(std::uint32_t node) const {
   if (parent_ == nullptr || call_->links[node] < 0) return nullptr;
   return &parent_->graph_->children(call_->node)[static_cast<std::size_t>(call_->links[node])];
 }
 
-void Instance::enter_module_child(std::uint32_t node) {
+void detail::Scheduler::enter_module_child(std::uint32_t node) {
   if (const auto* child = caller_child(node)) parent_->enter(*child);
 }
 
-Result Instance::update_module_child(std::uint32_t node) {
+Result detail::Scheduler::update_module_child(std::uint32_t node) {
   const auto* child = caller_child(node);
   return child != nullptr ? parent_->update(*child) : Result::Success;
 }
 
-void Instance::leave_module_child(std::uint32_t node) {
+void detail::Scheduler::leave_module_child(std::uint32_t node) {
   if (const auto* child = caller_child(node)) parent_->leave(*child);
 }
 

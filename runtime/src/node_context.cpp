@@ -12,7 +12,7 @@ namespace ainb::runtime {
 namespace {
 
 template <typename T>
-T property_of(const NodeContext& c, const Instance& instance, ParamType type,
+T property_of(const NodeContext& c, const detail::Scheduler& instance, ParamType type,
               std::string_view name) {
   for (const auto& p : c.model().properties_of(c.node(), type)) {
     if (p.name == name) return value_or(instance.property_value(p), T{});
@@ -21,7 +21,8 @@ T property_of(const NodeContext& c, const Instance& instance, ParamType type,
 }
 
 template <typename T>
-T input_of(const NodeContext& c, const Instance& instance, ParamType type, std::string_view name) {
+T input_of(const NodeContext& c, const detail::Scheduler& instance, ParamType type,
+           std::string_view name) {
   for (const auto& in : c.model().inputs_of(c.node(), type)) {
     if (in.name == name) return value_or(instance.input_value(in), T{});
   }
@@ -29,7 +30,7 @@ T input_of(const NodeContext& c, const Instance& instance, ParamType type, std::
 }
 
 template <typename T>
-T input_source_of(const NodeContext& c, const Instance& instance, ParamType type,
+T input_source_of(const NodeContext& c, const detail::Scheduler& instance, ParamType type,
                   std::string_view name, std::size_t source) {
   for (const auto& in : c.model().inputs_of(c.node(), type)) {
     if (in.name == name) return value_or(instance.input_source(in, source), T{});
@@ -43,8 +44,8 @@ T input_source_of(const NodeContext& c, const Instance& instance, ParamType type
 // and a constant property are read where they are, in the parameter's own type; others through
 // the binding. (Inlined into NodeContext's calls below: a class's read is one call.)
 template <ParamKind Kind, ParamValue T>
-[[gnu::always_inline]] inline T Instance::read_declared(std::uint32_t node,
-                                                        std::uint32_t position) const {
+[[gnu::always_inline]] inline T detail::Scheduler::read_declared(std::uint32_t node,
+                                                                 std::uint32_t position) const {
   constexpr auto type = param_type_for<T>();
   constexpr auto t = static_cast<std::size_t>(type);
   const auto* d = graph_->declared_parameter(node, position, Kind, type);
@@ -73,8 +74,9 @@ template <ParamKind Kind, ParamValue T>
 }
 
 template <ParamValue T>
-[[gnu::always_inline]] inline bool Instance::write_declared(std::uint32_t node,
-                                                            std::uint32_t position, T value) {
+[[gnu::always_inline]] inline bool detail::Scheduler::write_declared(std::uint32_t node,
+                                                                     std::uint32_t position,
+                                                                     T value) {
   constexpr auto type = param_type_for<T>();
   const auto* d = graph_->declared_parameter(node, position, ParamKind::Output, type);
   if (d == nullptr) return false;
@@ -248,6 +250,9 @@ bool NodeContext::write_string(std::string_view n, std::string_view v) {
 }
 bool NodeContext::write_vec3f(std::string_view n, Vec3f v) {
   return instance_.write_output(node_, ParamType::Vec3f, n, v);
+}
+bool NodeContext::write_value(ParamType type, std::string_view n, const Value& v) {
+  return v.index() == static_cast<std::size_t>(type) && instance_.write_output(node_, type, n, v);
 }
 
 }  // namespace ainb::runtime

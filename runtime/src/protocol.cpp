@@ -10,21 +10,22 @@ namespace ainb::runtime {
 
 // What update() does for a plain composite with no observer: a small function, so a composite
 // child does not pay for the general path's registers.
-Result Instance::update_composite(std::uint32_t node, NodeType type, NodeState& s) {
+Result detail::Scheduler::update_composite(std::uint32_t node, NodeType type, NodeState& s) {
   if (updated_in_epoch(s)) return s.last;
   return record_update(s, composite_loop(node, type, s));
 }
 
 // What enter() and the general Enter do for a plain composite with no observer: no queries, setup
 // blocks or events, so its Enter is its state and the children its kind enters.
-void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s) {
+void detail::Scheduler::enter_composite(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (first_enter(s)) enter_composite_children(node, g, s, true);
 }
 
 // The children a composite's Enter enters, as its kind says.
-[[gnu::always_inline]] inline void Instance::enter_composite_children(std::uint32_t node,
-                                                                      const GraphNode& g,
-                                                                      NodeState& s, bool quiet) {
+[[gnu::always_inline]] inline void detail::Scheduler::enter_composite_children(std::uint32_t node,
+                                                                               const GraphNode& g,
+                                                                               NodeState& s,
+                                                                               bool quiet) {
   switch (g.type) {
     case NodeType::Sequential:
       return enter_sequential(node, quiet);
@@ -36,7 +37,7 @@ void Instance::enter_composite(std::uint32_t node, const GraphNode& g, NodeState
 }
 
 // What leave() and the general Leave do for a plain composite with no observer.
-void Instance::leave_composite(std::uint32_t node, NodeState& s) {
+void detail::Scheduler::leave_composite(std::uint32_t node, NodeState& s) {
   if (!last_leave(s)) return;
   leave_held_children(node, s, true);
   s.active = 0;
@@ -44,7 +45,7 @@ void Instance::leave_composite(std::uint32_t node, NodeState& s) {
 
 // The general Enter: any node, observed or not. What the common nodes with queries need is
 // here; setup blocks and events out of line, so their registers are not saved on every Enter.
-void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
+void detail::Scheduler::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (!first_enter(s)) return;
   if (g.queries.count != 0) {
     for (const auto q : graph_->queries(node))
@@ -61,22 +62,22 @@ void Instance::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
 }
 
 // The setup blocks of a node's expressions, then its Enter events.
-void Instance::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
+void detail::Scheduler::enter_setup_and_events(std::uint32_t node, const GraphNode& g) {
   if (g.runs_setup) run_setup_blocks(node);
   if (!observed()) return;
   guarded(Fault::Source::Observer, node, "on_enter",
-          [&] { options_.observer->on_enter(*this, node); });
+          [&] { options_.observer->on_enter(self(), node); });
   if (!g.has_xlink) return;
   for (const auto& action : graph_->model().xlink_actions) {
     if (action.node_index == node) {
       guarded(Fault::Source::Observer, node, "on_xlink",
-              [&] { options_.observer->on_xlink(*this, node, action.slot, action.action); });
+              [&] { options_.observer->on_xlink(self(), node, action.slot, action.action); });
     }
   }
 }
 
 // The Enter of a built-in node: its children, as its kind says.
-void Instance::enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
+void detail::Scheduler::enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (is_composite(g.type)) return enter_composite_children(node, g, s, !observed());
   switch (g.type) {
     case NodeType::SplitTiming:
@@ -89,7 +90,8 @@ void Instance::enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& 
 }
 
 // The Update of every other node: built-ins, stubs, module calls, ModuleIF nodes.
-[[gnu::always_inline]] inline Result Instance::update_builtin(std::uint32_t node, NodeState& s) {
+[[gnu::always_inline]] inline Result detail::Scheduler::update_builtin(std::uint32_t node,
+                                                                       NodeState& s) {
   const auto& g = graph_->nodes()[node];
   if (is_composite(g.type)) return composite_loop(node, g.type, s);
   switch (g.type) {
@@ -110,16 +112,16 @@ void Instance::enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& 
 
 // A node that finishes takes its first ordinary transition, unless one was requested already
 // (request_transition: the first request of a frame wins).
-[[gnu::always_inline]] inline void Instance::take_first_transition(std::uint32_t node,
-                                                                   const GraphNode& g,
-                                                                   Result result) {
+[[gnu::always_inline]] inline void detail::Scheduler::take_first_transition(std::uint32_t node,
+                                                                            const GraphNode& g,
+                                                                            Result result) {
   if (result != Result::Running && g.first_transition >= 0) {
     request_transition(node, static_cast<std::uint32_t>(g.first_transition));
   }
 }
 
 // The general Update.
-Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
+Result detail::Scheduler::update_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (updated_in_epoch(s)) return s.last;
   if (g.queries.count != 0) calculate_queries(node);
   // User classes and stubs are the common case: handled here, the rest out of line.
@@ -135,7 +137,7 @@ Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& 
   }
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_update",
-            [&] { options_.observer->on_update(*this, node, result); });
+            [&] { options_.observer->on_update(self(), node, result); });
   }
   record_update(s, result);
   take_first_transition(node, g, result);
@@ -144,7 +146,8 @@ Result Instance::update_node(std::uint32_t node, const GraphNode& g, NodeState& 
 
 // What update() does for a plain node with transitions and no observer: the short Update, and
 // the transition when it finishes. Out of line: most plain nodes have no transitions.
-Result Instance::update_plain_transition(std::uint32_t node, const GraphNode& g, NodeState& s) {
+Result detail::Scheduler::update_plain_transition(std::uint32_t node, const GraphNode& g,
+                                                  NodeState& s) {
   if (updated_in_epoch(s)) return s.last;  // its transition was requested then
   const auto result =
       record_update(s, g.user_class != nullptr ? call_update(node, g) : update_stub(s));
@@ -153,7 +156,7 @@ Result Instance::update_plain_transition(std::uint32_t node, const GraphNode& g,
 }
 
 // The general Leave.
-void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
+void detail::Scheduler::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (!last_leave(s)) return;
   if (g.type == NodeType::UserDefined) {
     auto leave_children = [&] {
@@ -169,13 +172,13 @@ void Instance::leave_node(std::uint32_t node, const GraphNode& g, NodeState& s) 
   s.active = 0;
   if (observed()) {
     guarded(Fault::Source::Observer, node, "on_leave",
-            [&] { options_.observer->on_leave(*this, node); });
+            [&] { options_.observer->on_leave(self(), node); });
   }
   if (g.queries.count != 0) leave_queries(node);
 }
 
 // The Leave of a built-in node: its children first, so a child never runs outside its parent.
-void Instance::leave_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
+void detail::Scheduler::leave_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (is_composite(g.type)) return leave_held_children(node, s, !observed());
   switch (g.type) {
     case NodeType::SplitTiming:

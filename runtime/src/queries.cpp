@@ -11,7 +11,7 @@ namespace ainb::runtime {
 // it, and calculated after its own queries (real files chain them: an add of a multiply of two
 // reads). One that is calculating already (reached again through a module's child plug while
 // its module call runs) is skipped with its own queries.
-void Instance::calculate_queries(std::uint32_t node) {
+void detail::Scheduler::calculate_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
@@ -34,27 +34,28 @@ void Instance::calculate_queries(std::uint32_t node) {
     s.calculating = false;
     if (observed()) {
       guarded(Fault::Source::Observer, q, "on_update",
-              [&] { options_.observer->on_update(*this, q, result); });
+              [&] { options_.observer->on_update(self(), q, result); });
     }
     ++i;
   }
 }
 
-void Instance::enter_query(std::uint32_t q, NodeState& s) {
+void detail::Scheduler::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
   for (const auto inner : graph_->queries(q))
     ++state_of(inner).query_users;
   const auto& g = graph_->nodes()[q];
   if (g.runs_setup) run_setup_blocks(q);  // as enter_node does, before the observer hears of it
   if (observed()) {
-    guarded(Fault::Source::Observer, q, "on_enter", [&] { options_.observer->on_enter(*this, q); });
+    guarded(Fault::Source::Observer, q, "on_enter",
+            [&] { options_.observer->on_enter(self(), q); });
   }
   if (g.enter_work || g.module >= 0) enter_own(q);
 }
 
 // The same walk: a query its last user leaves is left, then its own queries; one still in use
 // (or not active) is skipped with them.
-void Instance::leave_queries(std::uint32_t node) {
+void detail::Scheduler::leave_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
@@ -72,7 +73,7 @@ void Instance::leave_queries(std::uint32_t node) {
     s.active = 0;
     if (observed()) {
       guarded(Fault::Source::Observer, q, "on_leave",
-              [&] { options_.observer->on_leave(*this, q); });
+              [&] { options_.observer->on_leave(self(), q); });
     }
     ++i;
   }
@@ -80,7 +81,7 @@ void Instance::leave_queries(std::uint32_t node) {
 
 // The calculation of a node that has no children protocol: a user class's update, a stub, an
 // expression, a ModuleIF node. Queries are calculated this way.
-Result Instance::calculate(std::uint32_t node) {
+Result detail::Scheduler::calculate(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   switch (g.type) {
     case NodeType::UserDefined:

@@ -10,8 +10,8 @@
 namespace ainb::runtime {
 
 // Enter: the child of the plug its input chooses (none when that plug is empty).
-[[gnu::always_inline]] inline void Instance::enter_selector(std::uint32_t node, NodeState& s,
-                                                            bool quiet) {
+[[gnu::always_inline]] inline void detail::Scheduler::enter_selector(std::uint32_t node,
+                                                                     NodeState& s, bool quiet) {
   const auto children = graph_->children(node);
   if (children.empty()) return;
   s.cursor = choose(node);
@@ -20,7 +20,7 @@ namespace ainb::runtime {
   enter_child(child, graph_->nodes()[child], nodes_[graph_->child_states(node)[s.cursor]], quiet);
 }
 
-Result Instance::update_selector(std::uint32_t node, NodeState& s) {
+Result detail::Scheduler::update_selector(std::uint32_t node, NodeState& s) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
   // Re-evaluated at every update; a changed choice leaves the old child and enters the new one.
@@ -49,7 +49,8 @@ Result Instance::update_selector(std::uint32_t node, NodeState& s) {
 // A selector's input, typed: read straight from the output or blackboard entry it is bound to
 // (the common sources), through its binding otherwise.
 template <typename T>
-[[gnu::always_inline]] inline T Instance::selector_input(const GraphNode& g, ParamType type) const {
+[[gnu::always_inline]] inline T detail::Scheduler::selector_input(const GraphNode& g,
+                                                                  ParamType type) const {
   switch (g.selector_source) {
     case GraphNode::SelectorSource::Output: {
       static_assert(std::is_trivially_copyable_v<T>);
@@ -73,7 +74,7 @@ template <typename T>
 // failed run gives the input's stored value, as evaluate() does. (An expression source means the
 // file has a program, so there is a machine to run it.)
 template <typename T>
-T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
+T detail::Scheduler::evaluated_selector_input(const GraphNode& g, ParamType type) const {
   auto frame = site_frame(g.selector_at);
   if (run_main_of(g.selector_at, frame) != exb::Status::Ok) {
     const auto index = static_cast<std::uint32_t>(g.selector_input);
@@ -84,7 +85,7 @@ T Instance::evaluated_selector_input(const GraphNode& g, ParamType type) const {
 }
 
 template <typename T>
-T Instance::bound_selector_input(const GraphNode& g, ParamType type) const {
+T detail::Scheduler::bound_selector_input(const GraphNode& g, ParamType type) const {
   if (g.selector_input < 0) return T{};
   const auto index = static_cast<std::uint32_t>(g.selector_input);
   const auto& input = graph_->model().inputs[static_cast<std::size_t>(type)][index];
@@ -94,13 +95,13 @@ T Instance::bound_selector_input(const GraphNode& g, ParamType type) const {
 // An operand of a selector plug's condition: the blackboard entry when the plug names one (its
 // SelectorCase index), else the constant.
 template <typename T>
-T Instance::plug_operand(std::int32_t entry, T constant) const {
+T detail::Scheduler::plug_operand(std::int32_t entry, T constant) const {
   return entry < 0 ? constant : value_or(*bb_[static_cast<std::size_t>(entry)], constant);
 }
 
 // A selector's choice as its cursor: past its plugs when the chosen plug is empty (it holds no
 // child then, docs/semantics.md "Empty plugs").
-std::uint8_t Instance::choose(std::uint32_t node) {
+std::uint8_t detail::Scheduler::choose(std::uint32_t node) {
   const auto k = choose_plug(node);
   const auto children = graph_->children(node);
   // (A BoolSelector without the plug its input names chooses past its plugs.)
@@ -113,7 +114,7 @@ std::uint8_t Instance::choose(std::uint32_t node) {
 // The conditions were read into Graph::selector_cases when the graph was built. Bool and S32
 // selectors, most of those in real files, are chosen here; the others out of line, so these
 // do not pay for their registers.
-std::uint8_t Instance::choose_plug(std::uint32_t node) {
+std::uint8_t detail::Scheduler::choose_plug(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   const auto cases = graph_->selector_cases(node);
   const auto last = static_cast<std::uint8_t>(cases.size() - 1);
@@ -134,7 +135,8 @@ std::uint8_t Instance::choose_plug(std::uint32_t node) {
   }
 }
 
-std::uint8_t Instance::choose_other(const GraphNode& g, std::span<const SelectorCase> cases) {
+std::uint8_t detail::Scheduler::choose_other(const GraphNode& g,
+                                             std::span<const SelectorCase> cases) {
   const auto last = static_cast<std::uint8_t>(cases.size() - 1);
   switch (g.type) {
     case NodeType::F32Selector: {
@@ -161,7 +163,7 @@ std::uint8_t Instance::choose_other(const GraphNode& g, std::span<const Selector
 
 // Element_RandomSelector: a plug drawn with the weights of the plugs (a negative weight counts as
 // 0; no weight at all picks the first plug).
-std::uint8_t Instance::choose_random(std::span<const SelectorCase> cases) {
+std::uint8_t detail::Scheduler::choose_random(std::span<const SelectorCase> cases) {
   auto weight = [&](const SelectorCase& c) { return std::max(0.0f, plug_operand(c.entry, c.min)); };
   float total = 0;
   for (const auto& c : cases)

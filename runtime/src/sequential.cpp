@@ -6,14 +6,15 @@
 namespace ainb::runtime {
 
 // Enter: its first child.
-[[gnu::always_inline]] inline void Instance::enter_sequential(std::uint32_t node, bool quiet) {
+[[gnu::always_inline]] inline void detail::Scheduler::enter_sequential(std::uint32_t node,
+                                                                       bool quiet) {
   const auto children = graph_->children(node);
   if (children.empty()) return;
   const auto first = children[0];
   enter_child(first, graph_->nodes()[first], nodes_[graph_->child_states(node)[0]], quiet);
 }
 
-Result Instance::update_sequential(std::uint32_t node, NodeState& s) {
+Result detail::Scheduler::update_sequential(std::uint32_t node, NodeState& s) {
   const auto children = graph_->children(node);
   if (children.empty()) return Result::Success;
   const auto* states = graph_->child_states(node).data();

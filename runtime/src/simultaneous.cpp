@@ -6,9 +6,9 @@
 namespace ainb::runtime {
 
 // Enter: every child, each held until it finishes.
-[[gnu::always_inline]] inline void Instance::enter_simultaneous(std::uint32_t node,
-                                                                const GraphNode& g, NodeState& s,
-                                                                bool quiet) {
+[[gnu::always_inline]] inline void detail::Scheduler::enter_simultaneous(std::uint32_t node,
+                                                                         const GraphNode& g,
+                                                                         NodeState& s, bool quiet) {
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
   const auto* graph_nodes = graph_->nodes().data();
@@ -19,7 +19,7 @@ namespace ainb::runtime {
   }
 }
 
-Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
+Result detail::Scheduler::update_simultaneous(std::uint32_t node, NodeState& s) {
   bool running = false;
   const auto* graph_nodes = graph_->nodes().data();
   const bool quiet = !observed();  // fixed during a tick (set_observer)
@@ -49,8 +49,8 @@ Result Instance::update_simultaneous(std::uint32_t node, NodeState& s) {
 }
 
 // Leave: the children it still holds, last first.
-[[gnu::always_inline]] inline void Instance::leave_simultaneous(std::uint32_t node, NodeState& s,
-                                                                bool quiet) {
+[[gnu::always_inline]] inline void detail::Scheduler::leave_simultaneous(std::uint32_t node,
+                                                                         NodeState& s, bool quiet) {
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
   const auto* graph_nodes = graph_->nodes().data();

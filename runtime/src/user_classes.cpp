@@ -7,34 +7,35 @@
 
 namespace ainb::runtime {
 
-void Instance::enter_own(std::uint32_t node) {
+void detail::Scheduler::enter_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   for (const auto& out : graph_->stub_outputs(node))
     set_output(static_cast<std::size_t>(out.type), out.index, out.value);
-  if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->begin_module(frame());
+  if (g.module >= 0)
+    return modules_[static_cast<std::size_t>(g.module)]->begin_module(self().frame());
   if (g.class_state_size != 0) std::memset(class_states_ + g.class_state, 0, g.class_state_size);
   if (g.calls_enter) {
-    NodeContext context(*this, node, class_state(g), g.class_state_size);
+    NodeContext context(self(), node, class_state(g), g.class_state_size);
     guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
   }
 }
 
-Result Instance::call_update_outlined(std::uint32_t node, const GraphNode& g) {
+Result detail::Scheduler::call_update_outlined(std::uint32_t node, const GraphNode& g) {
   return call_update(node, g);
 }
 
-void Instance::leave_own(std::uint32_t node) {
+void detail::Scheduler::leave_own(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
   if (g.module >= 0) return modules_[static_cast<std::size_t>(g.module)]->end_module();
   if (g.calls_leave) {
-    NodeContext context(*this, node, class_state(g), g.class_state_size);
+    NodeContext context(self(), node, class_state(g), g.class_state_size);
     guarded(Fault::Source::NodeClass, node, "leave", [&] { g.user_class->leave(context); });
   }
 }
 
 // A user node's children (NodeContext::run_child): held from the Enter run_child gives them
 // until they finish or the node leaves them.
-Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
+Result detail::Scheduler::run_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (k >= children.size() || children[k] == Graph::kNoChild) return Result::Success;
@@ -49,7 +50,7 @@ Result Instance::run_user_child(std::uint32_t node, std::size_t k) {
   return result;
 }
 
-void Instance::leave_user_child(std::uint32_t node, std::size_t k) {
+void detail::Scheduler::leave_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (k >= children.size()) return;

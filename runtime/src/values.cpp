@@ -16,7 +16,7 @@ float component_of(const Vec3f& v, std::uint8_t component) {
 
 }  // namespace
 
-Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
+Value detail::Scheduler::blackboard_value(ParamType type, ParamFlags flags) const {
   const auto& m = graph_->model();
   const auto t = static_cast<std::size_t>(blackboard_type_for(type, flags));
   const auto& v = *bb_[m.blackboard.first[t] + flags.index()];
@@ -24,7 +24,7 @@ Value Instance::blackboard_value(ParamType type, ParamFlags flags) const {
   return component ? component_of(std::get<Vec3f>(v), static_cast<std::uint8_t>(*component)) : v;
 }
 
-Value Instance::property_value(const Property& p) const {
+Value detail::Scheduler::property_value(const Property& p) const {
   switch (p.flags.source()) {
     case ParamFlags::Source::Blackboard:
       return blackboard_value(p.type, p.flags);
@@ -39,7 +39,8 @@ Value Instance::property_value(const Property& p) const {
   }
 }
 
-Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& fallback) const {
+Value detail::Scheduler::bound_value(const InputBinding& b, ParamType type,
+                                     const Value& fallback) const {
   const auto t = static_cast<std::size_t>(type);
   switch (b.kind) {
     case InputBinding::Kind::Default:
@@ -65,13 +66,13 @@ Value Instance::bound_value(const InputBinding& b, ParamType type, const Value& 
   return fallback;
 }
 
-Value Instance::input_value(const Input& in) const {
+Value detail::Scheduler::input_value(const Input& in) const {
   const auto t = static_cast<std::size_t>(in.type);
   const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
   return bound_value(graph_->input_binding(in.type, index), in.type, in.default_value);
 }
 
-Value Instance::input_source(const Input& in, std::size_t source) const {
+Value detail::Scheduler::input_source(const Input& in, std::size_t source) const {
   const auto t = static_cast<std::size_t>(in.type);
   const auto index = static_cast<std::uint32_t>(&in - graph_->model().inputs[t].data());
   const auto& b = graph_->input_binding(in.type, index);
@@ -83,8 +84,8 @@ Value Instance::input_source(const Input& in, std::size_t source) const {
                                  : in.default_value;
 }
 
-bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view name,
-                            const Value& value) {
+bool detail::Scheduler::write_output(std::uint32_t node, ParamType type, std::string_view name,
+                                     const Value& value) {
   const auto& m = graph_->model();
   const auto t = static_cast<std::size_t>(type);
   const auto outputs = m.outputs_of(m.nodes[node], type);
@@ -97,15 +98,15 @@ bool Instance::write_output(std::uint32_t node, ParamType type, std::string_view
   return false;
 }
 
-bool Instance::set_blackboard(std::string_view name, BlackboardType type, Value value) {
+bool detail::Scheduler::set_blackboard(std::string_view name, BlackboardType type, Value value) {
   bool found = false;
   catching([&] { write_blackboard(name, type, value, found); });
   return found;
 }
 
 // `found` is set before the observer is told, so a write whose observer throws still counts.
-void Instance::write_blackboard(std::string_view name, BlackboardType type, Value value,
-                                bool& found) {
+void detail::Scheduler::write_blackboard(std::string_view name, BlackboardType type, Value value,
+                                         bool& found) {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (entries[i].type != type || entries[i].name != name) continue;

@@ -182,7 +182,7 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
         for (const auto& out : c.model().outputs_of(c.node(), type)) {
           if (out.name != name) continue;
           if (const auto v = json_value(json, type)) {
-            c.instance().write_output(c.node_index(), type, name, *v);
+            c.write_value(type, name, *v);
           }
         }
       }

@@ -145,6 +145,9 @@ class NodeContext {
   // The same by type: output<float>("DistanceLeft", d).
   template <ParamValue T>
   bool output(std::string_view name, std::type_identity_t<T> value);
+  // The same by a type known at run time (a host writing outputs a script names): false also
+  // when `value` is not of `type` (Value's alternative of that index).
+  bool write_value(ParamType type, std::string_view name, const Value& value);
 
   // The node's attachments (property sets attached to it, after the file's child replacement
   // table) and their properties by name.
