@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     ainb::game::Game game(c.options);
     const auto stats = game.run(frames);
     std::printf("| %s | %zu | %zu | %.2f | %.2f | %.2f | %s |\n", c.label.c_str(),
-                game.graph().nodes().size(), game.bytes_per_actor(), stats.median(),
+                game.graph().node_count(), game.bytes_per_actor(), stats.median(),
                 stats.percentile(99), stats.max(), stats.percentile(99) < 8.0 ? "yes" : "no");
     std::fflush(stdout);
   }

@@ -262,7 +262,7 @@ void per_visit(benchmark::State& state, std::shared_ptr<const Graph> graph) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["bytes_per_instance"] = static_cast<double>(instance->memory_bytes());
   state.counters["bytes_per_node"] =
-      static_cast<double>(instance->memory_bytes()) / static_cast<double>(graph->nodes().size());
+      static_cast<double>(instance->memory_bytes()) / static_cast<double>(graph->node_count());
 }
 
 // The actors cases: instances of one graph, this many frames, ticked frame by frame, each frame

@@ -20,7 +20,7 @@ prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; exit 1; }
 for file in lib/cmake/ainb/ainbConfig.cmake lib/cmake/ainb/ainbConfigVersion.cmake \
   lib/cmake/ainb/ainbTargets.cmake include/ainb/ainb.h include/ainb/runtime/instance.hpp \
-  include/ainb/runtime/detail/scheduler.hpp \
+  include/ainb/runtime/detail/scheduler.hpp include/ainb/runtime/detail/graph_arrays.hpp \
   lib/libainb.so lib/libainb_runtime.a bin/ainb; do
   [[ -e "$prefix/$file" ]] || { echo "test-install: $file is not installed" >&2; exit 1; }
 done

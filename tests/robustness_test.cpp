@@ -24,6 +24,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 namespace {
 
@@ -168,7 +169,7 @@ TEST_CASE("limit: the expressions' static memory per instance") {
                     "of static memory per instance (the limit, Graph::kMaxExpressionMemory)");
   node.properties.resize(1000);  // 1000 x 0x1000C bytes fit
   spec.nodes = {node};
-  CHECK(graph_of(spec, NodeRegistry{})->expression_memory() == 1000u * 0x1000Cu);
+  CHECK(arrays(*graph_of(spec, NodeRegistry{})).expression_memory() == 1000u * 0x1000Cu);
 }
 
 TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz finding)") {
@@ -242,7 +243,7 @@ TEST_CASE("limit: queries that unroll past Graph::kMaxQuerySteps are refused") {
   spec.nodes.resize(18);
   spec.nodes.back().queries = {};
   const auto graph = graph_of(spec, NodeRegistry{});
-  CHECK(graph->query_plan(0).size() == 2u * ((1u << 17) - 1u) - (1u << 16));
+  CHECK(arrays(*graph).query_plan(0).size() == 2u * ((1u << 17) - 1u) - (1u << 16));
 }
 
 // ---- failure behaviour ----------------------------------------------------------------------
@@ -441,7 +442,7 @@ TEST_CASE("misuse of the embedding API is refused with a message, not undefined 
     std::size_t state_size() const override { return size; }
   };
   registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState));
-  CHECK(graph_of(bomb_file(), registry)->class_state_bytes() == 65520u);
+  CHECK(arrays(*graph_of(bomb_file(), registry)).class_state_bytes() == 65520u);
   registry.add("Bomb", std::make_shared<Huge>(Graph::kMaxNodeState + 1));
   CHECK_THROWS_WITH_AS(graph_of(bomb_file(), registry),
                        "bomb.root.ainb: node 1 (Bomb): its class's state_size() is 65521 bytes, "

@@ -17,6 +17,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 namespace {
 
@@ -44,7 +45,7 @@ struct InvariantObserver : Observer {
     count(i);
     if (active[{&i, n}]++ != 0) violations.push_back(where(i, n) + " entered twice");
     // Only the states Graph::reached_states counts are entered (the epoch sweep skips the rest).
-    if (i.graph().nodes()[n].state_index >= i.graph().reached_states())
+    if (arrays(i.graph()).nodes()[n].state_index >= arrays(i.graph()).reached_states())
       violations.push_back(where(i, n) + " entered, though its state is past the reached ones");
   }
   void on_update(const Instance& i, std::uint32_t n, Result) override {
@@ -104,7 +105,7 @@ namespace {
 
 // Every node's active flag, the module calls' sub-instances' included, depth first.
 void collect_active(const Instance& instance, std::vector<bool>& out) {
-  for (std::uint32_t n = 0; n < instance.graph().nodes().size(); ++n) {
+  for (std::uint32_t n = 0; n < arrays(instance.graph()).nodes().size(); ++n) {
     out.push_back(instance.is_active(n));
     if (const auto* sub = instance.module_instance(n)) collect_active(*sub, out);
   }
@@ -221,8 +222,8 @@ TEST_CASE(
   for (const auto& path : ainb::test::corpus_ainb_files()) {
     graphs.push_back(
         std::make_shared<Graph>(load_file(path), NodeRegistry{}, corpus_options(resolver)));
-    with_modules += graphs.back()->module_calls().empty() ? 0 : 1;
-    with_expressions += graphs.back()->program() != nullptr ? 1 : 0;
+    with_modules += arrays(*graphs.back()).module_calls().empty() ? 0 : 1;
+    with_expressions += arrays(*graphs.back()).program() != nullptr ? 1 : 0;
   }
   if (graphs.empty()) return;
   CHECK(with_modules > 0);
@@ -258,7 +259,7 @@ TEST_CASE("a worker thread makes its EXB machines at its first evaluation, or wh
   const auto graph = std::make_shared<Graph>(
       load_file(ainb::test::corpus_dir() / "ainb" / "Toby.utility.root.ainb"), NodeRegistry{},
       corpus_options(resolver));
-  REQUIRE(graph->program() != nullptr);
+  REQUIRE(arrays(*graph).program() != nullptr);
   // Made (and warmed: once-only warnings) on this thread, ticked on others.
   Instance actor(graph, InstanceOptions{1, nullptr, nullptr});
   const auto ticks = [&] {  // the stubs succeed at once: a restart every frame

@@ -11,6 +11,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 TEST_CASE("expressions: an Element_Expression node and an expression property") {
   // Function 0 (Element_Expression): UserOut bool[0] = UserIn int[0] + UserIn int[1] >= 10.
@@ -106,10 +107,10 @@ TEST_CASE("expressions: selector inputs, and setup blocks run at each Enter of t
                 user("No"), user("Fifty"), user("Seven"), user("Other")};
   h.load(spec);
   // Only the selector whose expression has a setup block leaves the short paths.
-  CHECK(h.graph->nodes()[1].runs_setup);
-  CHECK_FALSE(h.graph->nodes()[1].plain_composite);
-  CHECK_FALSE(h.graph->nodes()[2].runs_setup);
-  CHECK(h.graph->nodes()[2].plain_composite);
+  CHECK(arrays(*h.graph).nodes()[1].runs_setup);
+  CHECK_FALSE(arrays(*h.graph).nodes()[1].plain_composite);
+  CHECK_FALSE(arrays(*h.graph).nodes()[2].runs_setup);
+  CHECK(arrays(*h.graph).nodes()[2].plain_composite);
 
   const auto run = [&] {
     // The Enter's choice is the first evaluation (count 1), each Update's the next.

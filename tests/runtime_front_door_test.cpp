@@ -17,6 +17,7 @@
 using namespace ainb;
 using runtime::NodeContext;
 using runtime::Result;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 namespace {
 
@@ -89,8 +90,8 @@ namespace {
 // The module calls a graph resolved (missing ones run as stubs), by file name.
 std::vector<std::string> called_files(const runtime::Graph& graph) {
   std::vector<std::string> files;
-  for (const auto& call : graph.module_calls())
-    files.push_back(std::filesystem::path(call.graph->model().name).filename().string());
+  for (const auto* module : graph.module_graphs())
+    files.push_back(std::filesystem::path(module->model().name).filename().string());
   return files;
 }
 
@@ -126,7 +127,7 @@ TEST_CASE("the front door finds modules in the folders added, else in the file's
             "_LocalModule_5e15204dbe2c.module.ainb", "Toby.SelectorPassableRoute.module.ainb",
             "Toby.QueryIsGroundInFront.module.ainb", "_LocalModule_db010ba9c141.module.ainb",
             "Toby.QueryUserPerceptionIsInside.module.ainb"});
-  CHECK(graph->module_calls()[0].node == 55);
+  CHECK(arrays(*graph).module_calls()[0].node == 55);
   runtime::Instance actor(graph);
   actor.start("Root");
   CHECK(actor.tick_while_running(30) == runtime::CommandState::Succeeded);
@@ -136,7 +137,7 @@ TEST_CASE("the front door finds modules in the folders added, else in the file's
   runtime::Runtime elsewhere;  // a folder added replaces the file's own
   elsewhere.options().missing_modules = runtime::MissingModulePolicy::Stub;
   elsewhere.add_module_folder(test::fresh_dir("front_door_no_modules"));
-  CHECK(elsewhere.load(file)->module_calls().empty());
+  CHECK(elsewhere.load(file)->module_graphs().empty());
   elsewhere.add_module_folder(corpus / "ainb");  // searched after the first
   CHECK(called_files(*elsewhere.load(file)) == found);
 }

@@ -13,6 +13,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 TEST_CASE("node states are numbered in visit order: roots, then each node's queries and children") {
   // File order scrambled on purpose: the root is node 3, a Simultaneous with query 1 and
@@ -29,18 +30,18 @@ TEST_CASE("node states are numbered in visit order: roots, then each node's quer
   spec.nodes = {user("B1"), query, sequence, root, user("A"), user("B2"), user("Unused")};
   const Graph graph(ainb::load(build(spec), "order.ainb"), NodeRegistry{});
   std::vector<std::uint32_t> order;
-  for (const auto& g : graph.nodes())
+  for (const auto& g : arrays(graph).nodes())
     order.push_back(g.state_index);
   // The root 0; its query and children together (1, 2, 3); the Sequential's children (4, 5);
   // then the unreachable node.
   CHECK(order == std::vector<std::uint32_t>{4, 1, 3, 0, 2, 5, 6});
-  CHECK(graph.reached_states() == 6);
+  CHECK(arrays(graph).reached_states() == 6);
 
   // In every corpus file (and the modules it calls), each node has its own state.
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
   const auto check_permutation = [](const Graph& g) {
     std::vector<std::uint32_t> seen;
-    for (const auto& node : g.nodes())
+    for (const auto& node : arrays(g).nodes())
       seen.push_back(node.state_index);
     std::ranges::sort(seen);
     for (std::uint32_t i = 0; i < seen.size(); ++i)
@@ -50,7 +51,7 @@ TEST_CASE("node states are numbered in visit order: roots, then each node's quer
     CAPTURE(path.filename().string());
     const Graph g(load_file(path), NodeRegistry{}, corpus_options(resolver));
     check_permutation(g);
-    for (const auto& call : g.module_calls())
+    for (const auto& call : arrays(g).module_calls())
       check_permutation(*call.graph);
   }
 }
@@ -92,17 +93,17 @@ TEST_CASE("a command's footprint: the states and outputs of the nodes its frames
   for (const auto composite : {NodeType::Simultaneous, NodeType::Sequential}) {
     CAPTURE(static_cast<int>(composite));
     const auto graph = file(composite);
-    REQUIRE(graph->footprints().size() == 2);
+    REQUIRE(arrays(*graph).footprints().size() == 2);
     // States 0 to 100 in visit order (808 bytes: 13 lines), the 100 floats (4 bytes each) of
     // nodes 1 to 100 (7 lines or 8): over Graph::kMinFootprintLines.
-    const auto& many = graph->footprints()[0];
+    const auto& many = arrays(*graph).footprints()[0];
     CHECK(windows(many.states) == Windows{{0, 101}});
-    const auto floats = graph->output_offset(static_cast<std::size_t>(ParamType::Float));
+    const auto floats = arrays(*graph).output_offset(static_cast<std::size_t>(ParamType::Float));
     CHECK(windows(many.outputs) == Windows{{floats, 400}});
     // A Simultaneous updates all 100 children every frame; a Sequential one of them.
     CHECK(many.every_frame == (composite == NodeType::Simultaneous));
     // One node's 8 bytes: too little to be worth a prefetch.
-    const auto& one = graph->footprints()[1];
+    const auto& one = arrays(*graph).footprints()[1];
     CHECK(one.states.empty());
     CHECK(one.outputs.empty());
     CHECK_FALSE(one.every_frame);
@@ -136,23 +137,23 @@ TEST_CASE("a stub's children: states after those frames reach, and out of its fo
   SUBCASE("a stub runs none of its children") {
     const Graph graph(model, NodeRegistry{});
     // Both roots first, the children after them; the wrapped command reads one state.
-    CHECK(graph.nodes()[0].state_index == 0);
-    CHECK(graph.nodes()[101].state_index == 1);
-    CHECK(graph.nodes()[1].state_index == 2);
-    CHECK(graph.nodes()[100].state_index == 101);
-    CHECK(graph.reached_states() == 2);
-    CHECK(graph.footprints()[0].states.empty());
+    CHECK(arrays(graph).nodes()[0].state_index == 0);
+    CHECK(arrays(graph).nodes()[101].state_index == 1);
+    CHECK(arrays(graph).nodes()[1].state_index == 2);
+    CHECK(arrays(graph).nodes()[100].state_index == 101);
+    CHECK(arrays(graph).reached_states() == 2);
+    CHECK(arrays(graph).footprints()[0].states.empty());
     CHECK_FALSE(graph.worth_prefetching());
   }
   SUBCASE("a stub that passes through to its first child") {
     NodeRegistry registry;
     registry.stub_runs_first_child = true;
     const Graph graph(model, registry);
-    CHECK(graph.nodes()[1].state_index == 1);
-    CHECK(graph.nodes()[100].state_index == 100);
-    CHECK(graph.nodes()[101].state_index == 101);
-    CHECK(graph.reached_states() == 102);
-    const auto& wrapped = graph.footprints()[0];
+    CHECK(arrays(graph).nodes()[1].state_index == 1);
+    CHECK(arrays(graph).nodes()[100].state_index == 100);
+    CHECK(arrays(graph).nodes()[101].state_index == 101);
+    CHECK(arrays(graph).reached_states() == 102);
+    const auto& wrapped = arrays(graph).footprints()[0];
     REQUIRE(wrapped.states.size() == 1);
     CHECK(wrapped.states[0].base == 0);
     CHECK(wrapped.states[0].count == 101);
@@ -164,16 +165,16 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
   const DirectoryResolver resolver({ainb::test::corpus_dir() / "ainb"});
   std::vector<std::string> prefetched, every_frame, evaluating;
   const auto check = [&](const Graph& g) {
-    REQUIRE(g.footprints().size() == std::max<std::size_t>(g.model().commands.size(), 1));
-    for (const auto& f : g.footprints()) {
+    REQUIRE(arrays(g).footprints().size() == std::max<std::size_t>(g.model().commands.size(), 1));
+    for (const auto& f : arrays(g).footprints()) {
       for (const auto w : f.states)
-        REQUIRE(w.end() <= g.nodes().size());
+        REQUIRE(w.end() <= arrays(g).nodes().size());
       for (const auto w : f.outputs)
-        REQUIRE(w.end() <= g.output_bytes());
+        REQUIRE(w.end() <= arrays(g).output_bytes());
       for (const auto w : f.expression_memory)
-        REQUIRE(w.end() <= g.expression_memory());
+        REQUIRE(w.end() <= arrays(g).expression_memory());
       if (!f.expression_memory.empty()) REQUIRE(f.evaluates);
-      if (f.evaluates) REQUIRE(g.program() != nullptr);
+      if (f.evaluates) REQUIRE(arrays(g).program() != nullptr);
       if (f.states.empty()) REQUIRE((f.outputs.empty() && !f.evaluates));
     }
   };
@@ -181,9 +182,9 @@ TEST_CASE("the footprints of the corpus files lie within their instances' arrays
     CAPTURE(path.filename().string());
     const Graph g(load_file(path), NodeRegistry{}, corpus_options(resolver));
     check(g);
-    for (const auto& call : g.module_calls())
+    for (const auto& call : arrays(g).module_calls())
       check(*call.graph);
-    const auto& f = g.footprints();
+    const auto& f = arrays(g).footprints();
     CHECK(g.worth_prefetching() ==
           std::ranges::any_of(f, [](const auto& x) { return !x.states.empty(); }));
     if (g.worth_prefetching()) prefetched.push_back(path.stem().string());

@@ -11,6 +11,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 TEST_CASE("inputs read other nodes' outputs, the blackboard and defaults") {
   Harness h;
@@ -179,9 +180,11 @@ TEST_CASE(
   read.inputs = {{ParamType::Int, "In", 1, 0, 0, std::int32_t{-1}}};  // a's Out
   spec.nodes = {all, a, b, read};
   auto graph = std::make_shared<Graph>(ainb::load(build(spec), "declared.ainb"), registry);
-  CHECK(graph->declared_parameters(1).size() == 7);
-  CHECK(graph->declared_parameters(2)[2].index != Graph::kNoParameter);  // b's Height
-  CHECK(graph->declared_parameters(1)[2].index == Graph::kNoParameter);  // a has none
+  CHECK(arrays(*graph).declared_parameters(1).size() == 7);
+  CHECK(arrays(*graph).declared_parameters(2)[2].index !=
+        arrays(*graph).kNoParameter);  // b's Height
+  CHECK(arrays(*graph).declared_parameters(1)[2].index ==
+        arrays(*graph).kNoParameter);  // a has none
   // What each Mover lacks: a its Height and Missing; b its Count (a float there), Missing, Out.
   std::vector<std::string> unresolved;
   for (const auto& [node, position] : graph->unresolved_parameters())

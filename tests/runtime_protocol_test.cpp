@@ -11,6 +11,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 TEST_CASE("a node shared by two parents is entered, updated and left once") {
   Harness h;
@@ -95,9 +96,9 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
     return all;
   };
   const auto observed = run();
-  REQUIRE(h.graph->nodes()[2].plain_update);
-  REQUIRE(h.graph->nodes()[5].is_stub);
-  REQUIRE(h.graph->nodes()[5].plain_update);
+  REQUIRE(arrays(*h.graph).nodes()[2].plain_update);
+  REQUIRE(arrays(*h.graph).nodes()[5].is_stub);
+  REQUIRE(arrays(*h.graph).nodes()[5].plain_update);
   h.unobserved();
   CHECK(run() == observed);
   // C fails on its third update (frame 3); the loop runs A, the stub (two frames), then B, and
@@ -107,8 +108,8 @@ TEST_CASE("plain nodes take a short path without an observer, with the same sequ
                         "enter A", "update A", "update A", "leave A"});
   // Composites without queries or transitions take a short Update too: the Simultaneous root
   // (from the active node array) and the Sequential inside it.
-  CHECK(h.graph->nodes()[0].plain_composite);
-  CHECK(h.graph->nodes()[1].plain_composite);
+  CHECK(arrays(*h.graph).nodes()[0].plain_composite);
+  CHECK(arrays(*h.graph).nodes()[1].plain_composite);
 }
 
 TEST_CASE("a selector's composite children take the short path, with the same sequences") {
@@ -137,7 +138,7 @@ TEST_CASE("a selector's composite children take the short path, with the same se
   };
   const auto observed = run();
   for (std::uint32_t node : {0u, 1u, 2u})
-    REQUIRE(h.graph->nodes()[node].plain_composite);
+    REQUIRE(arrays(*h.graph).nodes()[node].plain_composite);
   h.unobserved();
   CHECK(run() == observed);
   CHECK(observed ==

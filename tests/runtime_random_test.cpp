@@ -29,6 +29,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 namespace {
 
@@ -605,8 +606,9 @@ std::pair<Log, std::vector<std::string>> run(const RandomFile& file, const Rando
     all.push_back("|");
     // No node whose state is past Graph::reached_states is active (the epoch sweep skips them).
     if (!h.instance) return;
-    for (std::uint32_t n = 0; n < h.graph->nodes().size(); ++n) {
-      if (h.graph->nodes()[n].state_index >= h.graph->reached_states() && h.instance->is_active(n))
+    for (std::uint32_t n = 0; n < arrays(*h.graph).nodes().size(); ++n) {
+      if (arrays(*h.graph).nodes()[n].state_index >= arrays(*h.graph).reached_states() &&
+          h.instance->is_active(n))
         checker.errors.push_back(fmt::format("node {} is active past the reached states", n));
     }
   };

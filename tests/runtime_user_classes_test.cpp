@@ -11,6 +11,7 @@
 using namespace ainb;
 using namespace ainb::runtime;
 using namespace ainb::test;
+using runtime::detail::arrays;  // the graph as the scheduler reads it
 
 namespace {
 
@@ -37,7 +38,7 @@ TEST_CASE("user classes keep per-node state in the instance, zeroed at each Ente
   both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
   spec.nodes = {both, user("Counting"), user("Counting")};
   auto graph = std::make_shared<Graph>(ainb::load(build(spec), "tally.ainb"), registry);
-  CHECK(graph->class_state_bytes() == 32);  // two 4-byte blocks, 16-byte aligned
+  CHECK(arrays(*graph).class_state_bytes() == 32);  // two 4-byte blocks, 16-byte aligned
   Instance a(graph), b(graph);
   for (auto* instance : {&a, &b}) {
     instance->start("Root");
@@ -242,10 +243,10 @@ TEST_CASE("the child replacement table is applied once, when the graph is built"
   // Remove child 0 (Debug), replace child 2 (Swapped) by Spare, remove Real's attachment 0.
   spec.replacements = {{0, 0, 0, 0}, {1, 0, 2, 4}, {2, 2, 0, 0}};
   h.load(spec);
-  CHECK(h.graph->children(0).size() == 2);
-  CHECK(h.graph->children(0)[1] == 4);
-  CHECK(h.graph->attachments(2).size() == 1);
-  CHECK(h.graph->model().attachments[h.graph->attachments(2)[0]].name == "Sight");
+  CHECK(arrays(*h.graph).children(0).size() == 2);
+  CHECK(arrays(*h.graph).children(0)[1] == 4);
+  CHECK(arrays(*h.graph).attachments(2).size() == 1);
+  CHECK(h.graph->model().attachments[arrays(*h.graph).attachments(2)[0]].name == "Sight");
   h.instance->start("Root");
   CHECK(h.tick() == Log{"update Real", "leave Real", "enter Spare", "update Spare", "leave Spare"});
 }
@@ -344,5 +345,5 @@ TEST_CASE("the README's embedding snippet runs a corpus actor with its modules")
   for (int frame = 0; frame < 600; ++frame)
     actor.tick();
   CHECK(actor.frame() == 600);
-  CHECK(graph->module_calls().size() == 2);  // the two calls of _LocalModule_d0e7ebe89ded
+  CHECK(arrays(*graph).module_calls().size() == 2);  // the two calls of _LocalModule_d0e7ebe89ded
 }

@@ -246,7 +246,7 @@ TEST_CASE("node types: each name round-trips, and the kinds agree with the value
     CHECK((kind == NodeKind::ModuleInput) == (raw >= 100 && raw <= 105));
     CHECK((kind == NodeKind::ModuleOutput) == (raw >= 200 && raw <= 205));
     CHECK((kind == NodeKind::ModuleChild) == (raw == 300));
-    CHECK(runtime::is_composite(type) == (kind == NodeKind::Composite));
+    CHECK(runtime::detail::is_composite(type) == (kind == NodeKind::Composite));
   }
   CHECK(names.size() == 27);
   CHECK(node_type_named("Element_Nothing") == std::nullopt);

@@ -32,7 +32,7 @@ std::string_view string_property(const Model& m, const Node& n, std::string_view
 // A node reached again through child plugs while one of its own updates runs would recurse
 // without end (a fuzz finding: a stack overflow); real files are DAGs. Depth-first over child
 // plugs, without recursion, from every node.
-void check_child_cycles(const Graph& graph, const Model& m) {
+void check_child_cycles(const detail::GraphArrays& graph, const Model& m) {
   std::vector<std::uint8_t> colour(m.nodes.size(), 0);  // 0 unseen, 1 on the path, 2 done
   std::vector<std::pair<std::uint32_t, std::size_t>> path;
   for (std::uint32_t start = 0; start < m.nodes.size(); ++start) {
@@ -48,7 +48,7 @@ void check_child_cycles(const Graph& graph, const Model& m) {
         continue;
       }
       const auto child = kids[path.back().second++];
-      if (child == Graph::kNoChild) continue;
+      if (child == detail::GraphArrays::kNoChild) continue;
       if (colour[child] == 1) {
         throw LoadError(m.name, "nodes", m.nodes[child].entry_offset,
                         fmt::format("node {} is its own descendant through child plugs (from "
@@ -167,13 +167,15 @@ std::shared_ptr<const Model> not_null(std::shared_ptr<const Model> model) {
 
 }  // namespace
 
+detail::GraphArrays::~GraphArrays() = default;
+
 // The temporary Build lives until the delegated constructor returns.
 Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry,
              const GraphOptions& options)
     : Graph(not_null(std::move(model)), registry, Build{options}.self()) {}
 
-Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build)
-    : model_(std::move(model)) {
+Graph::Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build) {
+  model_ = std::move(model);
   const auto& m = *model_;
   file_name_ = m.header.file_name.empty() ? m.name : std::string(m.header.file_name) + ".ainb";
   if (m.expressions) {

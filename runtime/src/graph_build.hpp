@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ainb/exb/program.hpp"
 #include "ainb/runtime/graph.hpp"
 
 namespace ainb::runtime {
@@ -48,8 +49,17 @@ inline std::size_t selector_input_type(NodeType type) {
 
 }  // namespace detail
 
+using detail::GraphNode;
+using detail::GraphTransition;
+using detail::InputBinding;
+using detail::is_composite;
 using detail::is_module_input;
 using detail::is_module_output;
+using detail::ModuleCall;
+using detail::QueryStep;
+using detail::result_reads_as;
 using detail::selector_input_type;
+using detail::SelectorCase;
+using detail::StubOutput;
 
 }  // namespace ainb::runtime

@@ -124,4 +124,11 @@ void Graph::build_modules(const NodeRegistry& registry, Build& build) {
   }
 }
 
+std::vector<const Graph*> Graph::module_graphs() const {
+  std::vector<const Graph*> graphs;
+  for (const auto& call : module_calls_)
+    graphs.push_back(call.graph.get());
+  return graphs;
+}
+
 }  // namespace ainb::runtime

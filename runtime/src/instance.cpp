@@ -263,7 +263,7 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
       blackboard_links_(arena_) {}
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-                   const ModuleCall* call, std::pmr::memory_resource* arena)
+                   const detail::ModuleCall* call, std::pmr::memory_resource* arena)
     : detail::Scheduler(std::move(graph), options, parent, call, arena) {
   // A quiet tick's fields end within the object's first cache line, a start's and a module call's
   // within the second (detail/scheduler.hpp); Instance adds none. offsetof on a class that is not

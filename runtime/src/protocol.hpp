@@ -37,6 +37,8 @@ inline bool is_module_if(NodeType t) {
 }  // namespace detail
 
 using detail::FaultException;
+using detail::GraphNode;
+using detail::InputBinding;
 using detail::is_module_if;
 using detail::value_or;
 

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     for (int frame = 0; frame < 10; ++frame)
       actor.tick();
     std::printf("consumer: %zu nodes, rewritten %s, %zu JSON keys, %d %s updates in %llu frames\n",
-                graph->nodes().size(), exact ? "byte for byte" : "differently", json.size(),
+                graph->node_count(), exact ? "byte for byte" : "differently", json.size(),
                 counted->updates, argv[2], static_cast<unsigned long long>(actor.frame()));
     return exact ? 0 : 1;
   } catch (const std::exception& e) {

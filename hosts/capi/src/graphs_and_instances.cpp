@@ -115,7 +115,7 @@ ainb_string ainb_graph_file_name(const ainb_graph* g) {
   return g == nullptr ? ainb_string{} : to_c(g->graph->file_name());
 }
 size_t ainb_graph_node_count(const ainb_graph* g) {
-  return g == nullptr ? 0 : g->graph->nodes().size();
+  return g == nullptr ? 0 : g->graph->node_count();
 }
 size_t ainb_graph_unresolved_parameter_count(const ainb_graph* g) {
   return g == nullptr ? 0 : g->unresolved.size();
@@ -219,7 +219,7 @@ uint64_t ainb_instance_frame(const ainb_instance* i) {
   return i == nullptr ? 0 : i->instance->frame();
 }
 bool ainb_instance_is_active(const ainb_instance* i, uint32_t node) {
-  return i != nullptr && node < i->graph->nodes().size() && i->instance->is_active(node);
+  return i != nullptr && node < i->graph->node_count() && i->instance->is_active(node);
 }
 size_t ainb_instance_memory_bytes(const ainb_instance* i) {
   return i == nullptr ? 0 : i->instance->memory_bytes() + sizeof(ainb_instance);

@@ -340,8 +340,8 @@ std::map<std::string, const Model*> actor_files(const runtime::Graph& graph) {
     const auto* g = pending.back();
     pending.pop_back();
     if (!files.emplace(g->file_name(), &g->model()).second) continue;
-    for (const auto& call : g->module_calls())
-      pending.push_back(call.graph.get());
+    for (const auto* module : g->module_graphs())
+      pending.push_back(module);
   }
   return files;
 }

@@ -13,6 +13,9 @@
 #include "ainb/gamedata/catalogue.hpp"
 #include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
+// The graph's structure as the scheduler runs it (children after replacement, queries, stubs),
+// which the trace and the summary report.
+#include "ainb/runtime/detail/graph_arrays.hpp"
 #include "ainb/runtime/unhonoured.hpp"
 
 namespace ainb::simulation {
@@ -195,8 +198,8 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
 void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Graph*>& out) {
   if (std::find(out.begin(), out.end(), &graph) != out.end()) return;
   out.push_back(&graph);
-  for (const auto& call : graph.module_calls())
-    collect_graphs(*call.graph, out);
+  for (const auto* module : graph.module_graphs())
+    collect_graphs(*module, out);
 }
 
 // One of the run's own warnings to the host's log (a host's whole line as the message).
@@ -547,14 +550,15 @@ class Tracer : public runtime::Observer {
   const Links& links_of(const runtime::Graph& graph) {
     auto [it, added] = links_.try_emplace(&graph);
     if (added) {
-      const auto count = graph.nodes().size();
+      const auto& arrays = runtime::detail::arrays(graph);
+      const auto count = arrays.nodes().size();
       it->second.parents.resize(count);
       it->second.users.resize(count);
       for (std::uint32_t n = 0; n < count; ++n) {
-        for (const auto child : graph.children(n)) {
-          if (child != runtime::Graph::kNoChild) it->second.parents[child].push_back(n);
+        for (const auto child : arrays.children(n)) {
+          if (child != arrays.kNoChild) it->second.parents[child].push_back(n);
         }
-        for (const auto query : graph.queries(n))
+        for (const auto query : arrays.queries(n))
           it->second.users[query].push_back(n);
       }
     }
@@ -671,12 +675,13 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     std::vector<const runtime::Graph*> graphs;
     collect_graphs(*graph, graphs);
     for (const auto* g : graphs) {
-      for (const auto& node : g->nodes())
+      const auto& nodes = runtime::detail::arrays(*g).nodes();
+      for (const auto& node : nodes)
         summary.stubs_with_children +=
             node.is_stub && node.children.count != 0 && node.named_plugs[0] < 0;
       const auto& m = g->model();
       for (const auto& p : runtime::unhonoured_properties(m)) {
-        if (g->nodes()[p.node].ends_with_first_child && p.property == "ResultPolicy") continue;
+        if (nodes[p.node].ends_with_first_child && p.property == "ResultPolicy") continue;
         const auto label =
             fmt::format("{} #{} {}", g->file_name(), p.node, node_type_name(m.nodes[p.node].type));
         if (summary.not_honoured.empty() || summary.not_honoured.back().first != label)

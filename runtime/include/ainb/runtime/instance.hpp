@@ -124,16 +124,16 @@ class alignas(64) Instance : private detail::Scheduler {
 
   // For hosts that tick thousands of actors in turn, whose state no cache holds: each tick then
   // waits for its actor's memory line by line. prefetch() asks the processor to start reading
-  // what the next tick reads (its command's Graph::Footprint, and the blackboard) and returns at
-  // once; prefetch_object() the same for this object, which prefetch() reads. In a loop, one
-  // actor ahead for the first and two for the second (docs/embedding.md, "Many actors"), when
-  // the graph is Graph::worth_prefetching():
+  // what the next tick reads (its command's footprint, which the graph works out, and the
+  // blackboard) and returns at once; prefetch_object() the same for this object, which
+  // prefetch() reads. In a loop, one actor ahead for the first and two for the second
+  // (docs/embedding.md, "Many actors"), when the graph is Graph::worth_prefetching():
   //   if (i + 2 < n) actors[i + 2]->prefetch_object();
   //   if (i + 1 < n) actors[i + 1]->prefetch();
   //   actors[i]->tick();
   // Neither changes what the instance does. prefetch() does nothing for a command whose frames
-  // read little (an empty footprint), or while it runs unless its frames re-read much of it
-  // (Footprint::every_frame): a frame that starts a command enters its tree.
+  // read little (an empty footprint), or while it runs unless its frames re-read much of it: a
+  // frame that starts a command enters its tree.
   void prefetch() const;
   void prefetch_object() const { __builtin_prefetch(this); }
 
@@ -158,7 +158,7 @@ class alignas(64) Instance : private detail::Scheduler {
   friend class NodeContext;        // a node class's reads and writes are the scheduler's
   // A module's sub-instance, carved from its caller's block (`arena`).
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-           const ModuleCall* call, std::pmr::memory_resource* arena);
+           const detail::ModuleCall* call, std::pmr::memory_resource* arena);
 };
 
 }  // namespace ainb::runtime
