@@ -5,6 +5,7 @@
 // and child replacement resolved once.
 
 #include <array>
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -233,6 +234,13 @@ class Graph {
         const exb::UserFunctions* functions)
       : Graph(std::move(model), registry, GraphOptions{.functions = functions}) {}
 
+  // Hot reload (Runtime::reload): the graph built when this graph's file was loaded again, or
+  // null. Set once, never changed after; any thread may ask while another reloads.
+  std::shared_ptr<const Graph> successor() const;
+  bool has_successor() const { return successor_.load(std::memory_order_acquire) != nullptr; }
+  // `graph`, or the last of its successors: what an instance of it runs after its next start.
+  static std::shared_ptr<const Graph> latest(std::shared_ptr<const Graph> graph);
+
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> model_ptr() const { return model_; }
   // "X.root.ainb": the name the file calls itself (the header's file name).
@@ -450,6 +458,11 @@ class Graph {
   void bind_inputs();
 
   std::shared_ptr<const Model> model_;
+  // Beside model_, which a command start reads too: start() asks for a successor.
+  mutable std::atomic<const Graph*> successor_{nullptr};
+  mutable std::shared_ptr<const Graph> successor_owner_;  // written before successor_ is set
+  friend class Runtime;
+  void set_successor(std::shared_ptr<const Graph> next) const;
   std::string file_name_;
   std::vector<GraphNode> nodes_;
   std::vector<std::uint32_t> children_, child_plugs_, child_states_;

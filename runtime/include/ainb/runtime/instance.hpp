@@ -65,6 +65,7 @@ std::string_view fault_source_name(Fault::Source source);
 // Cache-line aligned: see the order of its fields.
 class alignas(64) Instance {
  public:
+  // Runs Graph::latest(graph): after a hot reload, new actors run the newest graph of the file.
   explicit Instance(std::shared_ptr<const Graph> graph, InstanceOptions options = {});
   ~Instance();  // leaves every active node
   Instance(const Instance&) = delete;
@@ -87,6 +88,14 @@ class alignas(64) Instance {
   CommandState tick_while_running(std::uint64_t max_frames);
   // (start, stop and tick are the host's, between frames: called from a node class during a tick
   // or command change, they throw std::logic_error, a fault of that node.)
+
+  // Hot reload (Runtime::reload; docs/embedding.md, "Hot reload"): moves the instance to the
+  // newest graph of its file now, rather than at its next start (which moves it by itself); true
+  // if it moved. The running command's nodes are left, the blackboard values written since the
+  // start (those unlike the file's default) carry over to the entries of the same name and type,
+  // and that command starts again on the new graph if it has one of that name. Allocates the
+  // new graph's block; pointers to module sub-instances go. Between ticks only, as start.
+  bool switch_to_latest();
 
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
   // Between ticks only: called from a node class during a tick it throws std::logic_error.
@@ -211,9 +220,17 @@ class alignas(64) Instance {
     bool post = false;
   };
 
+  // What a hot reload carries to the new graph (reload.cpp).
+  struct Carried;
   // `arena`: the caller's block, for a module sub-instance; null for a top-level instance.
+  // `carried`: a switch's, for a top-level instance that moves to a newer graph.
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-           const ModuleCall* call, std::pmr::memory_resource* arena);
+           const ModuleCall* call, std::pmr::memory_resource* arena, Carried* carried = nullptr);
+  // Moves a top-level instance to `next` (reload.cpp); the start that asks for it gets the
+  // index of command `index`'s name in the new graph.
+  void switch_graph(std::shared_ptr<const Graph> next);
+  [[gnu::cold, gnu::noinline]] std::size_t switch_for_start(std::size_t index);
+  void carry_in(const Carried& carried);
   // Output `index` (the model's index among outputs of type `t`).
   Value output(std::size_t t, std::uint32_t index) const;
   void set_output(std::size_t t, std::uint32_t index, const Value& value);
@@ -228,10 +245,12 @@ class alignas(64) Instance {
   static Block new_block(const Graph& graph, std::pmr::memory_resource* memory);
   static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
   static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
+  static Block take_block(Carried& carried);
   void link_blackboard();
 
   void start_command(std::size_t index);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::size_t index) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::string_view name) const;
   [[gnu::cold, gnu::noinline]] void forget_fault();
   [[gnu::noinline]] void notify_command(std::string_view name);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_reentered(const char* call) const;
