@@ -59,6 +59,8 @@ typedef enum ainb_command_state {
   AINB_FAULTED = 4, /* a callback faulted the instance: ainb_instance_fault says how */
 } ainb_command_state;
 
+/* A view of `size` bytes, not NUL-terminated. An empty string may have `data == NULL`: test
+ * `size` before passing `data` to memcpy or printf("%.*s"). */
 typedef struct ainb_string {
   const char* data;
   size_t size;
