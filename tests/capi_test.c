@@ -769,6 +769,73 @@ static void test_log(const char* alert_path) {
   ainb_runtime_destroy(rt);
 }
 
+/* Whether the trace read now holds a reload event followed by the start of "Root". */
+static int reload_then_command(ainb_instance* actor) {
+  ainb_event events[64];
+  const size_t n = ainb_instance_read_events(actor, events, 64);
+  for (size_t k = 0; k + 1 < n; ++k) {
+    if (events[k].kind == AINB_EVENT_RELOAD)
+      return events[k].node == -1 && events[k + 1].kind == AINB_EVENT_COMMAND &&
+             equals(events[k + 1].detail, "Root");
+  }
+  return 0;
+}
+
+static void test_reload(const char* patrol_path) {
+  /* The patrol example copied to a file of the test's own, which it then edits. */
+  FILE* in = fopen(patrol_path, "rb");
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  static unsigned char bytes[1 << 16];
+  const size_t size = fread(bytes, 1, sizeof bytes, in);
+  fclose(in);
+  char path[] = "/tmp/ainb_capi_reload_XXXXXX";
+  const int fd = mkstemp(path);
+  CHECK(fd >= 0 && write(fd, bytes, size) == (ssize_t)size);
+  close(fd);
+
+  ainb_runtime* rt = ainb_runtime_create();
+  ainb_graph* first = ainb_graph_load(rt, path);
+  CHECK(first != NULL);
+  ainb_instance* actor = ainb_instance_create(first, 1, NULL);
+  CHECK(ainb_instance_enable_trace(actor, 64) == AINB_OK);
+  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  CHECK(ainb_instance_tick(actor) == AINB_OK);
+  bool switched = true;
+  CHECK(ainb_instance_switch_to_latest(actor, &switched) == AINB_OK && !switched);
+
+  /* Saved again: the running actor moves on request, and restarts its command. */
+  ainb_graph* second = ainb_graph_reload(rt, path);
+  CHECK(second != NULL);
+  ainb_event drain[64];
+  while (ainb_instance_read_events(actor, drain, 64) > 0) {
+  }
+  CHECK(ainb_instance_switch_to_latest(actor, &switched) == AINB_OK && switched);
+  CHECK(ainb_instance_state(actor) == AINB_COMMAND_RUNNING);
+  CHECK(reload_then_command(actor));
+
+  /* Saved half-written: no new graph, the reason, and the actor keeps its graph. */
+  FILE* out = fopen(path, "wb");
+  CHECK(out != NULL && fwrite(bytes, 1, 16, out) == 16);
+  fclose(out);
+  CHECK(ainb_graph_reload(rt, path) == NULL);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "%s: header at offset 0x0: file is 16 bytes, too small for the 0x74-byte header", path);
+  CHECK(strcmp(ainb_runtime_last_error(rt), expected) == 0);
+  CHECK(ainb_instance_stop(actor) == AINB_OK);
+  CHECK(ainb_instance_start(actor, "Root") == AINB_OK);
+  CHECK(!reload_then_command(actor));
+  CHECK(ainb_graph_reload(rt, NULL) == NULL);
+  CHECK(strcmp(ainb_runtime_last_error(rt), "graph_reload: no path") == 0);
+
+  ainb_instance_destroy(actor);
+  ainb_graph_release(second);
+  ainb_graph_release(first);
+  ainb_runtime_destroy(rt);
+  remove(path);
+}
+
 int main(int argc, char** argv) {
   if (argc != 6) {
     fprintf(stderr,
@@ -783,6 +850,7 @@ int main(int argc, char** argv) {
   test_children(argv[4]);
   test_node_class_size();
   test_allocator(argv[1]);
+  test_reload(argv[1]);
   test_log(argv[5]);
   if (failures > 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);

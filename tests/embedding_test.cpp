@@ -6,7 +6,10 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ainb/loader.hpp"
+#include "ainb/writer/text_form.hpp"
 #include "game.hpp"
+#include "support/scratch.hpp"
 
 using namespace ainb;
 
@@ -80,4 +83,44 @@ TEST_CASE("embedding example: actors ticked on three threads end exactly as on o
     CHECK(a.waits == b.waits);
     CHECK(a.attacks == b.attacks);
   }
+}
+
+TEST_CASE(
+    "embedding example: a reload between frames moves every guard on two threads to the edit; a "
+    "bad save changes nothing") {
+  // The designer's copy of the patrol, and the same with PatrolSpeed's default doubled.
+  const auto file = test::fresh_dir("embedding-reload") / "patrol.root.ainb";
+  std::filesystem::copy_file(kPatrol, file);
+  auto text = writer::to_text(*load_file(kPatrol));
+  auto& floats = text["blackboard"]["f32"];
+  REQUIRE(floats[0]["name"] == "PatrolSpeed");
+  floats[0]["default"] = 3.0;
+  const auto faster = writer::from_text(text);
+
+  game::Game world({.file = file, .actors = 100, .threads = 2});  // guard 0 far from the player
+  const auto& guard = world.actors()[0];
+  world.run(100);  // 2.5 m of the 10.77 m to the patrol point, at 0.025 m a frame
+
+  test::write_file(file, std::string_view("AINB half-saved"));
+  const auto refused = world.reload();
+  CHECK_FALSE(refused);
+  CHECK(refused.error == file.string() +
+                             ": header at offset 0x0: file is 15 bytes, too small for the "
+                             "0x74-byte header");
+  CHECK(std::get<float>(*world.instance(0).blackboard("PatrolSpeed")) == 1.5f);
+
+  test::write_file(file, faster);
+  REQUIRE(world.reload());
+  for (std::size_t i = 0; i < world.actors().size(); ++i) {
+    CHECK(&world.instance(i).graph() == &world.graph());
+    // An edited default takes effect: no one wrote the entry.
+    CHECK(std::get<float>(*world.instance(i).blackboard("PatrolSpeed")) == 3.0f);
+  }
+  // The command starts again: MoveTo, away from home, heads back there (2.5 m at 0.05 m a frame;
+  // the float steps leave 2e-6 m for the 51st).
+  world.run(50);
+  CHECK(guard.arrivals == 0);
+  world.run(1);
+  CHECK(guard.arrivals == 1);
+  CHECK(guard.position.x == 0.0f);
 }

@@ -171,21 +171,17 @@ class Game::Workers {
 };
 
 Game::Game(const GameOptions& options) : options_(options) {
-  const auto model = load_file(options.file);
-  const auto registry = make_registry(options.stub_running_updates);
-  auto dirs = options.modules;
-  if (dirs.empty())
-    dirs.push_back(options.file.parent_path().empty() ? "." : options.file.parent_path());
-  const runtime::DirectoryResolver modules(dirs);
-  graph_ = std::make_shared<const runtime::Graph>(
-      model, registry,
-      runtime::GraphOptions{.modules = &modules,
-                            .missing_modules = options.stub_missing_modules
-                                                   ? runtime::MissingModulePolicy::Stub
-                                                   : runtime::MissingModulePolicy::Error,
-                            .log = options.log});
-  if (options_.command.empty() && !model->commands.empty())
-    options_.command = std::string(model->commands[0].name);
+  runtime_.registry() = make_registry(options.stub_running_updates);
+  for (const auto& folder : options.modules)
+    runtime_.add_module_folder(folder);  // none: the file's own folder
+  if (options.stub_missing_modules)
+    runtime_.options().missing_modules = runtime::MissingModulePolicy::Stub;
+  if (const auto* log = options.log; runtime::listening(log))
+    runtime_.set_log([log](const runtime::LogEvent& event) { (*log)(event); });
+  graph_ = runtime_.load(options.file.string());
+  const auto& commands = graph_->model().commands;
+  if (options_.command.empty() && !commands.empty())
+    options_.command = std::string(commands[0].name);
   command_ = graph_->find_command(options_.command);
 
   // Guards on a square grid, 4 m apart.
@@ -212,6 +208,18 @@ Game::Game(const GameOptions& options) : options_(options) {
 }
 
 Game::~Game() = default;
+
+runtime::Runtime::Reload Game::reload() {
+  auto reload = runtime_.reload(options_.file.string());
+  if (!reload) return reload;
+  // Between frames, on the main thread (the workers wait at their barrier): every actor moves
+  // now, so all of them run the graph the restart index below is looked up in.
+  graph_ = reload.graph;
+  for (auto& instance : instances_)
+    instance->switch_to_latest();
+  command_ = graph_->find_command(options_.command);
+  return reload;
+}
 
 void Game::tick_range(std::size_t begin, std::size_t end) {
   // With thousands of actors no cache holds their state: ask for the next ones' before this

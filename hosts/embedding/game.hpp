@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/runtime.hpp"
 
 namespace ainb::game {
 
@@ -75,6 +75,10 @@ class Game {
   FrameStats run(std::uint64_t frames);
   // One frame: the world moves, perception writes the blackboard, every actor ticks.
   void frame();
+  // Hot reload, between frames: loads the file again (with its modules) and moves every actor to
+  // it now, its blackboard kept and its command restarted. A file that fails to load changes
+  // nothing; the result's error says why.
+  runtime::Runtime::Reload reload();
 
   const World& world() const { return world_; }
   const std::vector<Actor>& actors() const { return actors_; }
@@ -87,6 +91,7 @@ class Game {
   class Workers;
 
   GameOptions options_;
+  runtime::Runtime runtime_;  // the example's classes, the module folders, the log
   World world_;
   std::vector<Actor> actors_;
   std::shared_ptr<const runtime::Graph> graph_;

@@ -1,7 +1,9 @@
 // ainb-game: the embedding example as a program. Spawns many guards running one AINB file,
 // ticks them at 60 frames per second and prints frame-time statistics (docs/embedding.md).
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -15,6 +17,42 @@
 #include "game.hpp"
 
 namespace {
+
+// --watch: the newest modification time of the file and of the .ainb files in the folders its
+// modules come from (and their AI/ folders), checked between frames.
+class FileWatch {
+ public:
+  FileWatch(std::filesystem::path file, std::vector<std::filesystem::path> folders)
+      : file_(std::move(file)), folders_(std::move(folders)), seen_(newest()) {}
+  // Whether anything was written since the last call (or since the watch began).
+  bool changed() {
+    const auto now = newest();
+    if (now <= seen_) return false;
+    seen_ = now;
+    return true;
+  }
+
+ private:
+  std::filesystem::file_time_type newest() const {
+    std::error_code error;  // a file being saved may be missing for a moment: skip it
+    auto newest = std::filesystem::last_write_time(file_, error);
+    if (error) newest = {};
+    for (const auto& folder : folders_) {
+      for (const auto& dir : {folder, folder / "AI"}) {
+        for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end;
+             it.increment(error)) {
+          if (it->path().extension() != ".ainb") continue;
+          newest = std::max(newest, it->last_write_time(error));
+        }
+        error.clear();
+      }
+    }
+    return newest;
+  }
+  std::filesystem::path file_;
+  std::vector<std::filesystem::path> folders_;
+  std::filesystem::file_time_type seen_;
+};
 
 // The graph build's warnings, said once the graph is built: the missing modules in one line, the
 // missing user functions in another (with --verbose, a line each, with where it was searched).
@@ -101,6 +139,10 @@ int main(int argc, char** argv) {
   app.add_flag("--stub-missing-modules", options.stub_missing_modules,
                "Run module nodes whose file is not found as stub nodes");
   app.add_flag("--realtime", realtime, "Sleep to the next 1/60 s boundary after each frame");
+  bool watch = false;
+  app.add_flag("--watch", watch,
+               "Hot reload: when the file or a module file changes (checked every 60 frames), "
+               "load it again and move every actor to it");
   bool verbose = false;
   app.add_flag("--verbose", verbose,
                "Warn of each missing module (where it was searched) and user function on a line "
@@ -119,12 +161,28 @@ int main(int argc, char** argv) {
     // A parameter the example's classes use that a node lacks reads zero: say so up front.
     for (const auto& missing : game.graph().unresolved_parameters())
       std::cerr << "warning: " << game.graph().describe(missing) << '\n';
+    std::vector<std::filesystem::path> folders = options.modules;
+    if (folders.empty()) folders.push_back(options.file.parent_path());
+    FileWatch files(options.file, folders);
+    auto reload_if_changed = [&](std::uint64_t frame) {
+      if (!watch || frame % 60 != 0 || !files.changed()) return;
+      if (const auto reload = game.reload()) {
+        std::cerr << fmt::format("frame {}: reloaded {}: {} actors run it now\n", frame,
+                                 options.file.string(), game.actors().size());
+      } else {
+        std::cerr << fmt::format(
+            "warning: frame {}: the reload failed, the actors keep the graph they run: {}\n", frame,
+            reload.error);
+      }
+    };
     ainb::game::FrameStats stats;
-    if (realtime) {
+    if (realtime || watch) {
       auto next = std::chrono::steady_clock::now();
       for (std::uint64_t f = 0; f < frames; ++f) {
+        reload_if_changed(f);
         auto one = game.run(1);
         stats.frame_ms.push_back(one.frame_ms.front());
+        if (!realtime) continue;
         next += std::chrono::microseconds(16'667);
         std::this_thread::sleep_until(next);
       }

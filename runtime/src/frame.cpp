@@ -12,6 +12,15 @@ namespace ainb::runtime {
 
 void Instance::start(std::string_view name) {
   if (const auto index = graph_->find_command(name)) return start(*index);
+  // A command the reloaded file added.
+  if (graph_->has_successor() && !inside_entry()) {
+    switch_graph(Graph::latest(graph_owner_));
+    if (const auto index = graph_->find_command(name)) return start(*index);
+  }
+  throw_no_command(name);
+}
+
+void detail::Scheduler::throw_no_command(std::string_view name) const {
   std::string known;
   for (const auto& c : graph_->model().commands)
     known += fmt::format("{}\"{}\"", known.empty() ? "" : ", ", c.name);
@@ -22,6 +31,8 @@ void Instance::start(std::string_view name) {
 
 void Instance::start(std::size_t index) {
   if (index >= graph_->model().commands.size()) throw_no_command(index);
+  if (graph_->has_successor()) [[unlikely]]
+    index = switch_for_start(index);
   scheduling("start", [&] {
     // Only a faulted instance has a fault record (and stays Faulted until this start): the test
     // spares a restart the record's cache line.

@@ -36,7 +36,7 @@ std::uint_fast32_t generator_seed(std::uint64_t seed) {
 }  // namespace
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options)
-    : Instance(not_null(std::move(graph)), options, nullptr, nullptr, nullptr) {}
+    : Instance(Graph::latest(not_null(std::move(graph))), options, nullptr, nullptr, nullptr) {}
 
 // ---- failure behaviour (docs/robustness.md) ---------------------------------------------------
 
@@ -245,14 +245,16 @@ std::uint8_t detail::Scheduler::shape_flags(const Graph& graph) {
 
 detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options,
                              Instance* parent, const ModuleCall* call,
-                             std::pmr::memory_resource* arena)
+                             std::pmr::memory_resource* arena, Block block)
     : graph_(graph.get()),
       flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
                                        (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
       parent_(parent),
       call_(call),
       host_(options.host),
-      block_(arena != nullptr ? nullptr : new_block(*graph_, options.memory)),
+      block_(arena != nullptr ? nullptr
+             : block          ? std::move(block)
+                              : new_block(*graph_, options.memory)),
       arena_(arena != nullptr ? arena : block_arena(block_.get())),
       modules_(arena_),
       graph_owner_(std::move(graph)),
@@ -263,8 +265,10 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
       blackboard_links_(arena_) {}
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-                   const detail::ModuleCall* call, std::pmr::memory_resource* arena)
-    : detail::Scheduler(std::move(graph), options, parent, call, arena) {
+                   const detail::ModuleCall* call, std::pmr::memory_resource* arena,
+                   Carried* carried)
+    : detail::Scheduler(std::move(graph), options, parent, call, arena,
+                        carried != nullptr ? take_block(*carried) : Block{}) {
   // A quiet tick's fields end within the object's first cache line, a start's and a module call's
   // within the second (detail/scheduler.hpp); Instance adds none. offsetof on a class that is not
   // standard-layout is conditionally supported; GCC and Clang support it.
@@ -288,6 +292,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   for (std::uint32_t i = 0; i < m.outputs[static_cast<std::size_t>(ParamType::String)].size(); ++i)
     set_output(static_cast<std::size_t>(ParamType::String), i, std::string_view{});
   link_blackboard();
+  if (carried != nullptr) carry_in(*carried);
   if (graph_->class_state_bytes() != 0) {
     class_states_ = static_cast<std::byte*>(arena_->allocate(graph_->class_state_bytes(), 16));
   }

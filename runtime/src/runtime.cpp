@@ -16,20 +16,25 @@ void Runtime::add_module_resolver(std::shared_ptr<const ModuleResolver> resolver
 }
 
 std::shared_ptr<const Graph> Runtime::load(std::string_view spec) {
+  std::shared_ptr<const Graph> graph;
+  const std::filesystem::path path(spec);
   if (opener_) {
     // A plain file's folder still holds its modules; a pack member's has none to offer.
     std::error_code error;
-    const std::filesystem::path path(spec);
     const bool plain = std::filesystem::is_regular_file(path, error);
-    return build(opener_(spec), plain ? path.parent_path() : std::filesystem::path{});
+    graph = build(opener_(spec), plain ? path.parent_path() : std::filesystem::path{});
+  } else {
+    auto folder = path.parent_path();
+    graph = build(load_file(path), folder.empty() ? std::filesystem::path(".") : folder);
   }
-  const std::filesystem::path path(spec);
-  auto folder = path.parent_path();
-  return build(load_file(path), folder.empty() ? std::filesystem::path(".") : folder);
+  loaded_.insert_or_assign(std::string(spec), graph);
+  return graph;
 }
 
 std::shared_ptr<const Graph> Runtime::load(std::span<const std::uint8_t> bytes, std::string name) {
-  return build(ainb::load({bytes.begin(), bytes.end()}, std::move(name)));
+  auto graph = build(ainb::load({bytes.begin(), bytes.end()}, name));
+  loaded_.insert_or_assign(std::move(name), graph);
+  return graph;
 }
 
 std::shared_ptr<const Graph> Runtime::build(std::shared_ptr<const Model> model,

@@ -1,6 +1,7 @@
 // Uses the installed package (find_package(ainb)) from outside the project's tree: loads a file
 // from its bytes, writes it back byte for byte, dumps it as JSON, and runs its first command for
-// ten frames with a C++ node class. scripts/test-install.sh checks the line it prints.
+// ten frames with a C++ node class added to a runtime::Runtime. scripts/test-install.sh checks the
+// line it prints.
 
 #include <cstdio>
 #include <exception>
@@ -12,7 +13,7 @@
 #include "ainb/dump/json.hpp"
 #include "ainb/formats/zstd.hpp"
 #include "ainb/loader.hpp"
-#include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/runtime.hpp"
 #include "ainb/writer/writer.hpp"
 
 namespace {
@@ -46,10 +47,9 @@ int main(int argc, char** argv) {
     const bool exact = ainb::writer::write(*model, ainb::writer::capture_layout(*model)) == bytes;
     const auto json = ainb::dump_json(*model);
 
-    ainb::runtime::NodeRegistry registry;
-    const auto counted = std::make_shared<Counted>();
-    registry.add(argv[2], counted);
-    const auto graph = std::make_shared<const ainb::runtime::Graph>(model, registry);
+    ainb::runtime::Runtime runtime;  // the front door
+    const auto counted = runtime.add<Counted>(argv[2]);
+    const auto graph = runtime.load(bytes, argv[1]);
     ainb::runtime::Instance actor(graph, {.seed = 1});
     actor.start(std::size_t{0});
     for (int frame = 0; frame < 10; ++frame)

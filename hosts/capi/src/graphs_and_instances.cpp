@@ -13,9 +13,7 @@ using namespace ainb::capi;
 namespace {
 
 // `dir`: where its modules are, when no folder was added (the file's; "." for bytes).
-ainb_graph* build(ainb_runtime* rt, std::shared_ptr<const Model> model,
-                  const std::filesystem::path& dir) {
-  auto graph = rt->runtime.build(std::move(model), dir.empty() ? "." : dir);
+ainb_graph* handle(ainb_runtime* rt, std::shared_ptr<const runtime::Graph> graph) {
   std::vector<std::string> unresolved;
   for (const auto& missing : graph->unresolved_parameters())
     unresolved.push_back(graph->describe(missing));
@@ -84,8 +82,27 @@ ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
     return nullptr;
   }
   try {
-    return build(rt, load_file(path), std::filesystem::path(path).parent_path());
+    return handle(rt, rt->runtime.load(path));
   } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
+}
+
+ainb_graph* ainb_graph_reload(ainb_runtime* rt, const char* path) {
+  if (rt == nullptr) return nullptr;
+  if (path == nullptr) {
+    rt->last_error = "graph_reload: no path";
+    return nullptr;
+  }
+  try {
+    auto reload = rt->runtime.reload(path);
+    if (!reload) {
+      rt->last_error = std::move(reload.error);
+      return nullptr;
+    }
+    return handle(rt, std::move(reload.graph));
+  } catch (const std::exception& e) {  // bad_alloc
     rt->last_error = e.what();
     return nullptr;
   }
@@ -100,8 +117,7 @@ ainb_graph* ainb_graph_load_memory(ainb_runtime* rt, const void* bytes, size_t s
   }
   try {
     const auto* p = static_cast<const std::uint8_t*>(bytes);
-    auto model = load(std::vector<std::uint8_t>(p, p + size), name != nullptr ? name : "(memory)");
-    return build(rt, std::move(model), {});
+    return handle(rt, rt->runtime.load(std::span(p, size), name != nullptr ? name : "(memory)"));
   } catch (const std::exception& e) {
     rt->last_error = e.what();
     return nullptr;
@@ -189,6 +205,13 @@ ainb_status ainb_instance_start(ainb_instance* i, const char* command) {
 ainb_status ainb_instance_start_index(ainb_instance* i, size_t command) {
   return enter_instance(i, "ainb_instance_start",
                         [&](runtime::Instance& x) { x.start(std::size_t{command}); });
+}
+ainb_status ainb_instance_switch_to_latest(ainb_instance* i, bool* switched) {
+  bool moved = false;
+  const auto status = enter_instance(i, "ainb_instance_switch_to_latest",
+                                     [&](runtime::Instance& x) { moved = x.switch_to_latest(); });
+  if (switched != nullptr) *switched = moved;
+  return status;
 }
 ainb_status ainb_instance_stop(ainb_instance* i) {
   return enter_instance(i, "ainb_instance_stop", [](runtime::Instance& x) { x.stop(); });

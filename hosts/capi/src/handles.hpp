@@ -98,6 +98,7 @@ class TraceBuffer : public runtime::Observer {
                 std::string_view action) override {
     push(i, AINB_EVENT_XLINK, node, action);
   }
+  void on_reload(const runtime::Instance& i) override { push(i, AINB_EVENT_RELOAD, -1); }
   void on_blackboard(const runtime::Instance& i, std::size_t entry) override {
     push(i, AINB_EVENT_BLACKBOARD, -1, i.graph().model().blackboard.entries[entry].name);
   }

@@ -59,6 +59,8 @@ typedef enum ainb_command_state {
   AINB_FAULTED = 4, /* a callback faulted the instance: ainb_instance_fault says how */
 } ainb_command_state;
 
+/* A view of `size` bytes, not NUL-terminated. An empty string may have `data == NULL`: test
+ * `size` before passing `data` to memcpy or printf("%.*s"). */
 typedef struct ainb_string {
   const char* data;
   size_t size;
@@ -195,6 +197,13 @@ AINB_API ainb_graph* ainb_graph_load(ainb_runtime* runtime, const char* path);
  * runtime's module folders. */
 AINB_API ainb_graph* ainb_graph_load_memory(ainb_runtime* runtime, const void* bytes, size_t size,
                                             const char* name);
+/* Hot reload (docs/embedding.md, "Hot reload"): loads `path` again, with its modules read afresh.
+ * The graph the last load or reload of `path` returned gets the new one as its successor: its
+ * instances move to it at their next start (or ainb_instance_switch_to_latest), and instances
+ * created afterwards from either handle run it. Returns the new graph (released as any), or NULL
+ * when the file fails to load: ainb_runtime_last_error says why, and every instance keeps its
+ * graph. Between the runtime's other calls (one thread), while instances tick on any. */
+AINB_API ainb_graph* ainb_graph_reload(ainb_runtime* runtime, const char* path);
 /* Instances keep their graph alive: releasing it while instances run is allowed. */
 AINB_API void ainb_graph_release(ainb_graph* graph);
 AINB_API ainb_string ainb_graph_file_name(const ainb_graph* graph);
@@ -252,8 +261,15 @@ AINB_API ainb_instance* ainb_instance_create_with(ainb_graph* graph,
 AINB_API void ainb_instance_destroy(ainb_instance* instance);
 AINB_API const char* ainb_instance_last_error(const ainb_instance* instance);
 
+/* Moves the instance to the newest graph of its file now (after ainb_graph_reload), rather than
+ * at its next start: the running command's nodes are left, the blackboard values written since
+ * its start kept by name and type, and that command started again on the new graph if it has one
+ * of that name.
+ * `switched` (may be NULL) says whether it moved. Between ticks only. */
+AINB_API ainb_status ainb_instance_switch_to_latest(ainb_instance* instance, bool* switched);
 /* Starts a command by name (leaving the running one). AINB_ERROR_ARGUMENT for an unknown name:
- * the message lists the file's commands. */
+ * the message lists the file's commands. A graph reloaded since the last start: the instance
+ * moves to the newest first (an AINB_EVENT_RELOAD event). */
 AINB_API ainb_status ainb_instance_start(ainb_instance* instance, const char* command);
 /* The same by index (ainb_graph_command_name names them), without the lookup by name: for hosts
  * that restart commands as they end. AINB_ERROR_ARGUMENT for an index past the last command. */
@@ -311,6 +327,7 @@ typedef enum ainb_event_kind {
   AINB_EVENT_ALERT = 5,
   AINB_EVENT_XLINK = 6,
   AINB_EVENT_BLACKBOARD = 7,
+  AINB_EVENT_RELOAD = 8, /* the instance moved to a newer graph of its file (node -1) */
 } ainb_event_kind;
 
 typedef struct ainb_event {

@@ -4,6 +4,7 @@
 // any number of instances (and threads). Flat arrays (detail/graph_arrays.hpp); every class,
 // parameter source, module and child replacement resolved once.
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -81,6 +82,13 @@ class Graph : private detail::GraphArrays {
         const exb::UserFunctions* functions)
       : Graph(std::move(model), registry, GraphOptions{.functions = functions}) {}
 
+  // Hot reload (Runtime::reload): the graph built when this graph's file was loaded again, or
+  // null. Set once, never changed after; any thread may ask while another reloads.
+  std::shared_ptr<const Graph> successor() const;
+  bool has_successor() const { return successor_.load(std::memory_order_acquire) != nullptr; }
+  // `graph`, or the last of its successors: what an instance of it runs after its next start.
+  static std::shared_ptr<const Graph> latest(std::shared_ptr<const Graph> graph);
+
   const Model& model() const { return *model_; }
   std::shared_ptr<const Model> model_ptr() const { return model_; }
   // "X.root.ainb": the name the file calls itself (the header's file name).
@@ -157,6 +165,8 @@ class Graph : private detail::GraphArrays {
   void check_holders() const;  // the limit of kMaxHolders
   void collect_expression_sites();
   void bind_inputs();
+  friend class Runtime;
+  void set_successor(std::shared_ptr<const Graph> next) const;  // reload.cpp
 };
 
 inline const detail::GraphArrays& detail::arrays(const Graph& graph) {

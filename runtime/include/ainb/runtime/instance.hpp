@@ -68,6 +68,7 @@ namespace ainb::runtime {
 // Cache-line aligned: the fields a quiet tick reads share one line (detail/scheduler.hpp).
 class alignas(64) Instance : private detail::Scheduler {
  public:
+  // Runs Graph::latest(graph): after a hot reload, new actors run the newest graph of the file.
   explicit Instance(std::shared_ptr<const Graph> graph, InstanceOptions options = {});
   ~Instance();  // leaves every active node
   Instance(const Instance&) = delete;
@@ -90,6 +91,14 @@ class alignas(64) Instance : private detail::Scheduler {
   CommandState tick_while_running(std::uint64_t max_frames);
   // (start, stop and tick are the host's, between frames: called from a node class during a tick
   // or command change, they throw std::logic_error, a fault of that node.)
+
+  // Hot reload (Runtime::reload; docs/embedding.md, "Hot reload"): moves the instance to the
+  // newest graph of its file now, rather than at its next start (which moves it by itself); true
+  // if it moved. The running command's nodes are left, the blackboard values written since the
+  // start (those unlike the file's default) carry over to the entries of the same name and type,
+  // and that command starts again on the new graph if it has one of that name. Allocates the
+  // new graph's block; pointers to module sub-instances go. Between ticks only, as start.
+  bool switch_to_latest();
 
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
   // Between ticks only: called from a node class during a tick it throws std::logic_error.
@@ -156,9 +165,19 @@ class alignas(64) Instance : private detail::Scheduler {
  private:
   friend class detail::Scheduler;  // its steps reach the instance's callers and module calls
   friend class NodeContext;        // a node class's reads and writes are the scheduler's
-  // A module's sub-instance, carved from its caller's block (`arena`).
+  // What a hot reload carries to the new graph (reload.cpp).
+  struct Carried;
+  // A module's sub-instance, carved from its caller's block (`arena`); or, with `carried`, a
+  // top-level instance moving to a newer graph.
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-           const detail::ModuleCall* call, std::pmr::memory_resource* arena);
+           const detail::ModuleCall* call, std::pmr::memory_resource* arena,
+           Carried* carried = nullptr);
+  // Moves a top-level instance to `next` (reload.cpp); the start that asks for it gets the
+  // index of command `index`'s name in the new graph.
+  void switch_graph(std::shared_ptr<const Graph> next);
+  [[gnu::cold, gnu::noinline]] std::size_t switch_for_start(std::size_t index);
+  void carry_in(const Carried& carried);
+  static Block take_block(Carried& carried);
 };
 
 }  // namespace ainb::runtime

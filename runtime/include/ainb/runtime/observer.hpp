@@ -26,6 +26,9 @@ class Observer {
   // A node with XLink actions was entered: the game sets the actor's action slot.
   virtual void on_xlink(const Instance&, std::uint32_t /*node*/, std::string_view /*slot*/,
                         std::string_view /*action*/) {}
+  // The instance moved to a newer graph of its file (hot reload: Instance::switch_to_latest, or
+  // a start after Runtime::reload). Node indices from here on are the new graph's.
+  virtual void on_reload(const Instance&) {}
   // The host or a node class wrote a blackboard entry (index into Model::blackboard.entries).
   virtual void on_blackboard(const Instance&, std::size_t /*entry*/) {}
 };

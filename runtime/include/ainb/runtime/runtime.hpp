@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -109,7 +110,24 @@ class Runtime {
   std::shared_ptr<const Graph> build(std::shared_ptr<const Model> model,
                                      const std::filesystem::path& folder = {});
 
+  // Hot reload (docs/embedding.md, "Hot reload"): loads `spec` again, the file and its modules
+  // read afresh, as load does. The graph the last load or reload of `spec` returned gets the new
+  // one as its successor: instances running it move to it at their next start (or at
+  // Instance::switch_to_latest), and instances created from either run the new one. A file that
+  // fails to load changes nothing: `error` says why, and the actors keep their graph. Called on
+  // one thread at a time (as load), while instances tick on any.
+  struct Reload {
+    std::shared_ptr<const Graph> graph;  // null when the load failed
+    std::string error;                   // the LoadError's (or registry's) message
+    explicit operator bool() const { return graph != nullptr; }
+  };
+  Reload reload(std::string_view spec);
+  // The same for a file loaded from bytes under `name`.
+  Reload reload(std::span<const std::uint8_t> bytes, std::string name);
+
  private:
+  Reload replace(std::string key, const std::function<std::shared_ptr<const Graph>()>& load);
+
   NodeRegistry registry_;
   exb::UserFunctions functions_;
   GraphOptions options_;
@@ -117,6 +135,8 @@ class Runtime {
   std::vector<std::shared_ptr<const ModuleResolver>> resolvers_;
   FileOpener opener_;
   LogSink log_;
+  // What load and reload last returned for each path or name: a reload's predecessor.
+  std::map<std::string, std::weak_ptr<const Graph>, std::less<>> loaded_;
 };
 
 }  // namespace ainb::runtime

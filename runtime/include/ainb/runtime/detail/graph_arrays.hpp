@@ -5,6 +5,7 @@
 // the graph's API is graph.hpp, which includes this for its private base.
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -348,6 +349,9 @@ class GraphArrays {
   }
 
   std::shared_ptr<const Model> model_;
+  // Hot reload (Graph::successor): beside model_, which a command start reads too.
+  mutable std::atomic<const Graph*> successor_{nullptr};
+  mutable std::shared_ptr<const Graph> successor_owner_;  // written before successor_ is set
   std::string file_name_;
   std::vector<GraphNode> nodes_;
   std::vector<std::uint32_t> children_, child_plugs_, child_states_;

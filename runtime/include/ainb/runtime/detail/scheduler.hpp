@@ -34,10 +34,6 @@ namespace detail {
 // Instance's private base. Cache-line aligned: see the order of its fields.
 class alignas(64) Scheduler {
  protected:
-  // Sets the fields (Instance's constructor carves the block): `parent`, `call` and `arena` are a
-  // module sub-instance's caller, its module call and the caller's block; null at the top.
-  Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options, Instance* parent,
-            const ModuleCall* call, std::pmr::memory_resource* arena);
   // The Instance this is the base of: what observers, node classes and callers are handed.
   inline Instance& self();  // defined beside the steps (runtime/src/protocol.hpp)
   inline const Instance& self() const;
@@ -119,10 +115,16 @@ class alignas(64) Scheduler {
   static Block new_block(const Graph& graph, std::pmr::memory_resource* memory);
   static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
   static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
+  // Sets the fields (Instance's constructor carves the block): `parent`, `call` and `arena` are a
+  // module sub-instance's caller, its module call and the caller's block; null at the top.
+  // `block`: a top-level instance's, made beforehand (a hot reload's); null: made here.
+  Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options, Instance* parent,
+            const ModuleCall* call, std::pmr::memory_resource* arena, Block block = {});
   void link_blackboard();
 
   void start_command(std::size_t index);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::size_t index) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_no_command(std::string_view name) const;
   [[gnu::cold, gnu::noinline]] void forget_fault();
   [[gnu::noinline]] void notify_command(std::string_view name);
   [[noreturn, gnu::cold, gnu::noinline]] void throw_reentered(const char* call) const;
