@@ -145,6 +145,8 @@ class Graph : private detail::GraphArrays {
   friend class detail::Scheduler;
   friend class NodeContext;
   friend const detail::GraphArrays& detail::arrays(const Graph& graph);
+  friend class Runtime;                                         // a reload sets the successor
+  void set_successor(std::shared_ptr<const Graph> next) const;  // reload.cpp
 
   struct Build;  // the state of one top-level build: module cache and the chain of files
   Graph(std::shared_ptr<const Model> model, const NodeRegistry& registry, Build& build);
@@ -165,8 +167,6 @@ class Graph : private detail::GraphArrays {
   void check_holders() const;  // the limit of kMaxHolders
   void collect_expression_sites();
   void bind_inputs();
-  friend class Runtime;
-  void set_successor(std::shared_ptr<const Graph> next) const;  // reload.cpp
 };
 
 inline const detail::GraphArrays& detail::arrays(const Graph& graph) {
