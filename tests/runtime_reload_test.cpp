@@ -196,6 +196,29 @@ TEST_CASE("a reload reads the file's modules again") {
   CHECK(f.step([&] { actor.tick(); }) == Log{"update Charge"});
 }
 
+TEST_CASE("a Logic file moves on request: its roots left, then entered on the new graph") {
+  Fixture f;
+  auto logic = [](const std::string& root) {
+    AinbSpec spec;
+    spec.file_name = "Group.logic.root";
+    spec.blackboard = {{BlackboardType::S32, "Wave", 0}};
+    spec.nodes = {user(root)};
+    return build(spec);
+  };
+  Instance group(f.runtime.load(logic("Yes"), "Group.logic.root.ainb"), {.observer = &f.observer});
+  CHECK(group.state() == CommandState::Running);
+  group.set_int("Wave", 3);
+  CHECK(f.step([&] { group.tick(); }) == Log{"update Yes"});
+  REQUIRE(f.runtime.reload(logic("Charge"), "Group.logic.root.ainb"));
+  // A Logic file has no command to start: it moves only on request.
+  CHECK(f.step([&] { group.tick(); }) == Log{"update Yes"});
+  CHECK(f.step([&] { CHECK(group.switch_to_latest()); }) ==
+        Log{"leave Yes", "reload (1 nodes)", "enter Charge"});
+  CHECK(group.state() == CommandState::Running);
+  CHECK(std::get<std::int32_t>(*group.blackboard("Wave")) == 3);
+  CHECK(f.step([&] { group.tick(); }) == Log{"update Charge"});
+}
+
 TEST_CASE("a file loaded from bytes reloads by its name") {
   Fixture f;
   const auto bytes = patrol("Yes");

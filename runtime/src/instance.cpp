@@ -314,17 +314,20 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
     modules_.push_back(new (place) Instance(calls[k].graph, sub, this, &calls[k], arena_));
   }
   // Logic files: every root is entered when the instance is created (a command-less module's
-  // roots are entered when its module node is).
-  if (m.commands.empty() && parent_ == nullptr) {
-    catching([&] {
-      for (const auto root : graph_->logic_roots())
-        enter(root);
-      for (const auto out : graph_->module_outputs())
-        enter(out);
-      const bool runs = !graph_->logic_roots().empty() || !graph_->module_outputs().empty();
-      state_ = runs ? CommandState::Running : CommandState::Idle;
-    });
-  }
+  // roots are entered when its module node is). A hot reload's move enters them after it told
+  // the observer (switch_graph).
+  if (m.commands.empty() && parent_ == nullptr && carried == nullptr) enter_logic_roots();
+}
+
+void Instance::enter_logic_roots() {
+  catching([&] {
+    for (const auto root : graph_->logic_roots())
+      enter(root);
+    for (const auto out : graph_->module_outputs())
+      enter(out);
+    const bool runs = !graph_->logic_roots().empty() || !graph_->module_outputs().empty();
+    state_ = runs ? CommandState::Running : CommandState::Idle;
+  });
 }
 
 Instance::~Instance() {

@@ -117,6 +117,7 @@ void Instance::switch_graph(std::shared_ptr<const Graph> next) {
               [&] { options_.observer->on_reload(*this); });
     });
   }
+  if (graph_->model().commands.empty() && state_ != CommandState::Faulted) enter_logic_roots();
 }
 
 std::size_t Instance::switch_for_start(std::size_t index) {

@@ -177,6 +177,7 @@ class alignas(64) Instance : private detail::Scheduler {
   void switch_graph(std::shared_ptr<const Graph> next);
   [[gnu::cold, gnu::noinline]] std::size_t switch_for_start(std::size_t index);
   void carry_in(const Carried& carried);
+  void enter_logic_roots();  // a Logic file's, at its creation or move
   static Block take_block(Carried& carried);
 };
 
