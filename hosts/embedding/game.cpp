@@ -7,8 +7,6 @@
 #include <cmath>
 #include <thread>
 
-#include "ainb/loader.hpp"
-
 namespace ainb::game {
 
 namespace {

@@ -3,8 +3,6 @@
 
 #include <cstddef>
 
-#include "ainb/loader.hpp"
-
 #include "handles.hpp"
 
 using namespace ainb;
@@ -12,12 +10,29 @@ using namespace ainb::capi;
 
 namespace {
 
-// `dir`: where its modules are, when no folder was added (the file's; "." for bytes).
+// The C handle of a graph the runtime built.
 ainb_graph* handle(ainb_runtime* rt, std::shared_ptr<const runtime::Graph> graph) {
   std::vector<std::string> unresolved;
   for (const auto& missing : graph->unresolved_parameters())
     unresolved.push_back(graph->describe(missing));
   return new ainb_graph{std::move(graph), std::move(unresolved), rt->log};
+}
+
+// A graph loaded from `path` by `load` (the runtime's load or reload; null, with last_error set,
+// for a file that does not load): the arguments checked, what throws reported as last_error.
+template <typename Load>
+ainb_graph* graph_at(ainb_runtime* rt, const char* function, const char* path, Load load) {
+  if (rt == nullptr) return nullptr;
+  if (path == nullptr) {
+    rt->last_error = fmt::format("{}: no path", function);
+    return nullptr;
+  }
+  try {
+    return load(path);
+  } catch (const std::exception& e) {
+    rt->last_error = e.what();
+    return nullptr;
+  }
 }
 
 // Marks an instance as inside one of its entry points for the duration of a call.
@@ -76,36 +91,19 @@ ainb_status enter_instance(ainb_instance* i, const char* function, Call call) {
 extern "C" {
 
 ainb_graph* ainb_graph_load(ainb_runtime* rt, const char* path) {
-  if (rt == nullptr) return nullptr;
-  if (path == nullptr) {
-    rt->last_error = "graph_load: no path";
-    return nullptr;
-  }
-  try {
-    return handle(rt, rt->runtime.load(path));
-  } catch (const std::exception& e) {
-    rt->last_error = e.what();
-    return nullptr;
-  }
+  return graph_at(rt, "graph_load", path,
+                  [rt](const char* p) { return handle(rt, rt->runtime.load(p)); });
 }
 
 ainb_graph* ainb_graph_reload(ainb_runtime* rt, const char* path) {
-  if (rt == nullptr) return nullptr;
-  if (path == nullptr) {
-    rt->last_error = "graph_reload: no path";
-    return nullptr;
-  }
-  try {
-    auto reload = rt->runtime.reload(path);
+  return graph_at(rt, "graph_reload", path, [rt](const char* p) -> ainb_graph* {
+    auto reload = rt->runtime.reload(p);
     if (!reload) {
       rt->last_error = std::move(reload.error);
       return nullptr;
     }
     return handle(rt, std::move(reload.graph));
-  } catch (const std::exception& e) {  // bad_alloc
-    rt->last_error = e.what();
-    return nullptr;
-  }
+  });
 }
 
 ainb_graph* ainb_graph_load_memory(ainb_runtime* rt, const void* bytes, size_t size,
