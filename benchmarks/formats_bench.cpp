@@ -1,10 +1,10 @@
 // Format readers: BYML and AAMP parse throughput on each corpus file (bytes in memory to a
-// complete value tree), and the time to open a TotK actor pack (read from disk, zstd with the
-// pack dictionary, SARC) and load its AI files with ainb::load. Dictionaries are loaded once,
-// outside the timing, as a program would. `romfs/...`: from a romfs tree (a temporary copy of the
-// corpus packs) to a runnable graph: open the actor's pack, load the AI file, resolve its modules
-// through the romfs and read its blackboard parameter files (what `ainb run PACK:MEMBER --romfs`
-// does before the first frame).
+// complete value tree), BYML's writer on the same documents (`byml-write/...`), and the time to
+// open a TotK actor pack (read from disk, zstd with the pack dictionary, SARC) and load its AI
+// files with ainb::load. Dictionaries are loaded once, outside the timing, as a program would.
+// `romfs/...`: from a romfs tree (a temporary copy of the corpus packs) to a runnable graph: open
+// the actor's pack, load the AI file, resolve its modules through the romfs and read its blackboard
+// parameter files (what `ainb run PACK:MEMBER --romfs` does before the first frame).
 //
 //   build/release/benchmarks/formats_bench [--corpus DIR] [benchmark flags]
 
@@ -47,6 +47,16 @@ void parse_byml(benchmark::State& state, const std::vector<std::uint8_t>& bytes)
   for (auto _ : state) {
     auto document = ainb::formats::byml::read(bytes, "bench.byml");
     benchmark::DoNotOptimize(document);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+}
+
+// Writing a document back (the key and string tables sorted once, then looked up per value).
+void write_byml(benchmark::State& state, const std::vector<std::uint8_t>& bytes) {
+  const auto document = ainb::formats::byml::read(bytes, "bench.byml");
+  for (auto _ : state) {
+    auto written = ainb::formats::byml::write(document);
+    benchmark::DoNotOptimize(written);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
 }
@@ -107,6 +117,9 @@ int main(int argc, char** argv) {
   for (const auto& path : byml_files) {
     contents.push_back(read(path));
     benchmark::RegisterBenchmark(("byml/" + path.filename().string()).c_str(), parse_byml,
+                                 contents.back())
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("byml-write/" + path.filename().string()).c_str(), write_byml,
                                  contents.back())
         ->Unit(benchmark::kMicrosecond);
   }

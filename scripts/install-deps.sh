@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git
   libfmt-dev               # formatting (error messages, output)
+  libboost-container-dev   # formats/: Boost.Container (header-only use)
   libspdlog-dev            # the command line's warning lines
   doctest-dev              # tests
   nlohmann-json3-dev       # JSON dumps

@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <boost/container/flat_set.hpp>
 
 #include "ainb/formats/byml.hpp"
 
@@ -17,6 +18,32 @@ namespace {
 
 constexpr std::uint32_t kMaxCount = 0xFFFFFF;  // counts and key indices are 24-bit
 constexpr std::uint32_t kMaxFileAlignment = 0x10000;
+
+// A hash key or string table: sorted and without duplicates, a string's index its rank. Collected
+// in a vector as the walk meets them, then sorted once; looked up by binary search for each key or
+// string slot written.
+class StringTable {
+ public:
+  void add(std::string_view text) { collected_.push_back(text); }
+  void sort() {
+    table_.adopt_sequence(std::move(collected_));  // sorts, drops duplicates
+    if (table_.size() > kMaxCount) {
+      throw WriteError(
+          fmt::format("{} distinct strings, more than a table's {}", table_.size(), kMaxCount));
+    }
+  }
+  std::uint32_t index_of(std::string_view text) const {
+    return static_cast<std::uint32_t>(table_.index_of(table_.find(text)));
+  }
+  bool empty() const { return table_.empty(); }
+  std::size_t size() const { return table_.size(); }
+  auto begin() const { return table_.begin(); }
+  auto end() const { return table_.end(); }
+
+ private:
+  boost::container::flat_set<std::string_view>::sequence_type collected_;
+  boost::container::flat_set<std::string_view> table_;
+};
 
 bool is_container(Value::Type type) {
   return type == Value::Type::Array || type == Value::Type::Hash || type == Value::Type::Hash32Map;
@@ -169,8 +196,8 @@ class Writer {
           type_name(root.type())));
     }
     if (!root.is_null()) collect(root);
-    sort_unique(keys_);
-    sort_unique(strings_);
+    keys_.sort();
+    strings_.sort();
     layout();
     emit();
     return std::move(out_.bytes);
@@ -212,7 +239,7 @@ class Writer {
       } else if (is_behind_offset(child.type())) {
         block_.push_back(&child);
       } else if (child.type() == Value::Type::String) {
-        strings_.push_back(checked_text(child.as_string(), "string"));
+        strings_.add(checked_text(child.as_string(), "string"));
       }
     }
   }
@@ -238,7 +265,7 @@ class Writer {
         if (i > 0 && key == hash[node.order[i - 1]].first) {
           throw WriteError(fmt::format("a hash has the key \"{}\" twice", key));
         }
-        keys_.push_back(checked_text(key, "hash key"));
+        keys_.add(checked_text(key, "hash key"));
       }
     } else if (container.type() == Value::Type::Hash32Map) {
       const auto& hash = container.as_hash32();
@@ -284,16 +311,7 @@ class Writer {
     return text;
   }
 
-  static void sort_unique(std::vector<std::string_view>& list) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    if (list.size() > kMaxCount) {
-      throw WriteError(
-          fmt::format("{} distinct strings, more than a table's {}", list.size(), kMaxCount));
-    }
-  }
-
-  static std::uint64_t table_size(const std::vector<std::string_view>& list) {
+  static std::uint64_t table_size(const StringTable& list) {
     if (list.empty()) return 0;
     std::uint64_t size = 4 + 4 * (list.size() + 1);
     for (const auto text : list)
@@ -368,7 +386,7 @@ class Writer {
     }
   }
 
-  void emit_table(const std::vector<std::string_view>& list) {
+  void emit_table(const StringTable& list) {
     const std::size_t start = out_.bytes.size();
     out_.u8(static_cast<std::uint8_t>(NodeType::StringTable));
     out_.u24(static_cast<std::uint32_t>(list.size()));
@@ -424,7 +442,7 @@ class Writer {
       case Value::Type::Hash:
         for (const auto index : node.order) {
           const auto& [key, value] = container.as_hash()[index];
-          out_.u24(index_of(keys_, key));
+          out_.u24(keys_.index_of(key));
           out_.u8(type_byte(index));
           out_.u32(slot(value));
         }
@@ -455,7 +473,7 @@ class Writer {
       case Value::Type::Float:
         return std::bit_cast<std::uint32_t>(value.as_float());
       case Value::Type::String:
-        return index_of(strings_, value.as_string());
+        return strings_.index_of(value.as_string());
       case Value::Type::Binary:
       case Value::Type::File:
         return binary_offsets_.at(&value.as_binary());
@@ -468,18 +486,13 @@ class Writer {
     }
   }
 
-  static std::uint32_t index_of(const std::vector<std::string_view>& list, std::string_view text) {
-    return static_cast<std::uint32_t>(std::lower_bound(list.begin(), list.end(), text) -
-                                      list.begin());
-  }
-
   const WriteOptions& options_;
   Emitter out_;
   std::vector<Node> nodes_;  // preorder; nodes_[0] is the root
   std::vector<bool> active_;
   std::unordered_map<const void*, std::uint32_t> node_index_;  // container identity -> node
   std::vector<const Value*> block_;  // values behind offsets, in the walk's order
-  std::vector<std::string_view> keys_, strings_;
+  StringTable keys_, strings_;
   // Everything after the tables in file order: containers and values behind offsets.
   std::vector<std::pair<const Value*, std::uint32_t>> placed_;
   std::unordered_map<const Value*, std::uint32_t> value_offsets_;    // 64-bit values
