@@ -1,18 +1,22 @@
 // Blackboard entries' parameter files: the initial values they give (through a romfs, from BYML
 // and AAMP files), the graph's hook for initial values, and the files that cannot serve.
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
 #include "ainb/gamedata/blackboard_files.hpp"
 #include "ainb/gamedata/romfs.hpp"
+#include "ainb/gamedata/use_romfs.hpp"
 #include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/runtime.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
 #include "cli_run.hpp"
@@ -110,6 +114,61 @@ TEST_CASE("blackboard entries take their initial values from the parameter files
   std::map<std::string, std::string> stored(plain.blackboard.begin(), plain.blackboard.end());
   CHECK(stored["Equipment_IsFade"] == "true");
   CHECK(stored["CreateActorType"] == "7");
+}
+
+TEST_CASE("the front door on a romfs takes parameter files' values and says what it cannot use") {
+  const auto corpus = test::corpus_dir();
+  if (corpus.empty()) return;
+  const auto romfs = corpus_romfs("blackboard_front_door");
+  write_file(romfs / "Actor/AIProgram/Test.baiprog", test::aamp_sample(std::endian::little).bytes);
+  const auto file = romfs / "Params.root.ainb";
+  write_file(file, test::build(blackboard_spec()));
+  runtime::Runtime runtime;
+  struct Said {
+    runtime::LogLevel level;
+    runtime::LogKind kind;
+    std::string file, message;
+  };
+  std::vector<Said> said;
+  runtime.set_log([&](const runtime::LogEvent& e) {
+    said.push_back({e.level, e.kind, std::string(e.file), std::string(e.message)});
+  });
+  gamedata::use_romfs(runtime, romfs);
+  const auto graph = runtime.load(file.string());
+  runtime::Instance actor(graph);
+  CHECK(std::get<bool>(*actor.blackboard("Equipment_IsFade")) == false);     // stored true
+  CHECK(std::get<std::int32_t>(*actor.blackboard("CreateActorType")) == 0);  // stored 7
+  CHECK(std::get<std::int32_t>(*actor.blackboard("p2")) == -7);              // from the AAMP file
+  // The same three warnings as `ainb run --romfs` gives, each once, as ParameterFile warnings.
+  REQUIRE(said.size() == 3);
+  for (const auto& s : said) {
+    CHECK(s.level == runtime::LogLevel::Warning);
+    CHECK(s.kind == runtime::LogKind::ParameterFile);
+    CHECK(s.file == file.string());
+  }
+  CHECK(said[1].message == file.string() + ": blackboard entry NotInTable (s32): " +
+                               (romfs / "Pack/Actor/Accessory_Battery.pack.zs").string() +
+                               ":Component/Blackboard/BlackboardParamTable/"
+                               "Accessory.engine__component__BlackboardParamTable.bgyml has no "
+                               "value for it; the stored default is used");
+  CHECK(said[2].message.starts_with(file.string() + ": blackboard entry Gone references "
+                                                    "Work/Component/Nope.engine__component__"
+                                                    "Nope.gyml, which was not found"));
+  // Each load says what it cannot use, as it says missing modules; a reload reads loose
+  // parameter files again, and sees the one removed.
+  runtime.load(file.string());
+  CHECK(said.size() == 6);
+  CHECK(said[4].message == said[1].message);
+  fs::remove(romfs / "Actor/AIProgram/Test.baiprog");
+  const auto reload = runtime.reload(file.string());
+  REQUIRE(reload);
+  CHECK(std::get<std::int32_t>(*runtime::Instance(reload.graph).blackboard("p2")) == 0);
+  REQUIRE(said.size() == 10);
+  CHECK(std::ranges::count_if(said, [&](const Said& s) {
+          return s.message.starts_with(file.string() + ": blackboard entry ") &&
+                 s.message.find(" references Actor/AIProgram/Test.aiprog, which was not found") !=
+                     std::string::npos;
+        }) == 1);
 }
 
 TEST_CASE(

@@ -22,7 +22,8 @@ enum class LogKind : std::uint8_t {
   MissingFunction,  // subject: the user function's signature ("GetFoo( Int )")
   Alert,            // an Element_Alert node's message (subject empty)
   // Hosts' own (hosts/simulation passes its warnings through the same sink):
-  ParameterFile,  // a blackboard entry's parameter file missing or not fitting (subject: path)
+  ParameterFile,  // a blackboard entry's parameter file missing or not fitting (the message names
+                  // both)
   Scenario,       // a step of a scenario the run never reaches (subject: its JSON path)
 };
 

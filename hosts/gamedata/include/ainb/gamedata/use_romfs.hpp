@@ -15,7 +15,9 @@ namespace ainb::gamedata {
 // zstd dictionaries when not ROMFS/Pack/ZsDic.pack.zs (load_dictionaries). Throws LoadError
 // when the dictionaries do not load. Module folders added to the runtime come before the romfs.
 // A parameter file missing or not fitting is a LogKind::ParameterFile warning to the runtime's
-// sink; the runtime must outlive its loads (as it does: the hooks run inside Runtime::load).
+// sink, once per load; the runtime must outlive its loads (as it does: the hooks run inside
+// Runtime::load). Each load of a path or pack member reads loose parameter files afresh, so a
+// reload sees an edited one; packs, once opened, stay open (an edited pack is not read again).
 void use_romfs(runtime::Runtime& runtime, const std::filesystem::path& romfs,
                const std::filesystem::path& zsdic = {});
 
