@@ -16,6 +16,9 @@ packages=(
   libzstd-dev              # formats/: zstd (TotK .zs files and dictionaries)
   zlib1g-dev               # formats/: CRC32 of AAMP names
   libyaml-cpp-dev          # tests: reading the reference .roead.yml renderings
+  python3-dev              # hosts/python: `import ainb` (Debian's python3)
+  pybind11-dev             # hosts/python: the extension module
+  python3-pytest           # tests/python
   clang-format             # scripts/check-format.sh
   clang                    # scripts/fuzz.sh: the `fuzz` preset (clang 14)
   libfuzzer-14-dev         # scripts/fuzz.sh: libFuzzer

@@ -50,4 +50,12 @@ expect "consumer: 10 nodes, rewritten byte for byte, 23 JSON keys, 5 MoveTo upda
 expect "consumer_c: 10 nodes, 5 MoveTo updates in 10 frames, 1 block of" "$work/build/consumer_c" "$example" MoveTo
 expect "consumer_c: 10 nodes, 5 MoveTo updates in 10 frames, 1 block of" "$work/build/consumer_c_static" "$example" MoveTo
 expect "nodes               10" "$prefix/bin/ainb" info "$example"
+# The Python package, where the build put it under the prefix (when the build has it).
+if grep -q "^AINB_PYTHON_EXECUTABLE:INTERNAL=" "$build/CMakeCache.txt"; then
+  python="$(sed -n 's/^AINB_PYTHON_EXECUTABLE:INTERNAL=//p' "$build/CMakeCache.txt")"
+  site="$(find "$prefix/lib" -path '*-packages/ainb/__init__.py' -printf '%h\n' | head -1)"
+  [[ -n "$site" ]] || { echo "test-install: the Python package is not installed" >&2; exit 1; }
+  expect "consumer.py: 10 nodes, rewritten byte for byte" \
+    env PYTHONPATH="$(dirname "$site")" "$python" tests/install/consumer.py "$example"
+fi
 echo "test-install: installed, consumer built and run in ${SECONDS} s"

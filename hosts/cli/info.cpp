@@ -30,33 +30,14 @@ std::string format_info(const Model& m) {
   line("size:        {} bytes", m.bytes.size());
   line("{}", "");
 
-  std::size_t properties = 0, inputs = 0, outputs = 0;
-  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-    properties += m.properties[t].size();
-    inputs += m.inputs[t].size();
-    outputs += m.outputs[t].size();
-  }
   line("sections:");
-  line("  commands            {}", m.commands.size());
-  line("  nodes               {}", m.nodes.size());
-  line("  query nodes         {}", m.header.query_count);
-  line("  blackboard entries  {}", m.blackboard.entries.size());
-  line("  properties          {}", properties);
-  line("  inputs              {}", inputs);
-  line("  outputs             {}", outputs);
-  line("  multi-sources       {}", m.multi_sources.size());
-  line("  plugs               {}", m.plugs.size());
-  line("  transitions         {}", m.transitions.size());
-  line("  attachments         {}", m.attachments.size());
-  line("  modules             {}", m.modules.size());
-  line("  XLink actions       {}", m.xlink_actions.size());
-  line("  replacements        {}", m.replacements ? m.replacements->entries.size() : 0);
-  line("  enum resolves       {}", m.enum_resolves.size());
-  if (m.expressions) {
-    line("  EXB functions       {} (EXB v{}, {} instructions)", m.expressions->functions.size(),
-         m.expressions->version, m.expressions->instructions.size());
-  } else {
-    line("  EXB functions       0");
+  for (const auto& [section, count] : section_counts(m)) {
+    if (section == "EXB functions" && m.expressions) {
+      line("  {:<19} {} (EXB v{}, {} instructions)", section, count, m.expressions->version,
+           m.expressions->instructions.size());
+    } else {
+      line("  {:<19} {}", section, count);
+    }
   }
 
   auto describe = [&m](std::uint16_t index) {

@@ -198,4 +198,29 @@ std::uint32_t module_output_node_count(const Model& model) {
       }));
 }
 
+std::vector<SectionCount> section_counts(const Model& m) {
+  std::size_t properties = 0, inputs = 0, outputs = 0;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    properties += m.properties[t].size();
+    inputs += m.inputs[t].size();
+    outputs += m.outputs[t].size();
+  }
+  return {{"commands", m.commands.size()},
+          {"nodes", m.nodes.size()},
+          {"query nodes", m.header.query_count},
+          {"blackboard entries", m.blackboard.entries.size()},
+          {"properties", properties},
+          {"inputs", inputs},
+          {"outputs", outputs},
+          {"multi-sources", m.multi_sources.size()},
+          {"plugs", m.plugs.size()},
+          {"transitions", m.transitions.size()},
+          {"attachments", m.attachments.size()},
+          {"modules", m.modules.size()},
+          {"XLink actions", m.xlink_actions.size()},
+          {"replacements", m.replacements ? m.replacements->entries.size() : 0},
+          {"enum resolves", m.enum_resolves.size()},
+          {"EXB functions", m.expressions ? m.expressions->functions.size() : 0}};
+}
+
 }  // namespace ainb

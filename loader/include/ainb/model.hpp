@@ -568,4 +568,12 @@ ExpressionUse expression_use(const Model& model, const Attachment& attachment);
 // The header's module output node count: the nodes of types 200-299.
 std::uint32_t module_output_node_count(const Model& model);
 
+// How many entries each section holds, in the order `ainb info` lists them ("commands",
+// "nodes", "query nodes", ..., "EXB functions"): one list, so every tool counts alike.
+struct SectionCount {
+  std::string_view section;
+  std::size_t count = 0;
+};
+std::vector<SectionCount> section_counts(const Model& model);
+
 }  // namespace ainb

@@ -1,0 +1,241 @@
+"""Load, inspect, edit and write AINB behavior-tree files (docs/python.md).
+
+    import ainb
+    f = ainb.load("Toby.utility.root.ainb")
+    f.info()["sections"]["nodes"]          # 151
+    text = f.to_dict()                      # the JSON text form (docs/text-form.md), a plain dict
+    text["nodes"][3]["properties"]["float"][0]["value"] = 2.5
+    ainb.from_dict(text).save("Toby.utility.root.ainb")
+
+Errors are ValueErrors with the command line's messages: LoadError (a bad file: .file,
+.section, .offset, .reason) and TextFormError (a bad text form: .path, the JSON pointer).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from . import _ainb
+from ._ainb import LoadError, TextFormError, __version__
+
+__all__ = [
+    "BlackboardEntry",
+    "Command",
+    "File",
+    "LoadError",
+    "Node",
+    "Pack",
+    "TextFormError",
+    "from_dict",
+    "load",
+    "open_pack",
+    "__version__",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: a name the game starts, and the node it runs."""
+
+    name: str
+    root: int
+    guid: str
+    secondary_root: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node, as the text form describes it (docs/text-form.md, "A node").
+
+    properties, inputs and outputs map a type ("int", "bool", "float", "string", "vec3f",
+    "pointer") to a list of parameters; plugs map a kind ("child", "transition", "generic",
+    "string", "int") to a list of plugs. They are copies: edit the dict of File.to_dict().
+    """
+
+    index: int
+    type: str
+    name: str
+    guid: str
+    properties: dict
+    inputs: dict
+    outputs: dict
+    plugs: dict
+    queries: list
+    attachments: list
+
+
+@dataclass(frozen=True)
+class BlackboardEntry:
+    """A blackboard entry: its type ("string", "s32", "f32", "bool", "vec3f", "pointer", ...),
+    name and stored default (None for pointers)."""
+
+    type: str
+    name: str
+    default: Any
+    notes: str = ""
+    inherit: str = "from_root"
+    file_reference: Optional[int] = None
+
+
+class File:
+    """A loaded AINB file. Immutable: edit its text form (to_dict) and make a new file with
+    from_dict."""
+
+    def __init__(self, handle: _ainb.File):
+        self._handle = handle
+        self._text: Optional[dict] = None
+
+    def __repr__(self) -> str:
+        info = self.info()
+        return (
+            f"<ainb.File {self.name!r}: {info['sections']['nodes']} nodes, "
+            f"{info['sections']['commands']} commands>"
+        )
+
+    @property
+    def name(self) -> str:
+        """What the file was loaded as (a path, PACK:MEMBER, or the name given with bytes)."""
+        return self._handle.name
+
+    @property
+    def path(self) -> Optional[str]:
+        """The path or PACK:MEMBER it was loaded from; None for a file made from bytes."""
+        return self._handle.path or None
+
+    def info(self) -> dict:
+        """What `ainb info` shows: file, name, version, category, size, sections (the count of
+        each section, keyed as `ainb info` names them), node_types, user_functions, modules."""
+        return self._handle.info()
+
+    def to_dict(self) -> dict:
+        """The text form (docs/text-form.md) as a new dict, which from_dict turns back into the
+        same bytes when unedited."""
+        return json.loads(self._handle.text())
+
+    def _parsed(self) -> dict:
+        if self._text is None:
+            self._text = self.to_dict()
+        return self._text
+
+    @property
+    def version(self) -> int:
+        return self.info()["version"]
+
+    @property
+    def commands(self) -> list:
+        return [
+            Command(c["name"], c["root"], c.get("guid", ""), c.get("secondary_root"))
+            for c in self._parsed().get("commands", [])
+        ]
+
+    @property
+    def nodes(self) -> list:
+        return [
+            Node(
+                index=i,
+                type=n["type"],
+                name=n.get("name", ""),
+                guid=n.get("guid", ""),
+                properties=copy.deepcopy(n.get("properties", {})),
+                inputs=copy.deepcopy(n.get("inputs", {})),
+                outputs=copy.deepcopy(n.get("outputs", {})),
+                plugs=copy.deepcopy(n.get("plugs", {})),
+                queries=list(n.get("queries", [])),
+                attachments=list(n.get("attachments", [])),
+            )
+            for i, n in enumerate(self._parsed()["nodes"])
+        ]
+
+    @property
+    def blackboard(self) -> list:
+        """Every entry, grouped by type in the file's order."""
+        return [
+            BlackboardEntry(
+                type=kind,
+                name=e["name"],
+                default=e.get("default"),
+                notes=e.get("notes", ""),
+                inherit=e.get("inherit", "from_root"),
+                file_reference=e.get("file_reference"),
+            )
+            for kind, entries in self._parsed().get("blackboard", {}).items()
+            for e in entries
+        ]
+
+    def write(self) -> bytes:
+        """The file written by the writer: the same bytes as it was loaded from."""
+        return self._handle.write()
+
+    def save(self, path: PathLike) -> None:
+        """Writes the file to `path`."""
+        with open(path, "wb") as out:
+            out.write(self.write())
+
+    def bytes(self) -> bytes:
+        """The bytes it was loaded from."""
+        return self._handle.bytes()
+
+
+def load(
+    source: Union[PathLike, bytes, bytearray],
+    name: Optional[str] = None,
+    *,
+    romfs: Optional[PathLike] = None,
+    zsdic: Optional[PathLike] = None,
+) -> File:
+    """Loads a file: a path, PACK:MEMBER ("Pack/Actor/X.pack.zs:AI/X.root.ainb", with the
+    game's zstd dictionaries from `zsdic` or ROMFS/Pack/ZsDic.pack.zs), or bytes (`name` in
+    messages). Raises LoadError."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return File(_ainb.load_bytes(bytes(source), name or "bytes"))
+    if name is not None:
+        raise TypeError("name is for bytes; a path names itself")
+    return File(_ainb.load_spec(os.fspath(source), _path(romfs), _path(zsdic)))
+
+
+def from_dict(text: dict, name: str = "text form") -> File:
+    """A file from its text form (File.to_dict, edited or not). Raises TextFormError naming the
+    JSON pointer of a bad value, or LoadError."""
+    return File(_ainb.from_text(json.dumps(text, ensure_ascii=False), name))
+
+
+class Pack:
+    """A SARC pack (TotK's Pack/Actor/X.pack.zs): its members by name."""
+
+    def __init__(self, handle: _ainb.Pack):
+        self._handle = handle
+
+    def __repr__(self) -> str:
+        return f"<ainb.Pack {self.name!r}: {len(self.members)} members>"
+
+    @property
+    def name(self) -> str:
+        return self._handle.name
+
+    @property
+    def members(self) -> list:
+        return self._handle.members
+
+    def read(self, member: str) -> bytes:
+        """A member's bytes. Raises LoadError when the pack has no such member."""
+        return self._handle.read(member)
+
+    def load(self, member: str) -> File:
+        """An AI file of the pack ("AI/X.root.ainb"), named PACK:MEMBER in messages."""
+        return File(_ainb.load_bytes(self.read(member), f"{self.name}:{member}"))
+
+
+def open_pack(path: PathLike, zsdic: Optional[PathLike] = None) -> Pack:
+    """Opens a pack (zstd-compressed with the dictionaries in `zsdic`, a folder of *.zsdic or a
+    ZsDic.pack.zs, or plain SARC). Raises LoadError."""
+    return Pack(_ainb.open_pack(os.fspath(path), _path(zsdic)))
+
+
+def _path(path: Optional[PathLike]) -> str:
+    return "" if path is None else os.fspath(path)
