@@ -29,10 +29,15 @@ __all__ = [
     "LoadError",
     "Node",
     "Pack",
+    "RegressResult",
+    "RunResult",
+    "ScenarioError",
     "TextFormError",
     "from_dict",
     "load",
     "open_pack",
+    "regress",
+    "run",
     "__version__",
 ]
 
@@ -239,3 +244,195 @@ def open_pack(path: PathLike, zsdic: Optional[PathLike] = None) -> Pack:
 
 def _path(path: Optional[PathLike]) -> str:
     return "" if path is None else os.fspath(path)
+
+
+# Runs and regressions ---------------------------------------------------------------------------
+
+ScenarioError = _ainb.ScenarioError
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What `ainb run` reports: the summary's fields, the warnings, and the trace's events (the
+    dicts of its JSON lines, in order; empty with trace=False)."""
+
+    file: str
+    command: str
+    started: str
+    state: str  # "running", "succeeded", "failed", "faulted", ...
+    frames: int
+    ended_frame: int
+    restarts: int
+    visits: int
+    updates_by_class: dict
+    last_results: list
+    not_honoured: list
+    blackboard: dict  # name -> value at the end: 1.5, True, "text", [x, y, z] (vec3f)
+    warnings: list
+    alerts: list
+    fault: str
+    stubs_with_children: int
+    text: str  # the summary as `ainb run` prints it
+    trace: list
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class RegressResult:
+    """What `ainb regress` reports: `difference` is None when the runs agree, else the first
+    differing event of each side (None: that run had no more), the events before it and why."""
+
+    scenarios: int
+    events: int
+    difference: Optional[dict]
+    notes: list
+    not_honoured: list
+    warnings: list
+    text: str  # the report as `ainb regress` prints it
+
+    @property
+    def equal(self) -> bool:
+        return self.difference is None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_RunSource = Union[PathLike, File]
+
+
+def run(
+    file: _RunSource,
+    scenario: Union[None, dict, PathLike] = None,
+    *,
+    frames: int = 600,
+    command: Optional[str] = None,
+    seed: int = 0,
+    modules: Optional[list] = None,
+    romfs: Optional[PathLike] = None,
+    zsdic: Optional[PathLike] = None,
+    definitions: Optional[list] = None,
+    generic_nodes: bool = False,
+    stub_children: bool = False,
+    stub_missing_modules: bool = False,
+    restart: bool = False,
+    simultaneous_ends_first: bool = False,
+    trace: bool = True,
+) -> RunResult:
+    """Runs a file as `ainb run` does, with the same options (docs/simulation.md): a path,
+    PACK:MEMBER (with romfs), or a File (one made from bytes is written to a temporary folder;
+    its modules then come from `modules`). `scenario`: a dict in the scenario format or a path.
+    Raises LoadError, ScenarioError, or ValueError for a command the file lacks."""
+    options = _run_options(locals())
+    with _on_disk(file) as path:
+        summary, lines = _ainb.run(path, *_scenario(scenario), options, trace)
+    events = [json.loads(line) for line in lines.splitlines()]
+    summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
+    return RunResult(**summary, trace=events)
+
+
+def regress(
+    original: _RunSource,
+    edited: _RunSource,
+    scenarios: Optional[list] = None,
+    *,
+    frames: int = 600,
+    command: Optional[str] = None,
+    seed: int = 0,
+    modules: Optional[list] = None,
+    romfs: Optional[PathLike] = None,
+    zsdic: Optional[PathLike] = None,
+    definitions: Optional[list] = None,
+    generic_nodes: bool = False,
+    stub_children: bool = False,
+    stub_missing_modules: bool = False,
+    restart: bool = False,
+    simultaneous_ends_first: bool = False,
+) -> RegressResult:
+    """Runs both files under each scenario (dicts or paths; none: the files' defaults) with the
+    same options and compares their traces event by event, nodes paired by GUID, as `ainb regress`
+    does. Raises as run does."""
+    options = _run_options(locals())
+    with _on_disk(original) as a, _on_disk(edited) as b:
+        result = _ainb.regress(a, b, [_scenario(s) for s in scenarios or []], options)
+    if result["difference"] is not None:
+        diff = result["difference"]
+        for side in ("original", "edited"):
+            diff[side] = None if diff[side] is None else json.loads(diff[side])
+        diff["context"] = [json.loads(e) for e in diff["context"]]
+    return RegressResult(**result)
+
+
+def _run_options(args: dict) -> dict:
+    for name in ("frames", "seed"):
+        if not isinstance(args[name], int) or isinstance(args[name], bool) or args[name] < 0:
+            raise ValueError(f"{name} must be a whole number of at least 0, not {args[name]!r}")
+    return {
+        "command": args["command"] or "",
+        "frames": args["frames"],
+        "seed": args["seed"],
+        "restart": bool(args["restart"]),
+        "generic_nodes": bool(args["generic_nodes"]),
+        "stub_children": bool(args["stub_children"]),
+        "simultaneous_ends_first": bool(args["simultaneous_ends_first"]),
+        "stub_missing_modules": bool(args["stub_missing_modules"]),
+        "modules": [os.fspath(m) for m in args["modules"] or []],
+        "romfs": _path(args["romfs"]),
+        "zsdic": _path(args["zsdic"]),
+        "definitions": [os.fspath(d) for d in args["definitions"] or []],
+    }
+
+
+def _value(text: str) -> Any:
+    """A blackboard value as the summary prints it ("1.5", "true", "\"text\"", "[1, 2, 3]") as
+    Python's; "?" (an entry without a value) stays as it is."""
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "null":
+        return None
+    if text.startswith("[") and text.endswith("]"):
+        return [float(x) for x in text[1:-1].split(",")]
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _scenario(scenario) -> tuple:
+    if scenario is None:
+        return ("", "")
+    if isinstance(scenario, dict):
+        return ("json", json.dumps(scenario))
+    return ("path", os.fspath(scenario))
+
+
+class _on_disk:
+    """The path a run reads: a path as given, a File's own path, or a File from bytes written
+    to a temporary folder for the run's length."""
+
+    def __init__(self, source: _RunSource):
+        self._source = source
+        self._folder = None
+
+    def __enter__(self) -> str:
+        if not isinstance(self._source, File):
+            return os.fspath(self._source)
+        if self._source.path is not None:
+            return self._source.path
+        import tempfile
+
+        self._folder = tempfile.TemporaryDirectory(prefix="ainb-")
+        name = os.path.basename(self._source.name) or "file.ainb"
+        path = os.path.join(self._folder.name, name)
+        self._source.save(path)
+        return path
+
+    def __exit__(self, *exc) -> None:
+        if self._folder is not None:
+            self._folder.cleanup()

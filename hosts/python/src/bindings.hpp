@@ -22,5 +22,6 @@ struct File {
 
 void bind_errors(py::module_& m);
 void bind_files(py::module_& m);
+void bind_runs(py::module_& m);
 
 }  // namespace ainb::python

@@ -117,14 +117,13 @@ void bind_files(py::module_& m) {
                                  names.push_back(file.name);
                                return names;
                              })
-      .def("read", [](const Pack& p, std::string_view member) {
-        return to_bytes(p.sarc.member(member));
-      });
+      .def("read",
+           [](const Pack& p, std::string_view member) { return to_bytes(p.sarc.member(member)); });
   m.def(
       "open_pack",
       [](const std::string& path, const std::string& zsdic) {
-        const auto dictionaries = zsdic.empty() ? formats::ZstdDictionaries()
-                                                : formats::ZstdDictionaries::load(zsdic);
+        const auto dictionaries =
+            zsdic.empty() ? formats::ZstdDictionaries() : formats::ZstdDictionaries::load(zsdic);
         return Pack{formats::open_pack_file(path, &dictionaries)};
       },
       py::arg("path"), py::arg("zsdic") = "");

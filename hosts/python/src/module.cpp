@@ -41,4 +41,5 @@ PYBIND11_MODULE(_ainb, m) {
   m.attr("__version__") = AINB_VERSION;
   ainb::python::bind_errors(m);
   ainb::python::bind_files(m);
+  ainb::python::bind_runs(m);
 }

@@ -11,9 +11,7 @@
 
 namespace ainb::simulation {
 
-namespace {
-
-nlohmann::ordered_json to_json(const TraceEvent& e) {
+nlohmann::ordered_json trace_event_json(const TraceEvent& e) {
   nlohmann::ordered_json j;
   j["frame"] = e.frame;
   j["event"] = e.event;
@@ -27,12 +25,15 @@ nlohmann::ordered_json to_json(const TraceEvent& e) {
   return j;
 }
 
+namespace {
+
 class JsonLines : public TraceSink {
  public:
   explicit JsonLines(std::ostream& out) : out_(out) {}
   // A string that is not UTF-8 (a damaged name) is written with U+FFFD for its bad bytes.
   void event(const TraceEvent& e) override {
-    out_ << to_json(e).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+    out_ << trace_event_json(e).dump(-1, ' ', false,
+                                     nlohmann::ordered_json::error_handler_t::replace)
          << '\n';
   }
 
@@ -85,7 +86,7 @@ class Chrome : public TraceSink {
     last_ts_ = ts;
     if (e.event == "truncated") truncated_ = true;  // the spans open now end here
     if (e.event == "enter") {
-      open_.push_back(Span{e.instance, e.node, ts, to_json(e), {}, 0});
+      open_.push_back(Span{e.instance, e.node, ts, trace_event_json(e), {}, 0});
       return;
     }
     if (auto* span = (e.event == "update" || e.event == "leave") ? open_span(e) : nullptr) {
@@ -101,7 +102,7 @@ class Chrome : public TraceSink {
     j["ts"] = ts;
     j["pid"] = 1;
     j["tid"] = 1;
-    j["args"] = to_json(e);
+    j["args"] = trace_event_json(e);
     write(j);
   }
   void finish() override {

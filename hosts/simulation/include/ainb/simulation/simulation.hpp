@@ -102,6 +102,8 @@ inline constexpr std::uint64_t kDefaultMaxTraceEvents = 10'000'000;
 // Writes to `out` (which must outlive the sink).
 std::unique_ptr<TraceSink> make_trace_writer(TraceFormat format, std::ostream& out,
                                              std::uint64_t max_events = kDefaultMaxTraceEvents);
+// One line of a JSON-lines trace, as the writer prints it.
+nlohmann::ordered_json trace_event_json(const TraceEvent& event);
 // One line of a JSON-lines trace, read back (`depth` is not stored, so it is 0). Throws
 // nlohmann::json::exception when the line is not such an event.
 TraceEvent parse_trace_event(const nlohmann::json& line);

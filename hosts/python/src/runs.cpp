@@ -1,0 +1,170 @@
+// Runs and regressions: the simulation behind `ainb run` and `ainb regress`, with the same
+// options and the same trace lines, returned as Python values. No Python code runs inside a
+// simulation, so it runs without the GIL.
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "ainb/simulation/regress.hpp"
+#include "ainb/simulation/scenario.hpp"
+#include "ainb/simulation/simulation.hpp"
+#include "bindings.hpp"
+
+namespace ainb::python {
+
+namespace {
+
+// What the Python layer passes (ainb/__init__.py, _run_options): every key, checked there.
+simulation::RunOptions run_options(const py::dict& o) {
+  simulation::RunOptions options;
+  options.command = o["command"].cast<std::string>();
+  options.frames = o["frames"].cast<std::uint64_t>();
+  options.seed = o["seed"].cast<std::uint64_t>();
+  options.restart = o["restart"].cast<bool>();
+  options.generic_nodes = o["generic_nodes"].cast<bool>();
+  options.stub_children = o["stub_children"].cast<bool>();
+  options.simultaneous_ends_first = o["simultaneous_ends_first"].cast<bool>();
+  options.stub_missing_modules = o["stub_missing_modules"].cast<bool>();
+  for (const auto& dir : o["modules"].cast<std::vector<std::string>>())
+    options.module_dirs.emplace_back(dir);
+  options.romfs = o["romfs"].cast<std::string>();
+  options.zsdic = o["zsdic"].cast<std::string>();
+  for (const auto& path : o["definitions"].cast<std::vector<std::string>>())
+    options.definitions.emplace_back(path);
+  return options;
+}
+
+// A scenario as the Python layer passes it: ("", "") none, ("path", PATH) a file, ("json", TEXT)
+// a dict printed as JSON.
+simulation::Scenario scenario_from(const std::string& kind, const std::string& value) {
+  if (kind == "path") return simulation::load_scenario(value);
+  if (kind == "json") return simulation::parse_scenario(nlohmann::json::parse(value), "scenario");
+  return {};
+}
+
+// The warnings a run says (missing modules and user functions, parameter files, scenario steps),
+// kept in order; alerts are the summary's.
+struct Warnings {
+  Warnings() = default;
+  Warnings(const Warnings&) = delete;  // the sink holds `this`
+  Warnings& operator=(const Warnings&) = delete;
+  std::vector<std::string> lines;
+  runtime::LogSink sink = [this](const runtime::LogEvent& e) {
+    if (e.kind == runtime::LogKind::Alert) return;
+    lines.push_back(e.file.empty() || e.kind == runtime::LogKind::ParameterFile ||
+                            e.kind == runtime::LogKind::Scenario
+                        ? std::string(e.message)
+                        : std::string(e.file) + ": " + std::string(e.message));
+  };
+};
+
+py::dict summary_dict(const simulation::Summary& s, const std::vector<std::string>& warnings) {
+  py::list alerts;
+  for (const auto& a : s.alerts) {
+    alerts.append(py::dict(py::arg("file") = a.file, py::arg("node") = a.node,
+                           py::arg("message") = a.message, py::arg("first_frame") = a.first_frame,
+                           py::arg("count") = a.count));
+  }
+  std::ostringstream text;
+  simulation::print_summary(s, text);
+  py::dict d;
+  d["file"] = s.file;
+  d["command"] = s.command;
+  d["started"] = s.started;
+  d["state"] = s.state;
+  d["frames"] = s.frames;
+  d["ended_frame"] = s.ended_frame;
+  d["restarts"] = s.restarts;
+  d["visits"] = s.visits;
+  d["updates_by_class"] = s.updates_by_class;
+  d["last_results"] = s.last_results;
+  d["not_honoured"] = s.not_honoured;
+  d["blackboard"] = s.blackboard;
+  d["warnings"] = warnings;
+  d["alerts"] = alerts;
+  d["fault"] = s.fault;
+  d["stubs_with_children"] = s.stubs_with_children;
+  d["text"] = text.str();
+  return d;
+}
+
+py::object event_json(const std::optional<simulation::TraceEvent>& e) {
+  if (!e) return py::none();
+  return py::str(simulation::trace_event_json(*e).dump());
+}
+
+}  // namespace
+
+void bind_runs(py::module_& m) {
+  py::register_exception<simulation::ScenarioError>(m, "ScenarioError", PyExc_ValueError);
+
+  m.def(
+      "run",
+      [](const std::string& path, const std::string& scenario_kind,
+         const std::string& scenario_value, const py::dict& options_dict, bool trace) {
+        auto options = run_options(options_dict);
+        Warnings warnings;
+        options.log = &warnings.sink;
+        std::ostringstream lines;
+        simulation::Summary summary;
+        {
+          py::gil_scoped_release unlocked;
+          const auto scenario = scenario_from(scenario_kind, scenario_value);
+          const auto writer =
+              trace ? simulation::make_trace_writer(simulation::TraceFormat::Jsonl, lines)
+                    : nullptr;
+          summary = simulation::simulate(path, scenario, options, writer.get());
+          if (writer) writer->finish();
+        }
+        return py::make_tuple(summary_dict(summary, warnings.lines), lines.str());
+      },
+      py::arg("path"), py::arg("scenario_kind"), py::arg("scenario_value"), py::arg("options"),
+      py::arg("trace"));
+
+  m.def(
+      "regress",
+      [](const std::string& original, const std::string& edited,
+         const std::vector<std::pair<std::string, std::string>>& scenario_args,
+         const py::dict& options_dict) {
+        auto options = run_options(options_dict);
+        Warnings warnings;
+        options.log = &warnings.sink;
+        simulation::RegressResult result;
+        {
+          py::gil_scoped_release unlocked;
+          std::vector<simulation::Scenario> scenarios;
+          for (const auto& [kind, value] : scenario_args)
+            scenarios.push_back(scenario_from(kind, value));
+          result = simulation::regress(original, edited, scenarios, options);
+        }
+        std::ostringstream text;
+        simulation::print_regress(result, text);
+        py::dict d;
+        d["scenarios"] = result.scenarios;
+        d["events"] = result.events;
+        d["notes"] = result.notes;
+        d["not_honoured"] = result.not_honoured;
+        d["warnings"] = warnings.lines;
+        d["text"] = text.str();
+        if (result.difference) {
+          const auto& diff = *result.difference;
+          py::list context;
+          for (const auto& e : diff.context)
+            context.append(py::str(simulation::trace_event_json(e).dump()));
+          d["difference"] =
+              py::dict(py::arg("scenario") = diff.scenario, py::arg("index") = diff.index,
+                       py::arg("original") = event_json(diff.original),
+                       py::arg("edited") = event_json(diff.edited),
+                       py::arg("explanation") = diff.explanation, py::arg("context") = context);
+        } else {
+          d["difference"] = py::none();
+        }
+        return d;
+      },
+      py::arg("original"), py::arg("edited"), py::arg("scenarios"), py::arg("options"));
+}
+
+}  // namespace ainb::python
