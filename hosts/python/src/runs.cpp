@@ -91,9 +91,15 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   return d;
 }
 
+// An event as its JSON line, bytes that are not UTF-8 replaced as the trace writer replaces them.
+py::str event_line(const simulation::TraceEvent& e) {
+  return simulation::trace_event_json(e).dump(-1, ' ', false,
+                                              nlohmann::ordered_json::error_handler_t::replace);
+}
+
 py::object event_json(const std::optional<simulation::TraceEvent>& e) {
   if (!e) return py::none();
-  return py::str(simulation::trace_event_json(*e).dump());
+  return event_line(*e);
 }
 
 }  // namespace
@@ -153,7 +159,7 @@ void bind_runs(py::module_& m) {
           const auto& diff = *result.difference;
           py::list context;
           for (const auto& e : diff.context)
-            context.append(py::str(simulation::trace_event_json(e).dump()));
+            context.append(event_line(e));
           d["difference"] =
               py::dict(py::arg("scenario") = diff.scenario, py::arg("index") = diff.index,
                        py::arg("original") = event_json(diff.original),
