@@ -30,11 +30,7 @@ void WarningReport::add(const runtime::LogEvent& e) {
       functions_[std::string(e.subject)].callers.insert(file);
       return;
     default: {
-      // A host's warning is its whole line; the runtime's leave the file out.
-      auto line = e.kind == runtime::LogKind::ParameterFile ||
-                          e.kind == runtime::LogKind::Scenario || file.empty()
-                      ? std::string(e.message)
-                      : fmt::format("{}: {}", file, e.message);
+      auto line = runtime::log_line(e);
       if (seen_.insert(line).second) others_.push_back(std::move(line));
     }
   }

@@ -20,4 +20,10 @@ std::string_view log_kind_name(LogKind kind) {
   return "unknown";
 }
 
+std::string log_line(const LogEvent& e) {
+  const bool whole = e.kind == LogKind::ParameterFile || e.kind == LogKind::Scenario;
+  if (whole || e.file.empty()) return std::string(e.message);
+  return std::string(e.file) + ": " + std::string(e.message);
+}
+
 }  // namespace ainb::runtime

@@ -45,21 +45,13 @@ simulation::Scenario scenario_from(const std::string& kind, const std::string& v
   return {};
 }
 
-// The warnings a run says (missing modules and user functions, parameter files, scenario steps),
-// kept in order; alerts are the summary's.
-struct Warnings {
-  Warnings() = default;
-  Warnings(const Warnings&) = delete;  // the sink holds `this`
-  Warnings& operator=(const Warnings&) = delete;
-  std::vector<std::string> lines;
-  runtime::LogSink sink = [this](const runtime::LogEvent& e) {
-    if (e.kind == runtime::LogKind::Alert) return;
-    lines.push_back(e.file.empty() || e.kind == runtime::LogKind::ParameterFile ||
-                            e.kind == runtime::LogKind::Scenario
-                        ? std::string(e.message)
-                        : std::string(e.file) + ": " + std::string(e.message));
+// Collects the warnings a run says (missing modules and user functions, parameter files,
+// scenario steps) as lines, in order; alerts are the summary's.
+runtime::LogSink collect_warnings(std::vector<std::string>& lines) {
+  return [&lines](const runtime::LogEvent& e) {
+    if (e.kind != runtime::LogKind::Alert) lines.push_back(runtime::log_line(e));
   };
-};
+}
 
 py::dict summary_dict(const simulation::Summary& s, const std::vector<std::string>& warnings) {
   py::list alerts;
@@ -112,8 +104,9 @@ void bind_runs(py::module_& m) {
       [](const std::string& path, const std::string& scenario_kind,
          const std::string& scenario_value, const py::dict& options_dict, bool trace) {
         auto options = run_options(options_dict);
-        Warnings warnings;
-        options.log = &warnings.sink;
+        std::vector<std::string> warnings;
+        const auto sink = collect_warnings(warnings);
+        options.log = &sink;
         std::ostringstream lines;
         simulation::Summary summary;
         {
@@ -125,7 +118,7 @@ void bind_runs(py::module_& m) {
           summary = simulation::simulate(path, scenario, options, writer.get());
           if (writer) writer->finish();
         }
-        return py::make_tuple(summary_dict(summary, warnings.lines), lines.str());
+        return py::make_tuple(summary_dict(summary, warnings), lines.str());
       },
       py::arg("path"), py::arg("scenario_kind"), py::arg("scenario_value"), py::arg("options"),
       py::arg("trace"));
@@ -136,8 +129,9 @@ void bind_runs(py::module_& m) {
          const std::vector<std::pair<std::string, std::string>>& scenario_args,
          const py::dict& options_dict) {
         auto options = run_options(options_dict);
-        Warnings warnings;
-        options.log = &warnings.sink;
+        std::vector<std::string> warnings;
+        const auto sink = collect_warnings(warnings);
+        options.log = &sink;
         simulation::RegressResult result;
         {
           py::gil_scoped_release unlocked;
@@ -153,7 +147,7 @@ void bind_runs(py::module_& m) {
         d["events"] = result.events;
         d["notes"] = result.notes;
         d["not_honoured"] = result.not_honoured;
-        d["warnings"] = warnings.lines;
+        d["warnings"] = warnings;
         d["text"] = text.str();
         if (result.difference) {
           const auto& diff = *result.difference;

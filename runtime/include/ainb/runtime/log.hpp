@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 namespace ainb::runtime {
@@ -50,5 +51,9 @@ inline bool listening(const LogSink* sink) {
 }
 
 std::string_view log_kind_name(LogKind kind);  // "missing-module", "alert", ...
+
+// The event as a line of its own: "FILE: MESSAGE" for the runtime's events, the message alone for
+// a host's (ParameterFile, Scenario: their message is the whole line) or an event of no file.
+std::string log_line(const LogEvent& event);
 
 }  // namespace ainb::runtime
