@@ -7,6 +7,8 @@ simulation that calls no Python code (docs/benchmarks.md, "Python").
 Each row runs one corpus file for its frames without a trace, `repeat` times each way,
 alternating, and prints the median wall times and their ratio. The program's time includes
 its start (about a millisecond); the module's includes building the result's Python values.
+A last row reads the events of a long run of the example both ways: kept (ainb.run's list)
+and streamed (ainb.trace).
 """
 
 import argparse
@@ -46,6 +48,15 @@ def main() -> None:
             module.append(time.perf_counter() - start)
         a, b = statistics.median(program), statistics.median(module)
         print(f"{path.name:<46} {frames:>6} {a * 1e3:>8.1f}ms {b * 1e3:>8.1f}ms {b / a:>6.2f}")
+    example = pathlib.Path(args.ainb).parents[2] / "examples/patrol.root.ainb"
+    start = time.perf_counter()
+    kept = len(ainb.run(example, frames=200000, restart=True).trace)
+    middle = time.perf_counter()
+    streamed = sum(1 for _ in ainb.trace(example, frames=200000, restart=True))
+    end = time.perf_counter()
+    assert kept == streamed
+    print(f"\n{kept} events of {example.name}, 200000 frames: ainb.run's list {middle - start:.1f}s, "
+          f"ainb.trace {end - middle:.1f}s")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ if grep -q "^AINB_PYTHON_EXECUTABLE:INTERNAL=" "$build/CMakeCache.txt"; then
   python="$(sed -n 's/^AINB_PYTHON_EXECUTABLE:INTERNAL=//p' "$build/CMakeCache.txt")"
   site="$(find "$prefix/lib" -path '*-packages/ainb/__init__.py' -printf '%h\n' | head -1)"
   [[ -n "$site" ]] || { echo "test-install: the Python package is not installed" >&2; exit 1; }
-  expect "consumer.py: 10 nodes, rewritten byte for byte" \
+  expect "consumer.py: 10 nodes, rewritten byte for byte, MoveTo updated 2 times" \
     env PYTHONPATH="$(dirname "$site")" "$python" tests/install/consumer.py "$example"
 fi
 echo "test-install: installed, consumer built and run in ${SECONDS} s"

@@ -1,8 +1,12 @@
 # Runs and regressions through `import ainb`: the same trace lines, summary and verdicts as the
 # command line for the same options, and its messages for bad arguments.
+import dataclasses
+import itertools
 import json
 import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -105,3 +109,52 @@ def test_bad_arguments_give_the_command_lines_messages(cli, tmp_path):
     assert caught.value.section == "file"
     with pytest.raises(ValueError, match="frames must be a whole number of at least 0, not -1"):
         ainb.run(EXAMPLE, frames=-1)
+
+
+def test_a_streamed_trace_gives_the_runs_events_one_by_one(corpus):
+    t = ainb.trace(EXAMPLE, SCENARIO)
+    assert t.result is None  # not read yet
+    events = list(t)
+    run = ainb.run(EXAMPLE, SCENARIO)
+    assert events == run.trace
+    assert t.result == dataclasses.replace(run, trace=[])
+    # A real file with modules stubbed and the generic classes, restarted for 2000 frames.
+    path = corpus / "ainb/Toby.utility.root.ainb"
+    options = dict(frames=2000, restart=True, stub_missing_modules=True, generic_nodes=True, seed=9)
+    assert list(ainb.trace(path, **options)) == ainb.run(path, **options).trace
+
+
+def test_a_streamed_trace_closed_early_stops_its_run():
+    with ainb.trace(EXAMPLE, frames=10**12, restart=True) as t:
+        first = [e["event"] for e in itertools.islice(t, 6)]
+    assert first == ["command", "enter", "enter", "enter", "enter", "update"]
+    assert t.result is None
+    with pytest.raises(StopIteration):
+        next(t)
+    # Dropped without closing: the run stops too (the test would not end otherwise).
+    next(ainb.trace(EXAMPLE, frames=10**12, restart=True))
+
+
+def test_a_streamed_trace_raises_the_runs_errors_at_the_first_event(tmp_path):
+    stream = ainb.trace(tmp_path / "missing.ainb")
+    with pytest.raises(ainb.LoadError) as caught:
+        next(stream)
+    assert caught.value.section == "file"
+    assert stream.result is None
+    with pytest.raises(ValueError, match=r'has no command "Nothing"'):
+        next(ainb.trace(EXAMPLE, command="Nothing"))
+
+
+def test_a_program_that_ends_with_a_trace_still_running_exits_cleanly(tmp_path):
+    # The run's thread calls a Python class; it is stopped before the interpreter shuts down.
+    script = tmp_path / "left_open.py"
+    script.write_text(
+        "import ainb\n"
+        "class MoveTo:\n"
+        "    def update(self, ctx):\n"
+        "        return ainb.Result.Running\n"
+        f"t = ainb.trace({str(EXAMPLE)!r}, frames=10**12, node_classes={{'MoveTo': MoveTo}})\n"
+        "print(next(t)['event'])\n"
+    )
+    done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "command\n", "")

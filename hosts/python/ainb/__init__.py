@@ -13,31 +13,38 @@ Errors are ValueErrors with the command line's messages: LoadError (a bad file: 
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
+import weakref
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from . import _ainb
-from ._ainb import LoadError, TextFormError, __version__
+from ._ainb import LoadError, NodeContext, Result, TextFormError, __version__
 
 __all__ = [
     "BlackboardEntry",
     "Command",
     "File",
+    "Instance",
     "LoadError",
     "Node",
+    "NodeContext",
     "Pack",
     "RegressResult",
+    "Result",
     "RunResult",
     "ScenarioError",
     "TextFormError",
+    "Trace",
     "from_dict",
     "load",
     "open_pack",
     "regress",
     "run",
+    "trace",
     "__version__",
 ]
 
@@ -319,11 +326,14 @@ def run(
     stub_missing_modules: bool = False,
     restart: bool = False,
     simultaneous_ends_first: bool = False,
+    node_classes: Optional[dict] = None,
     trace: bool = True,
 ) -> RunResult:
     """Runs a file as `ainb run` does, with the same options (docs/simulation.md): a path,
     PACK:MEMBER (with romfs), or a File (one made from bytes is written to a temporary folder;
     its modules then come from `modules`). `scenario`: a dict in the scenario format or a path.
+    `node_classes`: {class name: Python class} for the file's UserDefined nodes (docs/python.md,
+    "Node classes in Python"); a scenario's scripted class of the same name wins.
     Raises LoadError, ScenarioError, or ValueError for a command the file lacks."""
     options = _run_options(locals())
     with _on_disk(file) as path:
@@ -331,6 +341,95 @@ def run(
     events = [json.loads(line) for line in lines.splitlines()]
     summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
     return RunResult(**summary, trace=events)
+
+
+class Trace:
+    """A run's events as it goes (ainb.trace): iterate it for the event dicts, in order; `result`
+    is the RunResult (its trace empty) once the last event was read. Closing it (or leaving its
+    `with` block) before the end stops the run. Memory stays flat whatever the run's length."""
+
+    def __init__(self, handle, folder):
+        self._handle = handle
+        self._folder = folder
+        _open_traces.add(self)
+
+    def __iter__(self) -> "Trace":
+        return self
+
+    def __next__(self) -> dict:
+        try:
+            return next(self._handle)
+        except BaseException:
+            self._cleanup()
+            raise
+
+    def __enter__(self) -> "Trace":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stops the run if it goes on."""
+        self._handle.close()
+        self._cleanup()
+
+    @property
+    def result(self) -> Optional[RunResult]:
+        """The summary once every event was read; None before, and for a run closed early."""
+        summary = self._handle.result()
+        if summary is None:
+            return None
+        summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
+        return RunResult(**summary, trace=[])
+
+    def _cleanup(self) -> None:
+        if self._folder is not None:
+            self._folder.__exit__(None, None, None)
+            self._folder = None
+
+
+# Runs still going when the program ends are stopped before the interpreter shuts down: their
+# threads may call Python node classes, which they cannot once it has begun to.
+_open_traces: "weakref.WeakSet[Trace]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_traces() -> None:
+    for t in list(_open_traces):
+        t.close()
+
+
+def trace(
+    file: _RunSource,
+    scenario: Union[None, dict, PathLike] = None,
+    *,
+    frames: int = 600,
+    command: Optional[str] = None,
+    seed: int = 0,
+    modules: Optional[list] = None,
+    romfs: Optional[PathLike] = None,
+    zsdic: Optional[PathLike] = None,
+    definitions: Optional[list] = None,
+    generic_nodes: bool = False,
+    stub_children: bool = False,
+    stub_missing_modules: bool = False,
+    restart: bool = False,
+    simultaneous_ends_first: bool = False,
+    node_classes: Optional[dict] = None,
+) -> Trace:
+    """run's events one by one while it runs, for runs too long to keep (docs/python.md, "Long
+    runs"): `for event in ainb.trace(path, frames=10**7): ...`. The same options and events as
+    run; the run's errors (LoadError, ScenarioError, ValueError) are raised by the first next()."""
+    options = _run_options(locals())
+    folder = _on_disk(file)
+    path = folder.__enter__()
+    try:
+        handle = _ainb.Stream(path, *_scenario(scenario), options)
+    except BaseException:
+        folder.__exit__(None, None, None)
+        raise
+    return Trace(handle, folder)
 
 
 def regress(
@@ -350,10 +449,11 @@ def regress(
     stub_missing_modules: bool = False,
     restart: bool = False,
     simultaneous_ends_first: bool = False,
+    node_classes: Optional[dict] = None,
 ) -> RegressResult:
     """Runs both files under each scenario (dicts or paths; none: the files' defaults) with the
     same options and compares their traces event by event, nodes paired by GUID, as `ainb regress`
-    does. Raises as run does."""
+    does; `node_classes` serve both runs. Raises as run does."""
     options = _run_options(locals())
     with _on_disk(original) as a, _on_disk(edited) as b:
         result = _ainb.regress(a, b, [_scenario(s) for s in scenarios or []], options)
@@ -367,8 +467,9 @@ def regress(
 
 def _run_options(args: dict) -> dict:
     for name in ("frames", "seed"):
-        if not isinstance(args[name], int) or isinstance(args[name], bool) or args[name] < 0:
-            raise ValueError(f"{name} must be a whole number of at least 0, not {args[name]!r}")
+        _whole(name, args[name])
+    if not isinstance(args["node_classes"] or {}, dict):
+        raise TypeError(f"node_classes must be a dict of class name to class, not {args['node_classes']!r}")
     return {
         "command": args["command"] or "",
         "frames": args["frames"],
@@ -382,6 +483,7 @@ def _run_options(args: dict) -> dict:
         "romfs": _path(args["romfs"]),
         "zsdic": _path(args["zsdic"]),
         "definitions": [os.fspath(d) for d in args["definitions"] or []],
+        "node_classes": dict(args["node_classes"] or {}),
     }
 
 
@@ -436,3 +538,113 @@ class _on_disk:
     def __exit__(self, *exc) -> None:
         if self._folder is not None:
             self._folder.cleanup()
+
+
+# An actor of your own ------------------------------------------------------------------------
+
+
+class Instance:
+    """One actor that you start and tick (docs/python.md, "An actor of your own"):
+
+        actor = ainb.Instance("patrol.root.ainb", node_classes={"MoveTo": MoveTo})
+        actor.start("Root")
+        actor.tick(10)                      # "running", "succeeded", "failed" or "faulted"
+        actor["IsEnemyNear"] = True         # the blackboard, by entry name
+
+    `source`: a path, PACK:MEMBER (with romfs) or a File; the options are run's. `observer` is
+    called with each event as a dict, the events `ainb run --trace` writes; what it raises
+    faults the instance. Ticks release the GIL while no Python code runs."""
+
+    def __init__(
+        self,
+        source: _RunSource,
+        *,
+        node_classes: Optional[dict] = None,
+        observer=None,
+        seed: int = 0,
+        modules: Optional[list] = None,
+        romfs: Optional[PathLike] = None,
+        zsdic: Optional[PathLike] = None,
+        definitions: Optional[list] = None,
+        generic_nodes: bool = False,
+        stub_children: bool = False,
+        stub_missing_modules: bool = False,
+    ):
+        args = dict(locals(), frames=0, command=None, restart=False, simultaneous_ends_first=False)
+        options = _run_options(args)
+        if observer is not None and not callable(observer):
+            raise TypeError(f"observer must be callable, not {observer!r}")
+        if isinstance(source, File) and source.path is None:
+            self._handle = _ainb.Instance(source.name, source.bytes(), options, observer)
+        else:
+            spec = source.path if isinstance(source, File) else os.fspath(source)
+            self._handle = _ainb.Instance(spec, None, options, observer)
+
+    def __repr__(self) -> str:
+        return f"<ainb.Instance {self.file!r}: {self.state}, frame {self.frame}>"
+
+    @property
+    def file(self) -> str:
+        return self._handle.file
+
+    @property
+    def commands(self) -> list:
+        return self._handle.commands
+
+    def start(self, command: Optional[str] = None) -> None:
+        """Starts a command (default: the file's first), leaving the running one first. Raises
+        ValueError naming the commands the file has when it has no such one."""
+        self._handle.start(command)
+
+    def tick(self, frames: int = 1) -> str:
+        """Advances `frames` frames (stopping at a fault); returns the state."""
+        _whole("frames", frames)
+        return self._handle.tick(frames)
+
+    def tick_while_running(self, max_frames: int) -> str:
+        """Ticks until the command is no longer running, at most `max_frames` frames."""
+        _whole("max_frames", max_frames)
+        return self._handle.tick_while_running(max_frames)
+
+    def stop(self) -> None:
+        """Leaves every active node; the instance is idle afterwards."""
+        self._handle.stop()
+
+    @property
+    def state(self) -> str:
+        """"idle", "running", "succeeded", "failed" or "faulted"."""
+        return self._handle.state
+
+    @property
+    def fault(self) -> Optional[str]:
+        """Why the instance is faulted (a node class's exception with its traceback), else None."""
+        return self._handle.fault
+
+    @property
+    def command(self) -> str:
+        return self._handle.command
+
+    @property
+    def frame(self) -> int:
+        return self._handle.frame
+
+    @property
+    def warnings(self) -> list:
+        """What loading said: modules run as stubs, missing user functions, parameter files."""
+        return self._handle.warnings
+
+    @property
+    def blackboard(self) -> dict:
+        """Every entry's value now, by name (a copy: write with actor[name] = value)."""
+        return self._handle.blackboard()
+
+    def __getitem__(self, name: str) -> Any:
+        return self._handle.get(name)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self._handle.set(name, value)
+
+
+def _whole(name: str, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} must be a whole number of at least 0, not {value!r}")

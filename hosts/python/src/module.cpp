@@ -41,5 +41,8 @@ PYBIND11_MODULE(_ainb, m) {
   m.attr("__version__") = AINB_VERSION;
   ainb::python::bind_errors(m);
   ainb::python::bind_files(m);
+  ainb::python::bind_node_classes(m);
   ainb::python::bind_runs(m);
+  ainb::python::bind_streams(m);
+  ainb::python::bind_instances(m);
 }

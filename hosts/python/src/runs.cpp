@@ -1,6 +1,6 @@
 // Runs and regressions: the simulation behind `ainb run` and `ainb regress`, with the same
-// options and the same trace lines, returned as Python values. No Python code runs inside a
-// simulation, so it runs without the GIL.
+// options and the same trace lines, returned as Python values. A simulation runs without the
+// GIL; node classes written in Python take it for each of their calls.
 
 #include <sstream>
 #include <string>
@@ -15,9 +15,6 @@
 
 namespace ainb::python {
 
-namespace {
-
-// What the Python layer passes (ainb/__init__.py, _run_options): every key, checked there.
 simulation::RunOptions run_options(const py::dict& o) {
   simulation::RunOptions options;
   options.command = o["command"].cast<std::string>();
@@ -34,19 +31,16 @@ simulation::RunOptions run_options(const py::dict& o) {
   options.zsdic = o["zsdic"].cast<std::string>();
   for (const auto& path : o["definitions"].cast<std::vector<std::string>>())
     options.definitions.emplace_back(path);
+  options.node_classes = node_classes_from(o["node_classes"].cast<py::dict>());
   return options;
 }
 
-// A scenario as the Python layer passes it: ("", "") none, ("path", PATH) a file, ("json", TEXT)
-// a dict printed as JSON.
 simulation::Scenario scenario_from(const std::string& kind, const std::string& value) {
   if (kind == "path") return simulation::load_scenario(value);
   if (kind == "json") return simulation::parse_scenario(nlohmann::json::parse(value), "scenario");
   return {};
 }
 
-// Collects the warnings a run says (missing modules and user functions, parameter files,
-// scenario steps) as lines, in order; alerts are the summary's.
 runtime::LogSink collect_warnings(std::vector<std::string>& lines) {
   return [&lines](const runtime::LogEvent& e) {
     if (e.kind != runtime::LogKind::Alert) lines.push_back(runtime::log_line(e));
@@ -82,6 +76,24 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   d["text"] = text.str();
   return d;
 }
+
+py::dict event_dict(const simulation::TraceEvent& e) {
+  const auto json = simulation::trace_event_json(e);
+  py::dict d;
+  for (const auto& [key, value] : json.items()) {
+    const auto k = to_str(key);
+    if (value.is_string()) {
+      d[k] = to_str(value.get_ref<const std::string&>());
+    } else if (value.is_number_unsigned()) {
+      d[k] = value.get<std::uint64_t>();
+    } else {  // the events' other fields are integers (trace_event_json)
+      d[k] = value.get<std::int64_t>();
+    }
+  }
+  return d;
+}
+
+namespace {
 
 // An event as its JSON line, bytes that are not UTF-8 replaced as the trace writer replaces them.
 py::str event_line(const simulation::TraceEvent& e) {

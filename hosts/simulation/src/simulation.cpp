@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -13,10 +12,11 @@
 #include "ainb/gamedata/catalogue.hpp"
 #include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
-// The graph's structure as the scheduler runs it (children after replacement, queries, stubs),
-// which the trace and the summary report.
+// The graph's structure as the scheduler runs it (stubs and their children), which the
+// summary reports.
 #include "ainb/runtime/detail/graph_arrays.hpp"
 #include "ainb/runtime/unhonoured.hpp"
+#include "ainb/simulation/tracer.hpp"
 
 namespace ainb::simulation {
 
@@ -26,26 +26,6 @@ using runtime::CommandState;
 using runtime::Instance;
 using runtime::NodeContext;
 using runtime::Result;
-
-// The readable form of a value (summaries, blackboard events).
-std::string format_value(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>) {
-          return x ? "true" : "false";
-        } else if constexpr (std::is_same_v<T, std::string_view>) {
-          return fmt::format("\"{}\"", x);
-        } else if constexpr (std::is_same_v<T, Vec3f>) {
-          return fmt::format("[{}, {}, {}]", x.x, x.y, x.z);
-        } else if constexpr (std::is_same_v<T, PointerValue>) {
-          return "null";
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      v);
-}
 
 // A JSON value as a value of `type`, or nullopt when it is not one (an integer out of the 32-bit
 // range, s32 or with `unsigned_int` u32, or a number past float's is not one either). Strings are
@@ -409,195 +389,6 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
   }
 }
 
-// Turns the runtime's observer calls into trace events and counts for the summary.
-class Tracer : public runtime::Observer {
- public:
-  Tracer(TraceSink* sink, Summary& summary) : sink_(sink), summary_(summary) {}
-  // The frame events belong to: set by the run, so the scenario's changes before a tick and
-  // the tick share its number.
-  std::uint64_t frame = 0;
-
-  // Without a sink only the summary's counts are kept: no event is built.
-  void on_command(const Instance& i, std::string_view name) override {
-    if (sink_ == nullptr) return;
-    auto e = event(i, "command");
-    e.detail = name;
-    send(e);
-  }
-  void on_enter(const Instance& i, std::uint32_t node) override {
-    if (sink_ == nullptr) return;
-    placed_[{&i, node}] = Placed{.depth = expected_depth(i, node, 0), .order = ++entered_};
-    send(event(i, "enter", node));
-  }
-  void on_update(const Instance& i, std::uint32_t node, Result result) override {
-    ++summary_.visits;
-    auto& counted = updates_[{&i.graph(), node}];
-    ++counted.updates;
-    counted.last = result;
-    if (sink_ == nullptr) return;
-    auto e = event(i, "update", node);
-    e.result = runtime::result_name(result);
-    send(e);
-  }
-  // The summary's counts by class and last results, in file and node order (the graphs are
-  // alive: the run still holds them).
-  void finish_summary() {
-    std::map<std::pair<std::string_view, std::uint32_t>, std::pair<std::string, Result>> ordered;
-    for (const auto& [key, counted] : updates_) {
-      const auto& [graph, node] = key;
-      const std::string type(node_class_name(graph->model().nodes[node]));
-      summary_.updates_by_class[type] += counted.updates;
-      ordered[{graph->file_name(), node}] = {
-          fmt::format("{} #{} {}", graph->file_name(), node, type), counted.last};
-    }
-    for (const auto& [key, last] : ordered)
-      summary_.last_results.emplace_back(last.first, runtime::result_name(last.second));
-  }
-  void on_leave(const Instance& i, std::uint32_t node) override {
-    if (sink_ == nullptr) return;
-    send(event(i, "leave", node));
-    if (const auto it = placed_.find({&i, node}); it != placed_.end()) it->second.open = false;
-  }
-  void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
-    if (sink_ == nullptr) return;
-    auto e = event(i, "transition", from);
-    e.to = to;
-    send(e);
-  }
-  void on_alert(const Instance& i, std::uint32_t node, std::string_view message) override {
-    const auto file = i.graph().file_name();
-    const auto said = std::find_if(summary_.alerts.begin(), summary_.alerts.end(), [&](auto& a) {
-      return a.node == node && a.file == file && a.message == message;
-    });
-    if (said != summary_.alerts.end()) {
-      ++said->count;
-    } else {
-      summary_.alerts.push_back({std::string(file), node, std::string(message), frame, 1});
-    }
-    if (sink_ == nullptr) return;
-    auto e = event(i, "alert", node);
-    e.detail = message;
-    send(e);
-  }
-  void on_xlink(const Instance& i, std::uint32_t node, std::string_view slot,
-                std::string_view action) override {
-    if (sink_ == nullptr) return;
-    auto e = event(i, "xlink", node);
-    e.detail = fmt::format("{}={}", slot, action);
-    send(e);
-  }
-  void on_blackboard(const Instance& i, std::size_t entry) override {
-    if (sink_ == nullptr) return;
-    const auto& bb = i.graph().model().blackboard.entries[entry];
-    const auto* v = i.blackboard(bb.name);
-    auto e = event(i, "blackboard");
-    e.detail = fmt::format("{}={}", bb.name, v ? format_value(*v) : "?");
-    send(e);
-  }
-
- private:
-  // Where each node that was entered is printed, and whether it is still open.
-  struct Placed {
-    std::uint32_t depth = 0;
-    std::uint64_t order = 0;  // when it was last entered
-    bool open = true;
-  };
-
-  // Nesting of an instance: its module node's depth in the caller, plus one.
-  std::uint32_t depth(const Instance& i) {
-    if (i.parent() == nullptr) return 0;
-    const auto it = placed_.find({i.parent(), i.caller_node()});
-    return it == placed_.end() ? 0 : it->second.depth + 1;
-  }
-
-  // The text trace nests a node under the node that entered it, not under whatever was entered
-  // last: a Simultaneous's children are siblings although all are open at once. The observer is
-  // not told who entered a node, so the graph says:
-  // - a node goes one deeper than its parent (a node with a child plug to it) that is open and
-  //   was entered last;
-  // - a query one deeper than its user: the open one entered last, else (a query is entered
-  //   just before the node that needs it) where its first user would go;
-  // - anything else (a command's root, a transition's target, a Logic root) at its instance's
-  //   depth.
-  // `hops` bounds the walk through users (graphs refuse cycles of plugs and of queries, not
-  // of both mixed).
-  std::uint32_t expected_depth(const Instance& i, std::uint32_t node, int hops) {
-    if (const auto it = placed_.find({&i, node}); it != placed_.end() && it->second.open)
-      return it->second.depth;
-    const auto& links = links_of(i.graph());
-    if (const auto* parent = latest_open(i, links.parents[node])) return parent->depth + 1;
-    if (const auto* user = latest_open(i, links.users[node])) return user->depth + 1;
-    if (hops < kMaxHops && !links.users[node].empty())
-      return expected_depth(i, links.users[node].front(), hops + 1) + 1;
-    return depth(i);
-  }
-  const Placed* latest_open(const Instance& i, std::span<const std::uint32_t> nodes) const {
-    const Placed* latest = nullptr;
-    for (const auto n : nodes) {
-      const auto it = placed_.find({&i, n});
-      if (it != placed_.end() && it->second.open &&
-          (latest == nullptr || it->second.order > latest->order))
-        latest = &it->second;
-    }
-    return latest;
-  }
-  static constexpr int kMaxHops = 64;
-
-  // Each node's parents (nodes with a child plug to it) and users (nodes it is a query of).
-  struct Links {
-    std::vector<std::vector<std::uint32_t>> parents, users;
-  };
-  const Links& links_of(const runtime::Graph& graph) {
-    auto [it, added] = links_.try_emplace(&graph);
-    if (added) {
-      const auto& arrays = runtime::detail::arrays(graph);
-      const auto count = arrays.nodes().size();
-      it->second.parents.resize(count);
-      it->second.users.resize(count);
-      for (std::uint32_t n = 0; n < count; ++n) {
-        for (const auto child : arrays.children(n)) {
-          if (child != arrays.kNoChild) it->second.parents[child].push_back(n);
-        }
-        for (const auto query : arrays.queries(n))
-          it->second.users[query].push_back(n);
-      }
-    }
-    return it->second;
-  }
-  // The fields every event has; the callers add their own.
-  TraceEvent event(const Instance& i, const char* kind, std::int64_t node = -1) {
-    TraceEvent e;
-    e.frame = frame;
-    e.event = kind;
-    e.file = i.graph().file_name();
-    e.node = node;
-    e.depth = depth(i);
-    e.instance =
-        instances_.try_emplace(&i, static_cast<std::uint32_t>(instances_.size())).first->second;
-    if (node >= 0) {
-      const auto n = static_cast<std::uint32_t>(node);
-      const auto& mn = i.graph().model().nodes[n];
-      e.type = node_class_name(mn);
-      if (mn.type == NodeType::UserDefined) e.name = mn.name;
-      if (const auto it = placed_.find({&i, n}); it != placed_.end()) e.depth = it->second.depth;
-    }
-    return e;
-  }
-  void send(const TraceEvent& e) { sink_->event(e); }
-
-  TraceSink* sink_;
-  Summary& summary_;
-  struct Counted {
-    std::uint64_t updates = 0;
-    Result last = Result::Running;
-  };
-  std::map<std::pair<const runtime::Graph*, std::uint32_t>, Counted> updates_;
-  std::map<std::pair<const Instance*, std::uint32_t>, Placed> placed_;
-  std::uint64_t entered_ = 0;
-  std::map<const runtime::Graph*, Links> links_;
-  std::map<const Instance*, std::uint32_t> instances_;
-};
-
 }  // namespace
 
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
@@ -616,6 +407,8 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   if (!catalogue.classes().empty())
     registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
   registry.stub_runs_first_child = options.stub_children;
+  for (const auto& [cls, node_class] : options.node_classes)
+    registry.add(cls, node_class);
   for (const auto& [cls, behaviour] : scenario.nodes)
     registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
   // After the scenario's classes, which win over the generic ones.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,9 @@ struct RunOptions {
   bool stub_children = false;
   // runtime::GraphOptions::simultaneous_ends_first: a reading of ResultPolicy 1, opt-in.
   bool simultaneous_ends_first = false;
+  // The host's node classes by class name (the Python module's, say): they run in place of
+  // stubs and of the generic classes; a scenario's scripted class of the same name wins.
+  std::vector<std::pair<std::string, std::shared_ptr<runtime::NodeClass>>> node_classes;
   std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
   bool stub_missing_modules = false;
   // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
