@@ -170,6 +170,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   run->add_option("--max-trace-events", run_request.max_trace_events,
                   "Trace events written before the trace is truncated (docs/robustness.md)")
       ->capture_default_str();
+  run->add_option("--coverage", run_request.coverage,
+                  "Write what the run reached (nodes, selector branches, transitions, commands) "
+                  "to this JSON file, and list what it never reached (docs/simulation.md)");
 
   RegressRequest regress_request;
   auto* regress = app.add_subcommand(

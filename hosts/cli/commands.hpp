@@ -60,6 +60,7 @@ struct RunRequest {
   FileLookup source;              // the romfs also holds modules and blackboard parameter files
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
+  std::string coverage;  // where the coverage report goes (JSON); empty for none
   // Each missing module and user function on a line of its own, with where it was searched and
   // who calls it, rather than one line for all (WarningReport).
   bool verbose = false;

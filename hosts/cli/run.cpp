@@ -16,6 +16,7 @@
 
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
+#include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/golden.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/simulation.hpp"
@@ -231,6 +232,16 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   WarningReport warnings(request.verbose);
   auto options = run_options(request);
   options.log = warnings.sink();
+  // Opened before the run, so a path that cannot be written costs no run.
+  std::ofstream coverage_out;
+  if (!request.coverage.empty()) {
+    coverage_out.open(request.coverage, std::ios::binary);
+    if (!coverage_out) {
+      err << "error: cannot write " << request.coverage << '\n';
+      return kExitLoadError;
+    }
+    options.coverage = true;
+  }
   try {
     simulation::Scenario scenario;
     if (!request.scenario.empty()) scenario = simulation::load_scenario(request.scenario);
@@ -250,6 +261,14 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
           << trace->dropped() << " dropped; --max-trace-events raises the limit)\n";
     }
     if (trace_file && !trace_file->keep(file_out, err)) return kExitLoadError;
+    if (summary.coverage) {
+      summary.coverage->print(summary_out);
+      coverage_out << summary.coverage->to_json().dump(2) << '\n';
+      if (!coverage_out.flush()) {
+        err << "error: cannot write " << request.coverage << '\n';
+        return kExitLoadError;
+      }
+    }
     if (!summary.fault.empty()) {
       err << "error: the run stopped on a fault: " << summary.fault << '\n';
       return kExitFault;

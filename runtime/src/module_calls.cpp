@@ -112,7 +112,12 @@ const std::uint32_t* detail::Scheduler::caller_child(std::uint32_t node) const {
 }
 
 void detail::Scheduler::enter_module_child(std::uint32_t node) {
-  if (const auto* child = caller_child(node)) parent_->enter(*child);
+  const auto* child = caller_child(node);
+  if (child == nullptr) return;
+  // The module chose one of its caller's child plugs: a decision of the caller's module node.
+  if (parent_->observed())
+    parent_->observe_branch(call_->node, static_cast<std::uint32_t>(call_->links[node]));
+  parent_->enter(*child);
 }
 
 Result detail::Scheduler::update_module_child(std::uint32_t node) {

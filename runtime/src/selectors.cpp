@@ -104,6 +104,8 @@ T detail::Scheduler::plug_operand(std::int32_t entry, T constant) const {
 std::uint8_t detail::Scheduler::choose(std::uint32_t node) {
   const auto k = choose_plug(node);
   const auto children = graph_->children(node);
+  if (observed() && k < children.size()) [[unlikely]]
+    observe_branch(node, k);
   // (A BoolSelector without the plug its input names chooses past its plugs.)
   return k >= children.size() || children[k] == Graph::kNoChild
              ? static_cast<std::uint8_t>(children.size())
@@ -179,6 +181,11 @@ std::uint8_t detail::Scheduler::choose_random(std::span<const SelectorCase> case
     if (pick < sum) return static_cast<std::uint8_t>(i);
   }
   return static_cast<std::uint8_t>(cases.size() - 1);
+}
+
+void detail::Scheduler::observe_branch(std::uint32_t node, std::uint32_t plug) {
+  guarded(Fault::Source::Observer, node, "on_branch",
+          [&] { options_.observer->on_branch(self(), node, plug); });
 }
 
 }  // namespace ainb::runtime

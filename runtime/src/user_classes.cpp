@@ -38,7 +38,9 @@ void detail::Scheduler::leave_own(std::uint32_t node) {
 Result detail::Scheduler::run_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
-  if (k >= children.size() || children[k] == Graph::kNoChild) return Result::Success;
+  if (k >= children.size()) return Result::Success;
+  if (observed()) observe_branch(node, static_cast<std::uint32_t>(k));
+  if (children[k] == Graph::kNoChild) return Result::Success;
   if (faulting()) return Result::Failure;  // a child's fault the class caught: run no more
   const auto held = held_children(g, state_of(node));
   if (!held.holds(k)) {

@@ -158,3 +158,14 @@ def test_a_program_that_ends_with_a_trace_still_running_exits_cleanly(tmp_path):
     )
     done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "command\n", "")
+
+
+def test_coverage_is_the_command_lines_report(cli, tmp_path):
+    r = ainb.run(EXAMPLE, frames=12, coverage=True, trace=False)
+    report = tmp_path / "coverage.json"
+    code, stdout, err = cli("run", EXAMPLE, "--frames", 12, "--coverage", report)
+    assert code == 0, err
+    assert r.coverage == json.loads(report.read_text())
+    assert r.coverage["totals"]["branches"] == {"reached": 1, "reachable": 2, "total": 2}
+    assert stdout.endswith("  patrol.root.ainb command Alert\n")
+    assert ainb.run(EXAMPLE, frames=12).coverage is None

@@ -281,6 +281,9 @@ class RunResult:
     stubs_with_children: int
     text: str  # the summary as `ainb run` prints it
     trace: list
+    # With coverage=True, what the run reached: the report of `ainb run --coverage`
+    # (docs/simulation.md, "Coverage"); else None.
+    coverage: Optional[dict] = None
 
     def __str__(self) -> str:
         return self.text
@@ -327,13 +330,15 @@ def run(
     restart: bool = False,
     simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
+    coverage: bool = False,
     trace: bool = True,
 ) -> RunResult:
     """Runs a file as `ainb run` does, with the same options (docs/simulation.md): a path,
     PACK:MEMBER (with romfs), or a File (one made from bytes is written to a temporary folder;
     its modules then come from `modules`). `scenario`: a dict in the scenario format or a path.
     `node_classes`: {class name: Python class} for the file's UserDefined nodes (docs/python.md,
-    "Node classes in Python"); a scenario's scripted class of the same name wins.
+    "Node classes in Python"); a scenario's scripted class of the same name wins. `coverage`:
+    keep what the run reached (RunResult.coverage).
     Raises LoadError, ScenarioError, or ValueError for a command the file lacks."""
     options = _run_options(locals())
     with _on_disk(file) as path:
@@ -417,6 +422,7 @@ def trace(
     restart: bool = False,
     simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
+    coverage: bool = False,
 ) -> Trace:
     """run's events one by one while it runs, for runs too long to keep (docs/python.md, "Long
     runs"): `for event in ainb.trace(path, frames=10**7): ...`. The same options and events as
@@ -484,6 +490,7 @@ def _run_options(args: dict) -> dict:
         "zsdic": _path(args["zsdic"]),
         "definitions": [os.fspath(d) for d in args["definitions"] or []],
         "node_classes": dict(args["node_classes"] or {}),
+        "coverage": bool(args.get("coverage", False)),
     }
 
 

@@ -8,6 +8,7 @@
 
 #include <pybind11/stl.h>
 
+#include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/scenario.hpp"
 #include "ainb/simulation/simulation.hpp"
@@ -32,6 +33,7 @@ simulation::RunOptions run_options(const py::dict& o) {
   for (const auto& path : o["definitions"].cast<std::vector<std::string>>())
     options.definitions.emplace_back(path);
   options.node_classes = node_classes_from(o["node_classes"].cast<py::dict>());
+  options.coverage = o["coverage"].cast<bool>();
   return options;
 }
 
@@ -74,6 +76,9 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   d["fault"] = s.fault;
   d["stubs_with_children"] = s.stubs_with_children;
   d["text"] = text.str();
+  d["coverage"] = s.coverage
+                      ? py::module_::import("json").attr("loads")(s.coverage->to_json().dump())
+                      : py::none();
   return d;
 }
 

@@ -485,6 +485,10 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     }
   }
   Tracer tracer(trace, summary);
+  if (options.coverage) {
+    summary.coverage = std::make_shared<Coverage>(*graph);
+    tracer.coverage = summary.coverage.get();
+  }
   {
     Instance actor(
         graph,

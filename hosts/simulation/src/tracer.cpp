@@ -34,6 +34,7 @@ std::string format_value(const Value& v) {
 }
 
 void Tracer::on_command(const Instance& i, std::string_view name) {
+  if (coverage != nullptr) coverage->commanded(i.graph(), name);
   if (sink_ == nullptr) return;
   auto e = event(i, "command");
   e.detail = name;
@@ -41,6 +42,7 @@ void Tracer::on_command(const Instance& i, std::string_view name) {
 }
 
 void Tracer::on_enter(const Instance& i, std::uint32_t node) {
+  if (coverage != nullptr) coverage->entered(i.graph(), node);
   if (sink_ == nullptr) return;
   placed_[{&i, node}] = Placed{.depth = expected_depth(i, node, 0), .order = ++entered_};
   send(event(i, "enter", node));
@@ -77,10 +79,15 @@ void Tracer::on_leave(const Instance& i, std::uint32_t node) {
 }
 
 void Tracer::on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) {
+  if (coverage != nullptr) coverage->transitioned(i.graph(), from, to);
   if (sink_ == nullptr) return;
   auto e = event(i, "transition", from);
   e.to = to;
   send(e);
+}
+
+void Tracer::on_branch(const Instance& i, std::uint32_t node, std::uint32_t plug) {
+  if (coverage != nullptr) coverage->branched(i.graph(), node, plug);
 }
 
 void Tracer::on_alert(const Instance& i, std::uint32_t node, std::string_view message) {

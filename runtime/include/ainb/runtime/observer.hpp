@@ -22,6 +22,13 @@ class Observer {
   // An active root was replaced: `from` (the node whose transition was taken; a Fork for each of
   // its paths) led to `to`.
   virtual void on_transition(const Instance&, std::uint32_t /*from*/, std::uint32_t /*to*/) {}
+  // A decision: a selector chose its child plug `plug` (counted among its child plugs after the
+  // file's replacement table, an empty plug included), at its Enter and at each Update that
+  // chooses again; a user class (or a stub passing through) ran child `plug`
+  // (NodeContext::run_child); a module's ModuleIF_Child entered child `plug` of the module node
+  // that called it (`node` is then the caller's, `Instance` the caller). Coverage reads these; the
+  // trace does not print them.
+  virtual void on_branch(const Instance&, std::uint32_t /*node*/, std::uint32_t /*plug*/) {}
   virtual void on_alert(const Instance&, std::uint32_t /*node*/, std::string_view /*message*/) {}
   // A node with XLink actions was entered: the game sets the actor's action slot.
   virtual void on_xlink(const Instance&, std::uint32_t /*node*/, std::string_view /*slot*/,

@@ -20,6 +20,8 @@
 
 namespace ainb::simulation {
 
+class Coverage;  // coverage.hpp
+
 struct RunOptions {
   std::string command;  // empty: the scenario's, else the file's first command
   std::uint64_t frames = 600;
@@ -58,6 +60,8 @@ struct RunOptions {
   // Summary::warnings, as LogKind::ParameterFile and Scenario). Null: nowhere; the summary
   // keeps its own. The simulation prints nothing itself.
   const runtime::LogSink* log = nullptr;
+  // Keep the run's coverage (Summary::coverage; docs/simulation.md, "Coverage").
+  bool coverage = false;
 };
 
 // One event of a run, as the trace formats print it.
@@ -149,6 +153,8 @@ struct Summary {
   std::string fault;
   // The graph that ran: the file and, through its module calls, every module it loaded.
   std::shared_ptr<const runtime::Graph> graph;
+  // What the run reached, with RunOptions::coverage (of `graph`, which keeps it valid).
+  std::shared_ptr<Coverage> coverage;
 };
 void print_summary(const Summary& summary, std::ostream& out);
 // The summary's `not_honoured` section ("not honoured, the run behaves as for 0 or false (...):"

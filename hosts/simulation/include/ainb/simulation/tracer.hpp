@@ -1,8 +1,9 @@
 #pragma once
 
 // The observer behind a run's trace: turns an instance's observer calls into the events `ainb run`
-// writes, and counts what the summary reports. `simulate` attaches one to its actor; a host that
-// ticks an Instance itself (the Python module's Instance) attaches one to get the same events.
+// writes, counts what the summary reports, and marks what the run reached in a Coverage. `simulate`
+// attaches one to its actor; a host that ticks an Instance itself (the Python module's Instance)
+// attaches one to get the same events.
 
 #include <cstdint>
 #include <map>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "ainb/runtime/observer.hpp"
+#include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/simulation.hpp"
 
 namespace ainb::simulation {
@@ -29,12 +31,15 @@ class Tracer : public runtime::Observer {
   // The frame events belong to, set by whoever ticks: a run sets it before applying a frame's
   // scenario changes and ticking, so both share its number.
   std::uint64_t frame = 0;
+  // Where the run's coverage goes, if anywhere (it must outlive the tracer).
+  Coverage* coverage = nullptr;
 
   void on_command(const runtime::Instance& i, std::string_view name) override;
   void on_enter(const runtime::Instance& i, std::uint32_t node) override;
   void on_update(const runtime::Instance& i, std::uint32_t node, runtime::Result result) override;
   void on_leave(const runtime::Instance& i, std::uint32_t node) override;
   void on_transition(const runtime::Instance& i, std::uint32_t from, std::uint32_t to) override;
+  void on_branch(const runtime::Instance& i, std::uint32_t node, std::uint32_t plug) override;
   void on_alert(const runtime::Instance& i, std::uint32_t node, std::string_view message) override;
   void on_xlink(const runtime::Instance& i, std::uint32_t node, std::string_view slot,
                 std::string_view action) override;

@@ -249,6 +249,8 @@ class alignas(64) Scheduler {
   Result update_simultaneous(std::uint32_t node, NodeState& s);
   void leave_simultaneous(std::uint32_t node, NodeState& s, bool quiet);
   void enter_selector(std::uint32_t node, NodeState& s, bool quiet);
+  // Observer::on_branch, for a selector's choice and a user node's run_child.
+  [[gnu::cold, gnu::noinline]] void observe_branch(std::uint32_t node, std::uint32_t plug);
   Result update_selector(std::uint32_t node, NodeState& s);
   void enter_split_timing(std::uint32_t node, const GraphNode& g);
   Result update_split_timing(std::uint32_t node);

@@ -1,0 +1,99 @@
+#pragma once
+
+// Branch coverage (docs/simulation.md, "Coverage"): what a set of runs of one graph reached, per
+// file (the graph's and each module's): the nodes entered, the child plugs of the decisions taken
+// (selectors, and user classes that run their children), the transitions taken and the commands
+// run. `ainb run --coverage` writes one run's; explore adds its runs up.
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ainb/runtime/graph.hpp"
+
+namespace ainb::simulation {
+
+class Coverage {
+ public:
+  // Lists what `graph` and its modules have to reach. The graph must outlive the coverage.
+  explicit Coverage(const runtime::Graph& graph);
+
+  // What runs report (the run's tracer calls these).
+  void entered(const runtime::Graph& graph, std::uint32_t node);
+  void branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug);
+  void transitioned(const runtime::Graph& graph, std::uint32_t from, std::uint32_t to);
+  void commanded(const runtime::Graph& graph, std::string_view command);
+  // Adds another coverage of the same graph (runs on other threads, say).
+  void merge(const Coverage& other);
+
+  // One kind's counts over every file: items reached, items some run can reach (below the
+  // commands and roots, a scenario choosing the children of stubs), and all items.
+  struct Counts {
+    std::size_t reached = 0;
+    std::size_t reachable = 0;
+    std::size_t total = 0;
+  };
+  struct Totals {
+    Counts nodes, branches, transitions, commands;
+  };
+  Totals totals() const;
+
+  // The report: per file, each kind's counts and what was never reached
+  // ("schema": "ainb-coverage/1"; docs/simulation.md).
+  nlohmann::ordered_json to_json() const;
+  // The counts, then a line for each item never reached, with why when the graph says it.
+  void print(std::ostream& out) const;
+  // Items a run reached although the graph's reachability says nothing leads to them ("file #3
+  // Element_Sequential"): none, unless that reasoning is wrong (the corpus tests check every real
+  // file).
+  std::vector<std::string> unexpected() const;
+
+ private:
+  struct Branch {
+    std::uint32_t node;
+    std::uint32_t plug;  // among the node's child plugs
+  };
+  struct Transition {
+    std::uint32_t from;
+    std::uint32_t to;
+  };
+  // A stub that runs no children, below which a node is: its file (-1: none) and node.
+  struct Blocker {
+    std::int32_t file = -1;
+    std::uint32_t node = 0;
+  };
+  // One file: each item's flags (reached; reachable by the graph) beside the item.
+  struct File {
+    const runtime::Graph* graph = nullptr;
+    std::vector<std::uint8_t> nodes;
+    std::vector<Branch> branch_items;
+    std::vector<std::uint8_t> branches;
+    std::map<std::uint32_t, std::uint32_t> first_branch;  // node -> its first in branch_items
+    std::vector<Transition> transition_items;
+    std::vector<std::uint8_t> transitions;
+    std::vector<std::uint8_t> commands;
+    std::vector<Blocker> blocked;  // by node: for a node the graph cannot reach
+  };
+  static constexpr std::uint8_t kReached = 1;
+  static constexpr std::uint8_t kReachable = 2;  // by some run: a scenario may script the stubs
+  static constexpr std::uint8_t kRunsHere = 4;   // by a run whose stubs behave as these do
+
+  File* file_of(const runtime::Graph& graph);
+  void add_file(const runtime::Graph& graph);
+  // Walks from the top file's commands and roots through children, queries, transitions and
+  // module calls, calling visit(file, node, below) for each node found (false: not on from
+  // there; `below`: the first stub on the way that does not run the child taken). `as_run`: only
+  // into the children the stubs run here; else into all, marking the commands reachable.
+  template <typename Visit>
+  void walk(bool as_run, Visit visit);
+  std::string why_unreached(const File& file, std::uint32_t node) const;
+
+  std::vector<File> files_;  // the graph's first, then its modules in the order first called
+};
+
+}  // namespace ainb::simulation

@@ -1,0 +1,406 @@
+#include "ainb/simulation/coverage.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
+// The graph as the scheduler runs it: children after replacement, stubs, module calls.
+#include "ainb/runtime/detail/graph_arrays.hpp"
+
+namespace ainb::simulation {
+
+namespace {
+
+using runtime::detail::GraphNode;
+
+bool is_selector(NodeType type) {
+  return type == NodeType::S32Selector || type == NodeType::F32Selector ||
+         type == NodeType::StringSelector || type == NodeType::BoolSelector ||
+         type == NodeType::RandomSelector;
+}
+
+// A node that chooses among its child plugs: a selector, or a user node (a class, or a stub)
+// with child plugs, which NodeContext::run_child runs.
+bool is_decision(const runtime::Graph& graph, std::uint32_t node) {
+  const auto& arrays = runtime::detail::arrays(graph);
+  const auto type = graph.model().nodes[node].type;
+  return !arrays.children(node).empty() && (is_selector(type) || type == NodeType::UserDefined);
+}
+
+// A stub's children it can run: none, or the one it passes through to.
+bool runs_child(const GraphNode& g, std::uint32_t plug) {
+  if (!g.is_stub) return true;
+  return g.named_plugs[0] >= 0 && static_cast<std::uint32_t>(g.named_plugs[0]) == plug;
+}
+
+// What a stub does with its children, for the reports.
+std::string stub_behaviour(const runtime::Graph& graph, std::uint32_t node) {
+  return runtime::detail::arrays(graph).nodes()[node].named_plugs[0] >= 0
+             ? "a stub that runs only its first child (a scenario's \"child\" picks another)"
+             : "a stub that runs no children (--stub-children runs its first, a scenario's "
+               "\"child\" any)";
+}
+
+std::string node_label(const runtime::Graph& graph, std::uint32_t node) {
+  return fmt::format("#{} {}", node, node_class_name(graph.model().nodes[node]));
+}
+
+}  // namespace
+
+Coverage::Coverage(const runtime::Graph& graph) {
+  add_file(graph);
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    for (const auto* module : files_[i].graph->module_graphs()) {
+      if (file_of(*module) == nullptr) add_file(*module);
+    }
+  }
+  // What runs as the stubs behave here (a stub runs no children, or its first); then what any
+  // run can reach, a scenario's "child" choosing a stub's plug, and which stub each node the
+  // first walk missed is below.
+  walk(true, [](File& file, std::uint32_t node, const Blocker&) {
+    if ((file.nodes[node] & kRunsHere) != 0) return false;
+    file.nodes[node] |= kRunsHere;
+    return true;
+  });
+  walk(false, [](File& file, std::uint32_t node, const Blocker& below) {
+    if ((file.nodes[node] & kReachable) != 0) return false;
+    file.nodes[node] |= kReachable;
+    if ((file.nodes[node] & kRunsHere) == 0) file.blocked[node] = below;
+    return true;
+  });
+  for (auto& file : files_) {
+    for (std::size_t b = 0; b < file.branch_items.size(); ++b) {
+      if ((file.nodes[file.branch_items[b].node] & kReachable) != 0) file.branches[b] |= kReachable;
+    }
+    for (std::size_t t = 0; t < file.transition_items.size(); ++t) {
+      if ((file.nodes[file.transition_items[t].from] & kReachable) != 0)
+        file.transitions[t] |= kReachable;
+    }
+  }
+}
+
+template <typename Visit>
+void Coverage::walk(bool as_run, Visit visit) {
+  struct Step {
+    std::size_t file;
+    std::uint32_t node;
+    Blocker below;
+  };
+  std::vector<Step> work;
+  // A file's entry points: its commands' roots (a module runs its first command; the top file
+  // any), else its Logic roots; and its module outputs, which a start enters too.
+  auto enter_file = [&](std::size_t f, bool top, const Blocker& below) {
+    const auto& graph = *files_[f].graph;
+    const auto& arrays = runtime::detail::arrays(graph);
+    const auto& commands = graph.model().commands;
+    for (std::size_t c = 0; c < commands.size() && (top || c == 0); ++c) {
+      if (!as_run) files_[f].commands[c] |= kReachable;
+      work.push_back({f, commands[c].root, below});
+      if (commands[c].secondary_root) work.push_back({f, *commands[c].secondary_root, below});
+    }
+    if (commands.empty()) {
+      for (const auto root : arrays.logic_roots())
+        work.push_back({f, root, below});
+    }
+    for (const auto out : arrays.module_outputs())
+      work.push_back({f, out, below});
+  };
+  enter_file(0, true, {});
+  while (!work.empty()) {
+    const auto [f, node, below] = work.back();
+    work.pop_back();
+    auto& file = files_[f];
+    if (node >= file.nodes.size() || !visit(file, node, below)) continue;
+    const auto& arrays = runtime::detail::arrays(*file.graph);
+    const auto& g = arrays.nodes()[node];
+    const auto children = arrays.children(node);
+    for (std::uint32_t k = 0; k < children.size(); ++k) {
+      const bool runs = runs_child(g, k);
+      if (children[k] == arrays.kNoChild || (!runs && as_run)) continue;
+      const auto child_below =
+          runs || below.file >= 0 ? below : Blocker{static_cast<std::int32_t>(f), node};
+      work.push_back({f, children[k], child_below});
+    }
+    for (const auto query : arrays.queries(node))
+      work.push_back({f, query, below});
+    for (const auto& t : arrays.transitions(node))
+      work.push_back({f, t.target, below});
+    if (g.module >= 0) {
+      const auto& called = *arrays.module_calls()[static_cast<std::size_t>(g.module)].graph;
+      enter_file(static_cast<std::size_t>(file_of(called) - files_.data()), false, below);
+    }
+  }
+}
+
+void Coverage::add_file(const runtime::Graph& graph) {
+  File file;
+  file.graph = &graph;
+  const auto& arrays = runtime::detail::arrays(graph);
+  const auto count = static_cast<std::uint32_t>(arrays.nodes().size());
+  file.nodes.assign(count, 0);
+  for (std::uint32_t n = 0; n < count; ++n) {
+    if (is_decision(graph, n)) {
+      file.first_branch[n] = static_cast<std::uint32_t>(file.branch_items.size());
+      for (std::uint32_t k = 0; k < arrays.children(n).size(); ++k)
+        file.branch_items.push_back({n, k});
+    }
+    for (const auto& t : arrays.transitions(n))
+      file.transition_items.push_back({n, t.target});
+  }
+  file.branches.assign(file.branch_items.size(), 0);
+  file.transitions.assign(file.transition_items.size(), 0);
+  file.commands.assign(graph.model().commands.size(), 0);
+  file.blocked.assign(count, Blocker{});
+  files_.push_back(std::move(file));
+}
+
+Coverage::File* Coverage::file_of(const runtime::Graph& graph) {
+  for (auto& f : files_) {
+    if (f.graph == &graph) return &f;
+  }
+  return nullptr;
+}
+
+void Coverage::entered(const runtime::Graph& graph, std::uint32_t node) {
+  if (auto* f = file_of(graph); f != nullptr && node < f->nodes.size()) f->nodes[node] |= kReached;
+}
+
+void Coverage::branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug) {
+  auto* f = file_of(graph);
+  if (f == nullptr) return;
+  const auto it = f->first_branch.find(node);
+  if (it != f->first_branch.end() && plug < runtime::detail::arrays(graph).children(node).size())
+    f->branches[it->second + plug] |= kReached;
+}
+
+void Coverage::transitioned(const runtime::Graph& graph, std::uint32_t from, std::uint32_t to) {
+  auto* f = file_of(graph);
+  if (f == nullptr) return;
+  for (std::size_t t = 0; t < f->transition_items.size(); ++t) {
+    if (f->transition_items[t].from == from && f->transition_items[t].to == to)
+      f->transitions[t] |= kReached;
+  }
+}
+
+void Coverage::commanded(const runtime::Graph& graph, std::string_view command) {
+  auto* f = file_of(graph);
+  if (f == nullptr) return;
+  const auto& commands = graph.model().commands;
+  for (std::size_t c = 0; c < commands.size(); ++c) {
+    if (commands[c].name == command) f->commands[c] |= kReached;
+  }
+}
+
+void Coverage::merge(const Coverage& other) {
+  for (std::size_t i = 0; i < files_.size() && i < other.files_.size(); ++i) {
+    auto add = [](std::vector<std::uint8_t>& to, const std::vector<std::uint8_t>& from) {
+      for (std::size_t k = 0; k < to.size() && k < from.size(); ++k)
+        to[k] = static_cast<std::uint8_t>(to[k] | (from[k] & kReached));
+    };
+    add(files_[i].nodes, other.files_[i].nodes);
+    add(files_[i].branches, other.files_[i].branches);
+    add(files_[i].transitions, other.files_[i].transitions);
+    add(files_[i].commands, other.files_[i].commands);
+  }
+}
+
+namespace {
+
+Coverage::Counts count(const std::vector<std::uint8_t>& flags) {
+  Coverage::Counts c;
+  c.total = flags.size();
+  for (const auto f : flags) {
+    c.reached += (f & 1) != 0;
+    c.reachable += (f & 2) != 0;
+  }
+  return c;
+}
+
+void add(Coverage::Counts& to, const Coverage::Counts& from) {
+  to.reached += from.reached;
+  to.reachable += from.reachable;
+  to.total += from.total;
+}
+
+nlohmann::ordered_json counts_json(const Coverage::Counts& c) {
+  return {{"reached", c.reached}, {"reachable", c.reachable}, {"total", c.total}};
+}
+
+}  // namespace
+
+Coverage::Totals Coverage::totals() const {
+  Totals t;
+  for (const auto& f : files_) {
+    add(t.nodes, count(f.nodes));
+    add(t.branches, count(f.branches));
+    add(t.transitions, count(f.transitions));
+    add(t.commands, count(f.commands));
+  }
+  return t;
+}
+
+// Why a node was not reached, when the graph says: nothing leads to it, or it is below a stub
+// that does not run the child leading there (a scenario's "child" would).
+std::string Coverage::why_unreached(const File& file, std::uint32_t node) const {
+  if ((file.nodes[node] & kReachable) == 0) return "no command, root or reachable node leads to it";
+  const auto& below = file.blocked[node];
+  if (below.file < 0) return "";
+  const auto& stub = files_[static_cast<std::size_t>(below.file)];
+  return fmt::format("below {}{}, {}", node_label(*stub.graph, below.node),
+                     &stub == &file ? "" : " in " + stub.graph->file_name(),
+                     stub_behaviour(*stub.graph, below.node));
+}
+
+nlohmann::ordered_json Coverage::to_json() const {
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const auto& f : files_) {
+    const auto& graph = *f.graph;
+    const auto& arrays = runtime::detail::arrays(graph);
+    const auto& model = graph.model();
+    auto nodes = counts_json(count(f.nodes));
+    nodes["unreached"] = nlohmann::ordered_json::array();
+    for (std::uint32_t n = 0; n < f.nodes.size(); ++n) {
+      if ((f.nodes[n] & kReached) != 0) continue;
+      nlohmann::ordered_json item{{"node", n},
+                                  {"type", std::string(node_class_name(model.nodes[n]))}};
+      if (const auto why = why_unreached(f, n); !why.empty()) item["why"] = why;
+      nodes["unreached"].push_back(std::move(item));
+    }
+    auto branches = counts_json(count(f.branches));
+    branches["unreached"] = nlohmann::ordered_json::array();
+    for (std::size_t b = 0; b < f.branch_items.size(); ++b) {
+      if ((f.branches[b] & kReached) != 0) continue;
+      const auto [node, plug] = f.branch_items[b];
+      const auto child = arrays.children(node)[plug];
+      nlohmann::ordered_json item{
+          {"node", node},
+          {"type", std::string(node_class_name(model.nodes[node]))},
+          {"plug", plug},
+          {"name", std::string(model.plugs[arrays.child_plugs(node)[plug]].name)}};
+      item["to"] =
+          child == arrays.kNoChild ? nlohmann::ordered_json() : nlohmann::ordered_json(child);
+      if (auto why = why_unreached(f, node); !why.empty()) {
+        item["why"] = std::move(why);
+      } else if (!runs_child(arrays.nodes()[node], plug)) {
+        item["why"] = stub_behaviour(graph, node);
+      }
+      branches["unreached"].push_back(std::move(item));
+    }
+    auto transitions = counts_json(count(f.transitions));
+    transitions["unreached"] = nlohmann::ordered_json::array();
+    for (std::size_t t = 0; t < f.transition_items.size(); ++t) {
+      if ((f.transitions[t] & kReached) == 0)
+        transitions["unreached"].push_back(
+            {{"from", f.transition_items[t].from}, {"to", f.transition_items[t].to}});
+    }
+    auto commands = counts_json(count(f.commands));
+    commands["unreached"] = nlohmann::ordered_json::array();
+    for (std::size_t c = 0; c < f.commands.size(); ++c) {
+      if ((f.commands[c] & kReached) == 0)
+        commands["unreached"].push_back(std::string(model.commands[c].name));
+    }
+    files.push_back({{"file", graph.file_name()},
+                     {"nodes", std::move(nodes)},
+                     {"branches", std::move(branches)},
+                     {"transitions", std::move(transitions)},
+                     {"commands", std::move(commands)}});
+  }
+  const auto t = totals();
+  return {{"schema", "ainb-coverage/1"},
+          {"totals",
+           {{"nodes", counts_json(t.nodes)},
+            {"branches", counts_json(t.branches)},
+            {"transitions", counts_json(t.transitions)},
+            {"commands", counts_json(t.commands)}}},
+          {"files", std::move(files)}};
+}
+
+std::vector<std::string> Coverage::unexpected() const {
+  std::vector<std::string> found;
+  auto check = [&](const File& f, std::uint8_t flags, const std::string& what) {
+    if ((flags & kReached) != 0 && (flags & kReachable) == 0)
+      found.push_back(fmt::format("{} {}", f.graph->file_name(), what));
+  };
+  for (const auto& f : files_) {
+    for (std::uint32_t n = 0; n < f.nodes.size(); ++n)
+      check(f, f.nodes[n], node_label(*f.graph, n));
+    for (std::size_t b = 0; b < f.branch_items.size(); ++b)
+      check(f, f.branches[b],
+            fmt::format("{} plug {}", node_label(*f.graph, f.branch_items[b].node),
+                        f.branch_items[b].plug));
+    for (std::size_t t = 0; t < f.transition_items.size(); ++t)
+      check(f, f.transitions[t],
+            fmt::format("transition #{} -> #{}", f.transition_items[t].from,
+                        f.transition_items[t].to));
+    for (std::size_t c = 0; c < f.commands.size(); ++c)
+      check(f, f.commands[c], fmt::format("command {}", f.graph->model().commands[c].name));
+  }
+  return found;
+}
+
+void Coverage::print(std::ostream& out) const {
+  const auto t = totals();
+  auto line = [&](const char* kind, const Counts& c) {
+    out << fmt::format("  {:<12} {} of {} reachable ({} in the files)\n", kind, c.reached,
+                       c.reachable, c.total);
+  };
+  out << "coverage:\n";
+  line("nodes", t.nodes);
+  line("branches", t.branches);
+  line("transitions", t.transitions);
+  line("commands", t.commands);
+  const auto json = to_json();
+  bool header = false;
+  for (const auto& f : json["files"]) {
+    const auto file = f["file"].get<std::string>();
+    auto say = [&](const std::string& what, const nlohmann::ordered_json& item) {
+      if (!header) out << "never reached:\n";
+      header = true;
+      out << fmt::format("  {} {}", file, what);
+      if (item.contains("why")) out << fmt::format(" ({})", item["why"].get<std::string>());
+      out << "\n";
+    };
+    // Nodes as ranges ("#2, #6-#9"), a line for each reason: a tree's unreached nodes come in
+    // runs, most below a few stubs.
+    std::vector<std::pair<std::string, std::vector<std::uint32_t>>> groups;
+    for (const auto& n : f["nodes"]["unreached"]) {
+      const auto why = n.value("why", std::string());
+      auto it = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.first == why; });
+      if (it == groups.end()) it = groups.insert(groups.end(), {why, {}});
+      it->second.push_back(n["node"].get<std::uint32_t>());
+    }
+    for (const auto& [why, nodes] : groups) {
+      std::string ranges;
+      for (std::size_t i = 0; i < nodes.size();) {
+        const auto first = nodes[i];
+        auto last = first;
+        for (++i; i < nodes.size() && nodes[i] == last + 1; ++i)
+          ++last;
+        ranges += fmt::format(
+            "{}#{}", ranges.empty() ? "" : ", ",
+            first == last ? fmt::format("{}", first) : fmt::format("{}-#{}", first, last));
+      }
+      nlohmann::ordered_json item = nlohmann::ordered_json::object();
+      if (!why.empty()) item["why"] = why;
+      say("nodes " + ranges, item);
+    }
+    for (const auto& b : f["branches"]["unreached"]) {
+      const auto to = b["to"].is_null() ? std::string("an empty plug")
+                                        : fmt::format("#{}", b["to"].get<std::uint32_t>());
+      const auto name = b["name"].get<std::string>();
+      say(fmt::format("#{} {} plug {}{} -> {}", b["node"].get<std::uint32_t>(),
+                      b["type"].get<std::string>(), b["plug"].get<std::uint32_t>(),
+                      name.empty() ? "" : " \"" + name + "\"", to),
+          b);
+    }
+    for (const auto& tr : f["transitions"]["unreached"])
+      say(fmt::format("transition #{} -> #{}", tr["from"].get<std::uint32_t>(),
+                      tr["to"].get<std::uint32_t>()),
+          tr);
+    for (const auto& c : f["commands"]["unreached"])
+      say(fmt::format("command {}", c.get<std::string>()), c);
+  }
+}
+
+}  // namespace ainb::simulation
