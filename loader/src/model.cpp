@@ -130,6 +130,25 @@ BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags) {
   return BlackboardType::S32;
 }
 
+ParamType param_type_of(BlackboardType type) {
+  switch (type) {
+    case BlackboardType::S32:
+    case BlackboardType::U32:
+      return ParamType::Int;
+    case BlackboardType::F32:
+      return ParamType::Float;
+    case BlackboardType::Bool:
+      return ParamType::Bool;
+    case BlackboardType::String:
+      return ParamType::String;
+    case BlackboardType::Vec3f:
+      return ParamType::Vec3f;
+    case BlackboardType::Pointer:
+      break;
+  }
+  return ParamType::Pointer;
+}
+
 std::uint32_t property_entry_size(ParamType type) {
   return type == ParamType::Vec3f ? 0x14 : 0x0C;
 }

@@ -100,25 +100,6 @@ Value from_python(ParamType type, py::handle value, std::string_view what) {
 
 namespace {
 
-ParamType param_type(BlackboardType type) {
-  switch (type) {
-    case BlackboardType::S32:
-    case BlackboardType::U32:
-      return ParamType::Int;
-    case BlackboardType::F32:
-      return ParamType::Float;
-    case BlackboardType::Bool:
-      return ParamType::Bool;
-    case BlackboardType::String:
-      return ParamType::String;
-    case BlackboardType::Vec3f:
-      return ParamType::Vec3f;
-    case BlackboardType::Pointer:
-      break;
-  }
-  return ParamType::Pointer;
-}
-
 const BlackboardEntry* find_entry(const runtime::Instance& instance, std::string_view name) {
   for (const auto& e : instance.graph().model().blackboard.entries) {
     if (e.name == name) return &e;
@@ -155,7 +136,7 @@ void set_blackboard(runtime::Instance& instance, std::string_view name, py::hand
       fmt::format("blackboard entry \"{}\" ({})", name, blackboard_type_name(entry->type));
   if (entry->type == BlackboardType::Pointer || entry->type == BlackboardType::U32)
     throw py::type_error(fmt::format("{} cannot be set from Python", what));
-  const auto v = from_python(param_type(entry->type), value, what);
+  const auto v = from_python(param_type_of(entry->type), value, what);
   switch (entry->type) {
     case BlackboardType::S32:
       instance.set_int(name, std::get<std::int32_t>(v));

@@ -85,25 +85,6 @@ std::string_view expected(ParamType type, bool unsigned_int = false) {
   return "";
 }
 
-ParamType param_type(BlackboardType type) {
-  switch (type) {
-    case BlackboardType::S32:
-    case BlackboardType::U32:
-      return ParamType::Int;
-    case BlackboardType::F32:
-      return ParamType::Float;
-    case BlackboardType::Bool:
-      return ParamType::Bool;
-    case BlackboardType::String:
-      return ParamType::String;
-    case BlackboardType::Vec3f:
-      return ParamType::Vec3f;
-    case BlackboardType::Pointer:
-      return ParamType::Pointer;
-  }
-  return ParamType::Int;
-}
-
 // What a scripted node keeps between its updates.
 struct ScriptedState {
   std::uint32_t updates;
@@ -237,7 +218,7 @@ void validate(const Scenario& s, const runtime::Graph& graph) {
       throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name,
                                       name_path, graph.file_name(), set.entry));
     }
-    const auto type = param_type(found->type);
+    const auto type = param_type_of(found->type);
     const bool u32 = found->type == BlackboardType::U32;
     if (!json_value(set.value, type, u32)) {
       throw ScenarioError(fmt::format("{}: {}: \"{}\" is a {} entry: expected {}", s.name, set.path,
@@ -498,7 +479,8 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
         if (set.frame != frame) continue;
         for (const auto& e : graph->model().blackboard.entries) {
           if (e.name != set.entry) continue;
-          const auto v = *json_value(set.value, param_type(e.type), e.type == BlackboardType::U32);
+          const auto v =
+              *json_value(set.value, param_type_of(e.type), e.type == BlackboardType::U32);
           std::visit(
               [&](const auto& x) {
                 using T = std::decay_t<decltype(x)>;

@@ -169,6 +169,8 @@ std::optional<VectorComponent> blackboard_component(ParamType type, const ParamF
 // The blackboard type a parameter of `type` reads when its flags point at the blackboard (a float
 // with a vec3f component reads a Vec3f entry).
 BlackboardType blackboard_type_for(ParamType type, const ParamFlags& flags);
+// The parameter type an entry of `type` is read and written as (U32 as Int).
+ParamType param_type_of(BlackboardType type);
 // The blackboard sections' type order in a file of `version` (0x408 adds U32 after S32), and
 // the bytes of one stored default value of `type` (pointers store none).
 std::span<const BlackboardType> blackboard_types(std::uint32_t version);
