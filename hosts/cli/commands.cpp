@@ -269,6 +269,32 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   add_file_lookup(*convert, convert_request.source,
                   "A romfs-like folder where IN (or PACK:MEMBER) is also looked up");
 
+  ExploreRequest explore_request;
+  explore_request.run.frames = 120;
+  auto* explore = app.add_subcommand(
+      "explore",
+      "Generate scenarios guided by coverage: report what they reach against plain runs, and "
+      "write a minimal scenario for each branch plain runs miss (exit 0 done, 1 error, 2 usage)");
+  explore->add_option("FILE", explore_request.run.file, "AINB file")->required();
+  for (auto* option : add_run_options(*explore, explore_request.run)) {
+    if (option->get_name() == "--frames") option->description("Frames each scenario runs");
+    if (option->get_name() == "--seed")
+      option->description("The exploration's seed: the same seed gives the same scenarios");
+    if (option->get_name() == "--command" || option->get_name() == "--restart")
+      explore->remove_option(option);  // explore chooses commands; its scenarios restart
+  }
+  add_verbose(*explore, explore_request.run);
+  explore->add_option("--runs", explore_request.runs, "Scenarios to generate and run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
+      ->capture_default_str();
+  explore->add_option("--jobs,-j", explore_request.jobs, "Threads (the results do not change)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  explore->add_option("--output,-o", explore_request.output,
+                      "A folder: one scenario file per branch found, and coverage.json");
+  explore->add_flag("!--no-shrink", explore_request.shrink,
+                    "Write the scenarios as found, not shrunk");
+
   ScanRequest scan_request;
   auto* scan = app.add_subcommand(
       "scan",
@@ -314,6 +340,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   try {
     if (run->parsed()) return run_simulation(run_request, out, err);
     if (regress->parsed()) return run_regress(regress_request, out, err);
+    if (explore->parsed()) return run_explore(explore_request, out, err);
     if (cat->parsed()) return run_cat(cat_request, out, err);
     if (lint->parsed()) return run_lint(lint_request, out, err);
     if (convert->parsed()) return run_convert(convert_request, out, err);

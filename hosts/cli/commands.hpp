@@ -75,6 +75,19 @@ inline constexpr int kExitFault = 2;
 // `ainb run`: offline simulation with a trace and a summary (run.cpp).
 int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& err);
 
+struct ExploreRequest {
+  RunRequest run;  // the file, frames (of each scenario), modules, seed (of the exploration)
+  std::uint64_t runs = 1000;
+  unsigned jobs = 1;
+  std::string output;  // a folder for the scenarios found and coverage.json; empty: none
+  bool shrink = true;
+};
+
+// `ainb explore`: generates scenarios guided by coverage, reports what they reach and writes a
+// minimal scenario for each branch, transition or command the plain runs miss (explore.cpp).
+// Exit codes: 0 done, 1 an error (load, a found scenario that does not replay), 2 usage.
+int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& err);
+
 struct RegressRequest {
   // ORIGINAL and EDITED; with --record or --check, the files and folders to run.
   std::vector<std::string> files;

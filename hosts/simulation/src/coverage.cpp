@@ -36,6 +36,8 @@ bool runs_child(const GraphNode& g, std::uint32_t plug) {
 
 // What a stub does with its children, for the reports.
 std::string stub_behaviour(const runtime::Graph& graph, std::uint32_t node) {
+  if (graph.model().nodes[node].is_module())
+    return "a module that was not found: it runs as a stub";
   return runtime::detail::arrays(graph).nodes()[node].named_plugs[0] >= 0
              ? "a stub that runs only its first child (a scenario's \"child\" picks another)"
              : "a stub that runs no children (--stub-children runs its first, a scenario's "
@@ -63,15 +65,23 @@ Coverage::Coverage(const runtime::Graph& graph) {
     file.nodes[node] |= kRunsHere;
     return true;
   });
+  // A node first found below a module that was not found is walked again when a path without
+  // one leads to it.
   walk(false, [](File& file, std::uint32_t node, const Blocker& below) {
-    if ((file.nodes[node] & kReachable) != 0) return false;
-    file.nodes[node] |= kReachable;
-    if ((file.nodes[node] & kRunsHere) == 0) file.blocked[node] = below;
+    auto& flags = file.nodes[node];
+    if ((flags & kReachable) != 0 || (below.module && (flags & kWalked) != 0)) return false;
+    flags |= below.module ? kWalked : kReachable;
+    if ((flags & kRunsHere) == 0) file.blocked[node] = below;
     return true;
   });
   for (auto& file : files_) {
     for (std::size_t b = 0; b < file.branch_items.size(); ++b) {
-      if ((file.nodes[file.branch_items[b].node] & kReachable) != 0) file.branches[b] |= kReachable;
+      const auto [node, plug] = file.branch_items[b];
+      if ((file.nodes[node] & kReachable) == 0) continue;
+      // A module not found passes through to its first plug at most: no scenario picks another.
+      const auto& g = runtime::detail::arrays(*file.graph).nodes()[node];
+      if (file.graph->model().nodes[node].is_module() && !runs_child(g, plug)) continue;
+      file.branches[b] |= kReachable;
     }
     for (std::size_t t = 0; t < file.transition_items.size(); ++t) {
       if ((file.nodes[file.transition_items[t].from] & kReachable) != 0)
@@ -118,8 +128,14 @@ void Coverage::walk(bool as_run, Visit visit) {
     for (std::uint32_t k = 0; k < children.size(); ++k) {
       const bool runs = runs_child(g, k);
       if (children[k] == arrays.kNoChild || (!runs && as_run)) continue;
-      const auto child_below =
-          runs || below.file >= 0 ? below : Blocker{static_cast<std::int32_t>(f), node};
+      // The first stub on the way, unless a module not found comes after it: that one blocks
+      // every run.
+      auto child_below = below;
+      if (!runs && file.graph->model().nodes[node].is_module() && !below.module) {
+        child_below = {static_cast<std::int32_t>(f), node, true};
+      } else if (!runs && below.file < 0) {
+        child_below = {static_cast<std::int32_t>(f), node, false};
+      }
       work.push_back({f, children[k], child_below});
     }
     for (const auto query : arrays.queries(node))
@@ -205,6 +221,159 @@ void Coverage::merge(const Coverage& other) {
   }
 }
 
+void Coverage::clear_reached() {
+  auto clear = [](std::vector<std::uint8_t>& flags) {
+    for (auto& f : flags)
+      f = static_cast<std::uint8_t>(f & ~kReached);
+  };
+  for (auto& f : files_) {
+    clear(f.nodes);
+    clear(f.branches);
+    clear(f.transitions);
+    clear(f.commands);
+  }
+}
+
+namespace {
+
+// A file's flags of one kind (const for a const file).
+template <typename File>
+auto& flags_of(File& file, Coverage::Item::Kind kind) {
+  switch (kind) {
+    case Coverage::Item::Kind::Branch:
+      return file.branches;
+    case Coverage::Item::Kind::Transition:
+      return file.transitions;
+    case Coverage::Item::Kind::Command:
+      return file.commands;
+    case Coverage::Item::Kind::Node:
+      break;
+  }
+  return file.nodes;
+}
+
+}  // namespace
+
+std::vector<Coverage::Item> Coverage::reached_beyond(const Coverage& base) const {
+  std::vector<Item> items;
+  for (std::uint32_t f = 0; f < files_.size() && f < base.files_.size(); ++f) {
+    for (const auto kind :
+         {Item::Kind::Branch, Item::Kind::Transition, Item::Kind::Command, Item::Kind::Node}) {
+      const auto& mine = flags_of(files_[f], kind);
+      const auto& theirs = flags_of(base.files_[f], kind);
+      for (std::uint32_t i = 0; i < mine.size() && i < theirs.size(); ++i) {
+        if ((mine[i] & kReached) != 0 && (theirs[i] & kReached) == 0) items.push_back({kind, f, i});
+      }
+    }
+  }
+  return items;
+}
+
+bool Coverage::reached(const Item& item) const {
+  if (item.file >= files_.size()) return false;
+  const auto& flags = flags_of(files_[item.file], item.kind);
+  return item.index < flags.size() && (flags[item.index] & kReached) != 0;
+}
+
+void Coverage::mark_reached(const Item& item) {
+  if (item.file >= files_.size()) return;
+  auto& flags = flags_of(files_[item.file], item.kind);
+  if (item.index < flags.size()) flags[item.index] |= kReached;
+}
+
+std::string Coverage::describe(const Item& item) const {
+  const auto& f = files_[item.file];
+  const auto& graph = *f.graph;
+  switch (item.kind) {
+    case Item::Kind::Node:
+      return fmt::format("{} {}", graph.file_name(), node_label(graph, item.index));
+    case Item::Kind::Branch: {
+      const auto [node, plug] = f.branch_items[item.index];
+      const auto& arrays = runtime::detail::arrays(graph);
+      const auto child = arrays.children(node)[plug];
+      const auto name = graph.model().plugs[arrays.child_plugs(node)[plug]].name;
+      return fmt::format(
+          "{} {} plug {}{} -> {}", graph.file_name(), node_label(graph, node), plug,
+          name.empty() ? "" : fmt::format(" \"{}\"", name),
+          child == arrays.kNoChild ? std::string("an empty plug") : fmt::format("#{}", child));
+    }
+    case Item::Kind::Transition:
+      return fmt::format("{} transition #{} -> #{}", graph.file_name(),
+                         f.transition_items[item.index].from, f.transition_items[item.index].to);
+    case Item::Kind::Command:
+      return fmt::format("{} command {}", graph.file_name(),
+                         graph.model().commands[item.index].name);
+  }
+  return "";
+}
+
+std::vector<Coverage::Item> Coverage::unreached() const {
+  std::vector<Item> items;
+  for (std::uint32_t f = 0; f < files_.size(); ++f) {
+    for (const auto kind :
+         {Item::Kind::Branch, Item::Kind::Transition, Item::Kind::Command, Item::Kind::Node}) {
+      const auto& flags = flags_of(files_[f], kind);
+      for (std::uint32_t i = 0; i < flags.size(); ++i) {
+        if ((flags[i] & kReached) == 0) items.push_back({kind, f, i});
+      }
+    }
+  }
+  return items;
+}
+
+std::pair<std::uint32_t, std::uint32_t> Coverage::branch_at(const Item& item) const {
+  const auto& b = files_[item.file].branch_items[item.index];
+  return {b.node, b.plug};
+}
+
+std::optional<std::uint32_t> Coverage::file_index(const runtime::Graph& graph) const {
+  for (std::uint32_t f = 0; f < files_.size(); ++f) {
+    if (files_[f].graph == &graph) return f;
+  }
+  return std::nullopt;
+}
+
+std::optional<Coverage::Item> Coverage::branch_item(std::uint32_t file, std::uint32_t node,
+                                                    std::uint32_t plug) const {
+  if (file >= files_.size()) return std::nullopt;
+  const auto it = files_[file].first_branch.find(node);
+  if (it == files_[file].first_branch.end()) return std::nullopt;
+  const auto index = it->second + plug;
+  if (index >= files_[file].branch_items.size() || files_[file].branch_items[index].node != node)
+    return std::nullopt;
+  return Item{Item::Kind::Branch, file, index};
+}
+
+void Coverage::explain(const Item& item, std::string why) {
+  explained_[{item.kind, item.file, item.index}] = std::move(why);
+}
+
+std::string Coverage::slug(const Item& item) const {
+  const auto& f = files_[item.file];
+  std::string what;
+  switch (item.kind) {
+    case Item::Kind::Node:
+      what = fmt::format("n{}", item.index);
+      break;
+    case Item::Kind::Branch:
+      what = fmt::format("n{}-plug{}", f.branch_items[item.index].node,
+                         f.branch_items[item.index].plug);
+      break;
+    case Item::Kind::Transition:
+      what = fmt::format("n{}-to-n{}", f.transition_items[item.index].from,
+                         f.transition_items[item.index].to);
+      break;
+    case Item::Kind::Command:
+      what = fmt::format("command{}", item.index);
+      break;
+  }
+  auto name = f.graph->file_name();
+  const auto slash = name.find_last_of("/:");
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  if (name.ends_with(".ainb")) name.resize(name.size() - 5);
+  return name + "-" + what;
+}
+
 namespace {
 
 Coverage::Counts count(const std::vector<std::uint8_t>& flags) {
@@ -243,10 +412,16 @@ Coverage::Totals Coverage::totals() const {
 // Why a node was not reached, when the graph says: nothing leads to it, or it is below a stub
 // that does not run the child leading there (a scenario's "child" would).
 std::string Coverage::why_unreached(const File& file, std::uint32_t node) const {
-  if ((file.nodes[node] & kReachable) == 0) return "no command, root or reachable node leads to it";
   const auto& below = file.blocked[node];
+  if ((file.nodes[node] & kReachable) == 0 && !below.module)
+    return "no command, root or reachable node leads to it";
   if (below.file < 0) return "";
   const auto& stub = files_[static_cast<std::size_t>(below.file)];
+  if (below.module) {
+    return fmt::format("below {}{}, a module that was not found: it runs as a stub",
+                       node_label(*stub.graph, below.node),
+                       &stub == &file ? "" : " in " + stub.graph->file_name());
+  }
   return fmt::format("below {}{}, {}", node_label(*stub.graph, below.node),
                      &stub == &file ? "" : " in " + stub.graph->file_name(),
                      stub_behaviour(*stub.graph, below.node));
@@ -254,7 +429,14 @@ std::string Coverage::why_unreached(const File& file, std::uint32_t node) const 
 
 nlohmann::ordered_json Coverage::to_json() const {
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
-  for (const auto& f : files_) {
+  auto explained = [&](Item::Kind kind, std::size_t file, std::size_t index,
+                       nlohmann::ordered_json& item) {
+    const auto it = explained_.find(
+        {kind, static_cast<std::uint32_t>(file), static_cast<std::uint32_t>(index)});
+    if (it != explained_.end()) item["why"] = it->second;
+  };
+  for (std::size_t file = 0; file < files_.size(); ++file) {
+    const auto& f = files_[file];
     const auto& graph = *f.graph;
     const auto& arrays = runtime::detail::arrays(graph);
     const auto& model = graph.model();
@@ -265,6 +447,7 @@ nlohmann::ordered_json Coverage::to_json() const {
       nlohmann::ordered_json item{{"node", n},
                                   {"type", std::string(node_class_name(model.nodes[n]))}};
       if (const auto why = why_unreached(f, n); !why.empty()) item["why"] = why;
+      explained(Item::Kind::Node, file, n, item);
       nodes["unreached"].push_back(std::move(item));
     }
     auto branches = counts_json(count(f.branches));
@@ -285,14 +468,17 @@ nlohmann::ordered_json Coverage::to_json() const {
       } else if (!runs_child(arrays.nodes()[node], plug)) {
         item["why"] = stub_behaviour(graph, node);
       }
+      explained(Item::Kind::Branch, file, b, item);
       branches["unreached"].push_back(std::move(item));
     }
     auto transitions = counts_json(count(f.transitions));
     transitions["unreached"] = nlohmann::ordered_json::array();
     for (std::size_t t = 0; t < f.transition_items.size(); ++t) {
-      if ((f.transitions[t] & kReached) == 0)
-        transitions["unreached"].push_back(
-            {{"from", f.transition_items[t].from}, {"to", f.transition_items[t].to}});
+      if ((f.transitions[t] & kReached) != 0) continue;
+      nlohmann::ordered_json item{{"from", f.transition_items[t].from},
+                                  {"to", f.transition_items[t].to}};
+      explained(Item::Kind::Transition, file, t, item);
+      transitions["unreached"].push_back(std::move(item));
     }
     auto commands = counts_json(count(f.commands));
     commands["unreached"] = nlohmann::ordered_json::array();

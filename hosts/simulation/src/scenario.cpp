@@ -190,4 +190,65 @@ Scenario load_scenario(const std::filesystem::path& path) {
   return parse_scenario(json, path.string());
 }
 
+namespace {
+
+nlohmann::ordered_json values_json(const std::map<std::string, nlohmann::json>& values) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : values)
+    out[name] = value;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json scenario_json(const Scenario& s) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  if (s.seed) j["seed"] = *s.seed;
+  if (s.frames) j["frames"] = *s.frames;
+  if (s.command) j["command"] = *s.command;
+  if (s.restart) j["restart"] = *s.restart;
+  if (!s.blackboard.empty()) {
+    auto& list = j["blackboard"] = nlohmann::ordered_json::array();
+    for (const auto& set : s.blackboard) {
+      nlohmann::ordered_json item;
+      if (set.frame != 0) item["frame"] = set.frame;
+      item["name"] = set.entry;
+      item["value"] = set.value;
+      list.push_back(std::move(item));
+    }
+  }
+  if (!s.commands.empty()) {
+    auto& list = j["commands"] = nlohmann::ordered_json::array();
+    for (const auto& c : s.commands)
+      list.push_back({{"frame", c.frame}, {"command", c.command}});
+  }
+  if (!s.nodes.empty()) {
+    auto& nodes = j["nodes"] = nlohmann::ordered_json::object();
+    for (const auto& [cls, b] : s.nodes) {
+      nlohmann::ordered_json spec = nlohmann::ordered_json::object();
+      if (b.child) spec["child"] = *b.child;
+      if (b.child_enum) spec["child"] = *b.child_enum;
+      if (b.running_property) {
+        spec["running"] = {{"property", *b.running_property}, {"scale", b.running_scale}};
+      } else if (b.running != 0) {
+        spec["running"] = b.running;
+      }
+      if (b.result != runtime::Result::Success) spec["result"] = runtime::result_name(b.result);
+      if (!b.outputs.empty()) spec["outputs"] = values_json(b.outputs);
+      if (!b.overrides.empty()) {
+        auto& frames = spec["frames"] = nlohmann::ordered_json::array();
+        for (const auto& o : b.overrides) {
+          nlohmann::ordered_json item{{"frame", o.frame}};
+          if (o.result) item["result"] = runtime::result_name(*o.result);
+          if (!o.outputs.empty()) item["outputs"] = values_json(o.outputs);
+          frames.push_back(std::move(item));
+        }
+      }
+      nodes[cls] = std::move(spec);
+    }
+  }
+  if (!s.functions.empty()) j["functions"] = values_json(s.functions);
+  return j;
+}
+
 }  // namespace ainb::simulation

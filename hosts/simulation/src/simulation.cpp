@@ -8,15 +8,13 @@
 #include <fmt/format.h>
 
 #include "ainb/exb/user_functions.hpp"
-#include "ainb/gamedata/blackboard_files.hpp"
-#include "ainb/gamedata/catalogue.hpp"
-#include "ainb/gamedata/generic_nodes.hpp"
-#include "ainb/gamedata/romfs.hpp"
 // The graph's structure as the scheduler runs it (stubs and their children), which the
 // summary reports.
+#include "actor.hpp"
 #include "ainb/runtime/detail/graph_arrays.hpp"
 #include "ainb/runtime/unhonoured.hpp"
 #include "ainb/simulation/tracer.hpp"
+#include "scripted.hpp"
 
 namespace ainb::simulation {
 
@@ -26,153 +24,6 @@ using runtime::CommandState;
 using runtime::Instance;
 using runtime::NodeContext;
 using runtime::Result;
-
-// A JSON value as a value of `type`, or nullopt when it is not one (an integer out of the 32-bit
-// range, s32 or with `unsigned_int` u32, or a number past float's is not one either). Strings are
-// views into the JSON (which outlives the run).
-std::optional<Value> json_value(const nlohmann::json& j, ParamType type,
-                                bool unsigned_int = false) {
-  switch (type) {
-    case ParamType::Int: {
-      if (!j.is_number_integer()) return std::nullopt;
-      if (j.is_number_unsigned() && j.get<std::uint64_t>() > 0xFFFFFFFFu) return std::nullopt;
-      const auto v = j.get<std::int64_t>();
-      const std::int64_t low = unsigned_int ? 0 : INT32_MIN;
-      const std::int64_t high = unsigned_int ? std::int64_t{UINT32_MAX} : INT32_MAX;
-      if (v < low || v > high) return std::nullopt;
-      return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-    }
-    case ParamType::Bool:
-      if (j.is_boolean()) return j.get<bool>();
-      return std::nullopt;
-    case ParamType::Float:
-      if (j.is_number() && std::abs(j.get<double>()) <= std::numeric_limits<float>::max()) {
-        return j.get<float>();
-      }
-      return std::nullopt;
-    case ParamType::String:
-      if (j.is_string()) return std::string_view(j.get_ref<const std::string&>());
-      return std::nullopt;
-    case ParamType::Vec3f: {
-      if (!j.is_array() || j.size() != 3) return std::nullopt;
-      const auto x = json_value(j[0], ParamType::Float), y = json_value(j[1], ParamType::Float),
-                 z = json_value(j[2], ParamType::Float);
-      if (!x || !y || !z) return std::nullopt;
-      return Vec3f{std::get<float>(*x), std::get<float>(*y), std::get<float>(*z)};
-    }
-    case ParamType::Pointer:
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-std::string_view expected(ParamType type, bool unsigned_int = false) {
-  switch (type) {
-    case ParamType::Int:
-      return unsigned_int ? "an integer from 0 to 4294967295"
-                          : "an integer from -2147483648 to 2147483647";
-    case ParamType::Bool:
-      return "true or false";
-    case ParamType::Float:
-      return "a number within float's range";
-    case ParamType::String:
-      return "a string";
-    case ParamType::Vec3f:
-      return "[x, y, z]";
-    case ParamType::Pointer:
-      return "nothing (pointers cannot be set)";
-  }
-  return "";
-}
-
-// What a scripted node keeps between its updates.
-struct ScriptedState {
-  std::uint32_t updates;
-  std::uint32_t running;  // Running updates after this Enter
-};
-
-// A user node class as the scenario scripts it (see NodeBehaviour).
-class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
- public:
-  explicit ScriptedNode(const NodeBehaviour& behaviour) : behaviour_(behaviour) {}
-  void on_enter(NodeContext& c, ScriptedState& state) override {
-    state.running = behaviour_.running;
-    if (!behaviour_.running_property) return;
-    // The property by name, int or float (the types validate() accepts); a node without it
-    // reads 0 and runs no Running updates.
-    const auto& name = *behaviour_.running_property;
-    const auto ints = c.model().properties_of(c.node(), ParamType::Int);
-    const bool is_int =
-        std::any_of(ints.begin(), ints.end(), [&](const Property& p) { return p.name == name; });
-    const double value = is_int ? static_cast<double>(c.property_int(name))
-                                : static_cast<double>(c.property_float(name));
-    const auto scaled = std::round(value * behaviour_.running_scale);
-    state.running = scaled <= 0              ? 0u
-                    : scaled >= 4294967295.0 ? ~0u
-                                             : static_cast<std::uint32_t>(scaled);
-  }
-  Result on_update(NodeContext& c, ScriptedState& state) override {
-    const auto updates = ++state.updates;
-    auto result = updates <= state.running ? Result::Running : behaviour_.result;
-    if (behaviour_.child) result = run_child(c, *behaviour_.child, result);
-    if (behaviour_.child_enum) result = run_enum_child(c, *behaviour_.child_enum, result);
-    write(c, behaviour_.outputs);
-    for (const auto& o : behaviour_.overrides) {
-      if (o.frame != c.instance().frame()) continue;
-      if (o.result) result = *o.result;
-      write(c, o.outputs);
-    }
-    return result;
-  }
-
- private:
-  static Result run_child(NodeContext& c, std::string_view name, Result otherwise) {
-    for (std::size_t k = 0; k < c.child_count(); ++k) {
-      if (c.child_name(k) == name) return c.run_child(k);
-    }
-    return otherwise;
-  }
-  // The plug whose enum value it is, else the default plug, as the class's own choice would.
-  static Result run_enum_child(NodeContext& c, std::uint32_t value, Result otherwise) {
-    for (std::size_t k = 0; k < c.child_count(); ++k) {
-      if (c.child_enum(k) == value) return c.run_child(k);
-    }
-    return run_child(c, kChildEnumDefault, otherwise);
-  }
-  static void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
-    for (const auto& [name, json] : outputs) {
-      for (std::size_t t = 0; t < kParamTypeCount; ++t) {
-        const auto type = static_cast<ParamType>(t);
-        for (const auto& out : c.model().outputs_of(c.node(), type)) {
-          if (out.name != name) continue;
-          if (const auto v = json_value(json, type)) {
-            c.write_value(type, name, *v);
-          }
-        }
-      }
-    }
-  }
-  const NodeBehaviour& behaviour_;
-};
-
-// Every file of the actor: the root and its modules, once each.
-void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Graph*>& out) {
-  if (std::find(out.begin(), out.end(), &graph) != out.end()) return;
-  out.push_back(&graph);
-  for (const auto* module : graph.module_graphs())
-    collect_graphs(*module, out);
-}
-
-// One of the run's own warnings to the host's log (a host's whole line as the message).
-void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,
-                 std::string_view subject, std::string_view text) {
-  if (!runtime::listening(log)) return;
-  (*log)(runtime::LogEvent{.level = runtime::LogLevel::Warning,
-                           .kind = kind,
-                           .file = file,
-                           .subject = subject,
-                           .message = text});
-}
 
 // What a scenario schedules that the run never reaches (a frame past its end; a node override
 // at frame 0, which has no updates): a warning each, logged and in the summary.
@@ -234,8 +85,7 @@ void validate(const Scenario& s, const runtime::Graph& graph) {
                                     graph.file_name(), *s.command,
                                     names.empty() ? "it has none" : "it has: " + names));
   }
-  std::vector<const runtime::Graph*> graphs;
-  collect_graphs(graph, graphs);
+  const auto graphs = actor_graphs(graph);
   // Every class the scenario scripts is a user class some node of the actor's files has.
   for (const auto& [cls, behaviour] : s.nodes) {
     bool user = false, built_in = false;
@@ -329,44 +179,14 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
     std::string error;
     const auto parsed = exb::parse_signature(signature, &error);
     if (!parsed) throw ScenarioError(fmt::format("{}: not a signature: {}", at, error));
-    std::array<std::uint8_t, 12> bytes{};
-    std::optional<Value> value;
-    switch (parsed->result) {
-      case exb::DataType::Bool:
-        value = json_value(json, ParamType::Bool);
-        if (value) bytes[0] = std::get<bool>(*value) ? 1 : 0;
-        break;
-      case exb::DataType::Int:
-      case exb::DataType::UInt:
-        value = json_value(json, ParamType::Int, parsed->result == exb::DataType::UInt);
-        if (value) std::memcpy(bytes.data(), &std::get<std::int32_t>(*value), 4);
-        break;
-      case exb::DataType::Float:
-        value = json_value(json, ParamType::Float);
-        if (value) std::memcpy(bytes.data(), &std::get<float>(*value), 4);
-        break;
-      case exb::DataType::Vec3f:
-        value = json_value(json, ParamType::Vec3f);
-        if (value) std::memcpy(bytes.data(), &std::get<Vec3f>(*value), 12);
-        break;
-      case exb::DataType::String:
-        value = json_value(json, ParamType::String);
-        if (value) {
-          const char* text = json.get_ref<const std::string&>().c_str();
-          std::memcpy(bytes.data(), &text, sizeof(text));
-        }
-        break;
-      default:
-        value = Value{};  // None: nothing to return
-        break;
-    }
-    if (!value) {
+    const auto bytes = function_result(json, parsed->result);
+    if (!bytes) {
       throw ScenarioError(fmt::format(
           "{}: the function returns {}: expected {}", at, exb::data_type_name(parsed->result),
           expected(param_type_of(parsed->result).value_or(ParamType::Int),
                    parsed->result == exb::DataType::UInt)));
     }
-    functions.add_constant(signature, bytes);
+    functions.add_constant(signature, *bytes);
   }
 }
 
@@ -374,52 +194,16 @@ void add_functions(const Scenario& s, exb::UserFunctions& functions) {
 
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                  const RunOptions& options, TraceSink* trace) {
-  const auto spec = gamedata::parse_file_spec(file.string());
-  const bool packed = !spec.member.empty();
-  const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
-  gamedata::FileSource source(options.romfs, &dictionaries);
-  auto model = gamedata::open_ai_file(file.string(), source);
-  std::vector<std::string> specs;
-  for (const auto& path : options.definitions)
-    specs.push_back(path.string());
-  // Without --defs, a romfs's own NodeDefinition files (none: no stub outputs).
-  const auto catalogue = gamedata::load_node_definitions(specs, options.romfs, &dictionaries);
-  runtime::NodeRegistry registry;
-  if (!catalogue.classes().empty())
-    registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
-  registry.stub_runs_first_child = options.stub_children;
-  for (const auto& [cls, node_class] : options.node_classes)
-    registry.add(cls, node_class);
-  for (const auto& [cls, behaviour] : scenario.nodes)
-    registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
-  // After the scenario's classes, which win over the generic ones.
-  if (options.generic_nodes) gamedata::add_generic_nodes(registry);
   exb::UserFunctions functions;
   add_functions(scenario, functions);
-  // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs
-  // and the packs (when a romfs or a pack is used).
-  auto dirs = options.module_dirs;
-  if (dirs.empty() && !packed) {
-    dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
-  }
-  const bool game_layout = packed || !options.romfs.empty();
-  runtime::ChainResolver modules;
-  const runtime::DirectoryResolver directories(dirs);
-  const gamedata::RomfsResolver romfs(source);
-  if (!dirs.empty()) modules.add(&directories);
-  if (game_layout) modules.add(&romfs);
-  gamedata::BlackboardFiles blackboard_files(source);
-  runtime::GraphOptions graph_options{.functions = &functions,
-                                      .modules = &modules,
-                                      .missing_modules = options.stub_missing_modules
-                                                             ? runtime::MissingModulePolicy::Stub
-                                                             : runtime::MissingModulePolicy::Error,
-                                      .log = options.log,
-                                      .simultaneous_ends_first = options.simultaneous_ends_first};
-  if (game_layout) graph_options.blackboard_defaults = blackboard_files.hook();
-  const auto graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
-  for (const auto& warning : blackboard_files.warnings())
-    log_warning(options.log, runtime::LogKind::ParameterFile, model->name, {}, warning);
+  auto built = build_actor(
+      file, options,
+      [&](runtime::NodeRegistry& registry) {
+        for (const auto& [cls, behaviour] : scenario.nodes)
+          registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
+      },
+      functions);
+  const auto& graph = built.graph;
   validate(scenario, *graph);
 
   const auto& commands = graph->model().commands;
@@ -442,12 +226,11 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
 
   Summary summary;
   summary.graph = graph;
-  summary.warnings = blackboard_files.warnings();
+  summary.warnings = std::move(built.warnings);
   summary.file = graph->file_name();
   summary.command = summary.started = command;
   {
-    std::vector<const runtime::Graph*> graphs;
-    collect_graphs(*graph, graphs);
+    const auto graphs = actor_graphs(*graph);
     for (const auto* g : graphs) {
       const auto& nodes = runtime::detail::arrays(*g).nodes();
       for (const auto& node : nodes)
@@ -474,49 +257,13 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     Instance actor(
         graph,
         {.seed = scenario.seed.value_or(options.seed), .observer = &tracer, .log = options.log});
-    auto apply = [&](std::uint64_t frame) {
-      for (const auto& set : scenario.blackboard) {
-        if (set.frame != frame) continue;
-        for (const auto& e : graph->model().blackboard.entries) {
-          if (e.name != set.entry) continue;
-          const auto v =
-              *json_value(set.value, param_type_of(e.type), e.type == BlackboardType::U32);
-          std::visit(
-              [&](const auto& x) {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, std::int32_t>) actor.set_int(e.name, x);
-                if constexpr (std::is_same_v<T, bool>) actor.set_bool(e.name, x);
-                if constexpr (std::is_same_v<T, float>) actor.set_float(e.name, x);
-                if constexpr (std::is_same_v<T, std::string_view>) actor.set_string(e.name, x);
-                if constexpr (std::is_same_v<T, Vec3f>) actor.set_vec3f(e.name, x);
-              },
-              v);
-        }
-      }
-      for (const auto& c : scenario.commands) {
-        if (c.frame == frame) actor.start(c.command);
-      }
-    };
-    apply(0);
-    if (!command.empty() && actor.command().empty()) actor.start(command);
     const auto frames = scenario.frames.value_or(options.frames);
     warn_unreached(scenario, frames, summary.warnings, options.log);
-    const bool restart = scenario.restart.value_or(options.restart);
-    for (std::uint64_t frame = 1; frame <= frames; ++frame) {
-      tracer.frame = frame;
-      apply(frame);
-      if (actor.state() == CommandState::Faulted) break;
-      const bool ended =
-          actor.state() == CommandState::Succeeded || actor.state() == CommandState::Failed;
-      if (restart && ended) {
-        actor.start(actor.command());
-        ++summary.restarts;
-      }
-      const bool running = actor.state() == CommandState::Running;
-      actor.tick();
-      if (actor.state() == CommandState::Faulted) break;
-      if (running && actor.state() != CommandState::Running) summary.ended_frame = frame;
-    }
+    const auto ticked =
+        run_frames(actor, scenario, command, frames, scenario.restart.value_or(options.restart),
+                   [&](std::uint64_t frame) { tracer.frame = frame; });
+    summary.ended_frame = ticked.ended_frame;
+    summary.restarts = ticked.restarts;
     if (actor.state() == CommandState::Running) summary.ended_frame = 0;  // a later command runs
     summary.frames = actor.frame();
     summary.command = std::string(actor.command());

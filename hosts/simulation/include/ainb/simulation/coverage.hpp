@@ -8,8 +8,11 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,8 +31,41 @@ class Coverage {
   void branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug);
   void transitioned(const runtime::Graph& graph, std::uint32_t from, std::uint32_t to);
   void commanded(const runtime::Graph& graph, std::string_view command);
-  // Adds another coverage of the same graph (runs on other threads, say).
+  // Adds another coverage of the same files (runs on other threads, say, or of a graph built
+  // from the same files with other classes: items are matched by their place).
   void merge(const Coverage& other);
+  // Forgets what was reached (what is reachable stays): a coverage reused for the next run.
+  void clear_reached();
+
+  // One item to reach: a node, a decision's plug, a transition or a command of a file (its index
+  // in the coverage's files, the top file's 0).
+  struct Item {
+    enum class Kind : std::uint8_t { Node, Branch, Transition, Command };
+    Kind kind = Kind::Node;
+    std::uint32_t file = 0;
+    std::uint32_t index = 0;  // among the file's items of that kind
+    friend bool operator==(const Item&, const Item&) = default;
+  };
+  // The items this coverage reached that `base` (of the same files) did not, file by file,
+  // branches, transitions, commands then nodes.
+  std::vector<Item> reached_beyond(const Coverage& base) const;
+  bool reached(const Item& item) const;
+  void mark_reached(const Item& item);
+  // "Toby.utility.root #12 Element_S32Selector plug 2 \"Case\" -> #13", "... command Idle".
+  std::string describe(const Item& item) const;
+  // A short name for a file name ("Toby.utility.root-n12-plug2").
+  std::string slug(const Item& item) const;
+  // The items not reached, in the order of reached_beyond.
+  std::vector<Item> unreached() const;
+  // The graph of file `file`, and a branch item's decision node and its plug.
+  const runtime::Graph& graph_of(std::uint32_t file) const { return *files_[file].graph; }
+  std::pair<std::uint32_t, std::uint32_t> branch_at(const Item& item) const;
+  // The file index of `graph` and the branch item of a decision's plug, if the coverage has them.
+  std::optional<std::uint32_t> file_index(const runtime::Graph& graph) const;
+  std::optional<Item> branch_item(std::uint32_t file, std::uint32_t node, std::uint32_t plug) const;
+  // Says why an item was not reached, in place of what the graph's reachability says (explore
+  // knows more: a condition no input reaches, an input a class computes...).
+  void explain(const Item& item, std::string why);
 
   // One kind's counts over every file: items reached, items some run can reach (below the
   // commands and roots, a scenario choosing the children of stubs), and all items.
@@ -62,10 +98,12 @@ class Coverage {
     std::uint32_t from;
     std::uint32_t to;
   };
-  // A stub that runs no children, below which a node is: its file (-1: none) and node.
+  // A stub that runs no children, below which a node is: its file (-1: none) and node; `module`:
+  // a module that was not found, whose children no scenario can run.
   struct Blocker {
     std::int32_t file = -1;
     std::uint32_t node = 0;
+    bool module = false;
   };
   // One file: each item's flags (reached; reachable by the graph) beside the item.
   struct File {
@@ -82,6 +120,7 @@ class Coverage {
   static constexpr std::uint8_t kReached = 1;
   static constexpr std::uint8_t kReachable = 2;  // by some run: a scenario may script the stubs
   static constexpr std::uint8_t kRunsHere = 4;   // by a run whose stubs behave as these do
+  static constexpr std::uint8_t kWalked = 8;     // seen below a module not found
 
   File* file_of(const runtime::Graph& graph);
   void add_file(const runtime::Graph& graph);
@@ -94,6 +133,7 @@ class Coverage {
   std::string why_unreached(const File& file, std::uint32_t node) const;
 
   std::vector<File> files_;  // the graph's first, then its modules in the order first called
+  std::map<std::tuple<Item::Kind, std::uint32_t, std::uint32_t>, std::string> explained_;
 };
 
 }  // namespace ainb::simulation

@@ -79,5 +79,8 @@ struct Scenario {
 // Throws ScenarioError naming `name` and the JSON path of the first problem.
 Scenario parse_scenario(const nlohmann::json& json, const std::string& name);
 Scenario load_scenario(const std::filesystem::path& path);
+// The scenario as its file states it (parse_scenario reads it back to an equal scenario); keys
+// that hold their defaults are left out.
+nlohmann::ordered_json scenario_json(const Scenario& scenario);
 
 }  // namespace ainb::simulation

@@ -1,0 +1,57 @@
+#pragma once
+
+// Coverage-guided exploration (docs/simulation.md, "Explore"): generates scenarios for a file,
+// runs them, keeps those that reach a node, plug, transition or command no earlier run reached,
+// and shrinks each to a minimal scenario that still reaches it.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ainb/simulation/coverage.hpp"
+#include "ainb/simulation/simulation.hpp"
+
+namespace ainb::simulation {
+
+struct ExploreOptions {
+  // Modules, romfs, node definitions, generic classes, stub children; `frames`, `seed` and
+  // `restart` are the generated scenarios' (each scenario file states them).
+  RunOptions run;
+  std::uint64_t runs = 1000;
+  std::uint64_t seed = 0;
+  unsigned jobs = 1;   // threads; the results do not depend on it
+  bool shrink = true;  // shrink each scenario found
+  // Told after each batch of runs: runs done, items reached (for a progress line).
+  std::function<void(std::uint64_t runs, std::size_t reached)> progress;
+};
+
+struct ExploreResult {
+  // A scenario that reached `item` first, shrunk (`ainb run --scenario` on the file reaches it).
+  struct Found {
+    Coverage::Item item;
+    std::string reaches;    // Coverage::describe
+    std::string name;       // a file name for it: Coverage::slug + ".json"
+    std::uint64_t run = 0;  // the run (from 0) that first reached it
+    nlohmann::ordered_json scenario;
+  };
+  std::shared_ptr<const runtime::Graph> graph;  // the file's, as `ainb run` builds it
+  // What every run together reached; what one run with no scenario reaches (stubs as `ainb run`
+  // documents them), to compare.
+  std::shared_ptr<Coverage> coverage, plain;
+  std::vector<Found> found;  // branches, transitions and commands, in the order first reached
+  std::uint64_t runs = 0;
+  std::uint64_t shrink_runs = 0;  // runs spent shrinking
+  // Found scenarios that did not reach their item when replayed with `simulate` (a bug).
+  std::vector<std::string> replay_failures;
+};
+
+// Throws as `simulate` does (LoadError, NoSuchCommand) and std::invalid_argument for options it
+// cannot use.
+ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& options);
+
+}  // namespace ainb::simulation

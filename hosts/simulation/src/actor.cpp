@@ -1,0 +1,89 @@
+#include "actor.hpp"
+
+#include <algorithm>
+
+#include "ainb/gamedata/blackboard_files.hpp"
+#include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/generic_nodes.hpp"
+#include "ainb/gamedata/romfs.hpp"
+
+namespace ainb::simulation {
+
+namespace {
+
+void collect_graphs(const runtime::Graph& graph, std::vector<const runtime::Graph*>& out) {
+  if (std::find(out.begin(), out.end(), &graph) != out.end()) return;
+  out.push_back(&graph);
+  for (const auto* module : graph.module_graphs())
+    collect_graphs(*module, out);
+}
+
+}  // namespace
+
+std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph) {
+  std::vector<const runtime::Graph*> out;
+  collect_graphs(graph, out);
+  return out;
+}
+
+void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,
+                 std::string_view subject, std::string_view text) {
+  if (!runtime::listening(log)) return;
+  (*log)(runtime::LogEvent{.level = runtime::LogLevel::Warning,
+                           .kind = kind,
+                           .file = file,
+                           .subject = subject,
+                           .message = text});
+}
+
+Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
+                  const AddClasses& add_classes, const exb::UserFunctions& functions) {
+  const auto spec = gamedata::parse_file_spec(file.string());
+  const bool packed = !spec.member.empty();
+  const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
+  gamedata::FileSource source(options.romfs, &dictionaries);
+  auto model = gamedata::open_ai_file(file.string(), source);
+  std::vector<std::string> specs;
+  for (const auto& path : options.definitions)
+    specs.push_back(path.string());
+  Actor actor;
+  // Without --defs, a romfs's own NodeDefinition files (none: no stub outputs).
+  actor.catalogue = std::make_shared<const formats::NodeCatalogue>(
+      gamedata::load_node_definitions(specs, options.romfs, &dictionaries));
+  runtime::NodeRegistry registry;
+  if (!actor.catalogue->classes().empty())
+    actor.stub_outputs = registry.stub_outputs = gamedata::catalogue_stub_outputs(*actor.catalogue);
+  registry.stub_runs_first_child = options.stub_children;
+  for (const auto& [cls, node_class] : options.node_classes)
+    registry.add(cls, node_class);
+  if (add_classes) add_classes(registry);
+  if (options.generic_nodes) gamedata::add_generic_nodes(registry);
+  // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs
+  // and the packs (when a romfs or a pack is used).
+  auto dirs = options.module_dirs;
+  if (dirs.empty() && !packed) {
+    dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
+  }
+  const bool game_layout = packed || !options.romfs.empty();
+  runtime::ChainResolver modules;
+  const runtime::DirectoryResolver directories(dirs);
+  const gamedata::RomfsResolver romfs(source);
+  if (!dirs.empty()) modules.add(&directories);
+  if (game_layout) modules.add(&romfs);
+  gamedata::BlackboardFiles blackboard_files(source);
+  runtime::GraphOptions graph_options{.functions = &functions,
+                                      .modules = &modules,
+                                      .missing_modules = options.stub_missing_modules
+                                                             ? runtime::MissingModulePolicy::Stub
+                                                             : runtime::MissingModulePolicy::Error,
+                                      .log = options.log,
+                                      .simultaneous_ends_first = options.simultaneous_ends_first};
+  if (game_layout) graph_options.blackboard_defaults = blackboard_files.hook();
+  actor.graph = std::make_shared<const runtime::Graph>(model, registry, graph_options);
+  actor.warnings = blackboard_files.warnings();
+  for (const auto& warning : actor.warnings)
+    log_warning(options.log, runtime::LogKind::ParameterFile, model->name, {}, warning);
+  return actor;
+}
+
+}  // namespace ainb::simulation

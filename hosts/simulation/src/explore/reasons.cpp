@@ -1,0 +1,129 @@
+#include "reasons.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "ainb/exb/section.hpp"
+// Selector conditions as the scheduler reads them.
+#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/simulation/tracer.hpp"
+
+namespace ainb::simulation::explorer {
+
+namespace {
+
+using runtime::detail::SelectorCase;
+
+// An earlier plug with the same condition takes every value this one would.
+std::optional<std::string> shadowed(NodeType type, std::span<const SelectorCase> cases,
+                                    std::uint32_t plug) {
+  if (plug + 1 >= cases.size()) return std::nullopt;  // the default plug
+  const auto& c = cases[plug];
+  if (type == NodeType::F32Selector && c.entry < 0 && c.max_entry < 0 && c.min > c.max)
+    return fmt::format("its range [{}, {}] is empty", c.min, c.max);
+  if (type == NodeType::RandomSelector && c.entry < 0 && c.min <= 0)
+    return std::string("its weight is 0");
+  for (std::uint32_t k = 0; k < plug; ++k) {
+    const auto& e = cases[k];
+    if (e.entry >= 0 || c.entry >= 0) continue;
+    if (type == NodeType::S32Selector && e.value == c.value)
+      return fmt::format("plug {} has the same condition ({}) and is tried first", k, c.value);
+    if (type == NodeType::StringSelector && e.text == c.text)
+      return fmt::format("plug {} has the same condition (\"{}\") and is tried first", k, c.text);
+    if (type == NodeType::F32Selector && e.max_entry < 0 && c.max_entry < 0 && e.min <= c.min &&
+        c.max <= e.max)
+      return fmt::format("plug {}'s range [{}, {}] holds its range and is tried first", k, e.min,
+                         e.max);
+  }
+  return std::nullopt;
+}
+
+ParamType selector_type(NodeType type) {
+  switch (type) {
+    case NodeType::F32Selector:
+      return ParamType::Float;
+    case NodeType::StringSelector:
+      return ParamType::String;
+    case NodeType::BoolSelector:
+      return ParamType::Bool;
+    default:
+      return ParamType::Int;
+  }
+}
+
+// Where a selector's input comes from, when no scenario sets it.
+std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, std::uint32_t node,
+                                       const Targets& targets) {
+  const auto& m = graph.model();
+  const auto type = m.nodes[node].type;
+  if (type == NodeType::RandomSelector) return std::nullopt;
+  for (const auto& in : m.inputs_of(m.nodes[node], selector_type(type))) {
+    if (in.name != "Input") continue;
+    if (in.flags.source() == ParamFlags::Source::Expression && m.expressions) {
+      const auto function = in.flags.index();
+      if (function < m.expressions->functions.size()) {
+        // A scenario gives a user function one result for all its calls: an expression that
+        // calls it twice may need two.
+        const auto& f = m.expressions->functions[function];
+        std::map<std::uint32_t, int> calls;
+        for (const auto& ins : m.expressions->block(f.main)) {
+          if (ins.opcode == exb::Opcode::UserFunction &&
+              ins.signature_index < m.expressions->signatures.size() &&
+              ++calls[ins.signature_index] == 2)
+            return fmt::format(
+                "its input is an expression that calls user function {} more "
+                "than once, and a scenario gives a function one result for all "
+                "its calls",
+                m.expressions->signatures[ins.signature_index]);
+        }
+      }
+    }
+    if (in.has_node_source()) {
+      const auto& s = m.nodes[static_cast<std::size_t>(in.raw_node_index)];
+      if (node_kind(s.type) == NodeKind::ModuleInput)
+        return fmt::format("its input comes from the module's caller (#{} {})", in.raw_node_index,
+                           node_class_name(s));
+      if (s.type == NodeType::UserDefined &&
+          std::none_of(targets.classes.begin(), targets.classes.end(),
+                       [&](const auto& c) { return c.name == s.name; }))
+        return fmt::format(
+            "its input comes from #{} {}, a class that computes it (not a stub "
+            "a scenario scripts)",
+            in.raw_node_index, s.name);
+      return std::nullopt;
+    }
+    if (in.is_multi_source()) return std::nullopt;
+    if (in.flags.source() == ParamFlags::Source::Blackboard) {
+      if (top) return std::nullopt;
+      return std::string(
+          "its input is a blackboard entry of the module, which only its caller sets");
+    }
+    if (in.flags.source() == ParamFlags::Source::Constant)
+      return fmt::format("its input is the constant {}", format_value(in.default_value));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void explain_unreached(Coverage& coverage, const Targets& targets) {
+  for (const auto& item : coverage.unreached()) {
+    if (item.kind != Coverage::Item::Kind::Branch) continue;
+    const auto& graph = coverage.graph_of(item.file);
+    const auto [node, plug] = coverage.branch_at(item);
+    if (!coverage.reached({Coverage::Item::Kind::Node, item.file, node})) continue;
+    const auto type = graph.model().nodes[node].type;
+    const auto cases = runtime::detail::arrays(graph).selector_cases(node);
+    if (auto why = shadowed(type, cases, plug)) {
+      coverage.explain(item, std::move(*why));
+    } else if (auto input = fixed_input(graph, item.file == 0, node, targets)) {
+      coverage.explain(item, std::move(*input));
+    }
+  }
+}
+
+}  // namespace ainb::simulation::explorer

@@ -1,0 +1,147 @@
+#include "runner.hpp"
+
+#include <cstring>
+
+#include "../scripted.hpp"
+// Which nodes run as stubs, and which children a stub passes through to.
+#include "ainb/runtime/detail/graph_arrays.hpp"
+
+namespace ainb::simulation::explorer {
+
+namespace {
+
+using runtime::NodeContext;
+using runtime::Result;
+
+// A class `ainb run` would stub: scripted as the running scenario says, else the stub.
+class ExploredClass : public runtime::StatefulNodeClass<ScriptedState> {
+ public:
+  explicit ExploredClass(std::uint32_t index) : index_(index) {}
+  void on_enter(NodeContext& c, ScriptedState& state) override {
+    const auto& runner = *static_cast<const Runner*>(c.host());
+    if (const auto* b = runner.behaviour(index_)) return scripted_enter(c, state, *b);
+    for (const auto& w : runner.shared().stub_writes(c.model(), c.node_index()))
+      c.write_value(w.type, w.name, w.value);
+  }
+  Result on_update(NodeContext& c, ScriptedState& state) override {
+    const auto& runner = *static_cast<const Runner*>(c.host());
+    if (const auto* b = runner.behaviour(index_)) return scripted_update(c, state, *b);
+    if (runner.shared().stub_children() && c.child_count() != 0) return c.run_child(0);
+    return Result::Success;
+  }
+
+ private:
+  std::uint32_t index_;
+};
+
+// Feeds a run's coverage.
+class Reach : public runtime::Observer {
+ public:
+  explicit Reach(Coverage& coverage) : coverage_(coverage) {}
+  void on_command(const runtime::Instance& i, std::string_view name) override {
+    coverage_.commanded(i.graph(), name);
+  }
+  void on_enter(const runtime::Instance& i, std::uint32_t node) override {
+    coverage_.entered(i.graph(), node);
+  }
+  void on_transition(const runtime::Instance& i, std::uint32_t from, std::uint32_t to) override {
+    coverage_.transitioned(i.graph(), from, to);
+  }
+  void on_branch(const runtime::Instance& i, std::uint32_t node, std::uint32_t plug) override {
+    coverage_.branched(i.graph(), node, plug);
+  }
+
+ private:
+  Coverage& coverage_;
+};
+
+}  // namespace
+
+Shared::Shared(const std::filesystem::path& file, const ExploreOptions& options,
+               const Targets& targets)
+    : targets_(targets), stub_children_(options.run.stub_children) {
+  for (const auto& c : targets.classes)
+    classes_.push_back(c.name);
+  for (std::uint32_t k = 0; k < targets.functions.size(); ++k) {
+    const auto size = exb::value_size(targets.functions[k].result);
+    functions_.add_erased(targets.functions[k].signature,
+                          [k, size](exb::CallContext& context, std::uint8_t* block) {
+                            const auto& runner = *static_cast<const Runner*>(context.host);
+                            std::memcpy(block, runner.function_result(k).data(), size);
+                          });
+  }
+  actor_ = build_actor(
+      file, options.run,
+      [&](runtime::NodeRegistry& registry) {
+        for (std::uint32_t k = 0; k < classes_.size(); ++k)
+          registry.add(classes_[k], std::make_shared<ExploredClass>(k));
+      },
+      functions_);
+  for (const auto* g : actor_graphs(*actor_.graph)) {
+    const auto& m = g->model();
+    auto& by_node = stub_writes_[&m];
+    by_node.resize(m.nodes.size());
+    if (!actor_.stub_outputs) continue;
+    for (std::uint32_t n = 0; n < m.nodes.size(); ++n) {
+      if (m.nodes[n].type != NodeType::UserDefined || class_index(m.nodes[n].name) < 0) continue;
+      for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+        const auto type = static_cast<ParamType>(t);
+        for (const auto& out : m.outputs_of(m.nodes[n], type)) {
+          auto value = actor_.stub_outputs(m.nodes[n].name, out);
+          if (!value) continue;
+          if (const auto* s = std::get_if<std::string_view>(&*value))
+            *value = std::string_view(strings_.emplace_back(*s));
+          by_node[n].push_back({type, out.name, *value});
+        }
+      }
+    }
+  }
+}
+
+std::int32_t Shared::class_index(std::string_view name) const {
+  for (std::size_t k = 0; k < classes_.size(); ++k) {
+    if (classes_[k] == name) return static_cast<std::int32_t>(k);
+  }
+  return -1;
+}
+
+const std::vector<StubWrite>& Shared::stub_writes(const Model& model, std::uint32_t node) const {
+  return stub_writes_.at(&model)[node];
+}
+
+Runner::Runner(const Shared& shared)
+    : shared_(shared),
+      behaviours_(shared.class_count(), nullptr),
+      results_(shared.targets().functions.size()),
+      coverage_(shared.graph()) {}
+
+const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames) {
+  std::fill(behaviours_.begin(), behaviours_.end(), nullptr);
+  for (const auto& [cls, behaviour] : scenario.nodes) {
+    if (const auto k = shared_.class_index(cls); k >= 0)
+      behaviours_[static_cast<std::size_t>(k)] = &behaviour;
+  }
+  const auto& functions = shared_.targets().functions;
+  for (std::size_t k = 0; k < functions.size(); ++k) {
+    const auto it = scenario.functions.find(functions[k].signature);
+    results_[k] = {};
+    if (it == scenario.functions.end()) continue;
+    if (const auto bytes = simulation::function_result(it->second, functions[k].result))
+      results_[k] = *bytes;
+  }
+  coverage_.clear_reached();
+  Reach reach(coverage_);
+  {
+    runtime::Instance actor(
+        shared_.graph_ptr(),
+        {.seed = scenario.seed.value_or(0), .host = this, .observer = &reach, .memory = &memory_});
+    const auto& commands = shared_.graph().model().commands;
+    const std::string command =
+        scenario.command.value_or(commands.empty() ? std::string() : std::string(commands[0].name));
+    run_frames(actor, scenario, command, scenario.frames.value_or(frames),
+               scenario.restart.value_or(true), [](std::uint64_t) {});
+  }
+  return coverage_;
+}
+
+}  // namespace ainb::simulation::explorer

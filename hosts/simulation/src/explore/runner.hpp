@@ -1,0 +1,77 @@
+#pragma once
+
+// Runs explore's scenarios on one graph built once: every class that `ainb run` would stub is a
+// class whose behaviour each run looks up in its scenario (or, when the scenario does not script
+// it, does what the stub does), so no run builds a graph.
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <memory_resource>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "../actor.hpp"
+#include "ainb/simulation/coverage.hpp"
+#include "ainb/simulation/explore.hpp"
+#include "ainb/simulation/scenario.hpp"
+#include "targets.hpp"
+
+namespace ainb::simulation::explorer {
+
+// What a stub writes when entered (the node definitions' defaults), by node.
+struct StubWrite {
+  ParamType type = ParamType::Int;
+  std::string_view name;
+  Value value;
+};
+
+// The graph every run shares, read-only while runs go on.
+class Shared {
+ public:
+  Shared(const std::filesystem::path& file, const ExploreOptions& options, const Targets& targets);
+  const runtime::Graph& graph() const { return *actor_.graph; }
+  std::shared_ptr<const runtime::Graph> graph_ptr() const { return actor_.graph; }
+  std::uint32_t class_count() const { return static_cast<std::uint32_t>(classes_.size()); }
+  // The class's index, or -1 for a class the graph does not script.
+  std::int32_t class_index(std::string_view name) const;
+  const std::vector<StubWrite>& stub_writes(const Model& model, std::uint32_t node) const;
+  bool stub_children() const { return stub_children_; }
+  const Targets& targets() const { return targets_; }
+
+ private:
+  const Targets& targets_;
+  // Every user function the expressions call, returning what the running scenario says.
+  exb::UserFunctions functions_;
+  Actor actor_;
+  std::vector<std::string> classes_;
+  std::unordered_map<const Model*, std::vector<std::vector<StubWrite>>> stub_writes_;
+  std::deque<std::string> strings_;
+  bool stub_children_ = false;
+};
+
+// One thread's runs: its actor's memory, the behaviours of the run going on, its coverage.
+class Runner {
+ public:
+  explicit Runner(const Shared& shared);
+  // Runs `scenario` (checked against the file) and returns what it reached.
+  const Coverage& run(const Scenario& scenario, std::uint64_t frames);
+  const Shared& shared() const { return shared_; }
+  // What the running scenario scripts for class `index` (null: it runs as a stub).
+  const NodeBehaviour* behaviour(std::uint32_t index) const { return behaviours_[index]; }
+  // What the running scenario has user function `index` (of Targets::functions) return.
+  const std::array<std::uint8_t, 12>& function_result(std::uint32_t index) const {
+    return results_[index];
+  }
+
+ private:
+  const Shared& shared_;
+  std::vector<const NodeBehaviour*> behaviours_;
+  std::vector<std::array<std::uint8_t, 12>> results_;
+  Coverage coverage_;
+  std::pmr::unsynchronized_pool_resource memory_;
+};
+
+}  // namespace ainb::simulation::explorer

@@ -1,0 +1,188 @@
+#include "scripted.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace ainb::simulation {
+
+using runtime::NodeContext;
+using runtime::Result;
+
+std::optional<Value> json_value(const nlohmann::json& j, ParamType type, bool unsigned_int) {
+  switch (type) {
+    case ParamType::Int: {
+      if (!j.is_number_integer()) return std::nullopt;
+      if (j.is_number_unsigned() && j.get<std::uint64_t>() > 0xFFFFFFFFu) return std::nullopt;
+      const auto v = j.get<std::int64_t>();
+      const std::int64_t low = unsigned_int ? 0 : INT32_MIN;
+      const std::int64_t high = unsigned_int ? std::int64_t{UINT32_MAX} : INT32_MAX;
+      if (v < low || v > high) return std::nullopt;
+      return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+    }
+    case ParamType::Bool:
+      if (j.is_boolean()) return j.get<bool>();
+      return std::nullopt;
+    case ParamType::Float:
+      if (j.is_number() && std::abs(j.get<double>()) <= std::numeric_limits<float>::max()) {
+        return j.get<float>();
+      }
+      return std::nullopt;
+    case ParamType::String:
+      if (j.is_string()) return std::string_view(j.get_ref<const std::string&>());
+      return std::nullopt;
+    case ParamType::Vec3f: {
+      if (!j.is_array() || j.size() != 3) return std::nullopt;
+      const auto x = json_value(j[0], ParamType::Float), y = json_value(j[1], ParamType::Float),
+                 z = json_value(j[2], ParamType::Float);
+      if (!x || !y || !z) return std::nullopt;
+      return Vec3f{std::get<float>(*x), std::get<float>(*y), std::get<float>(*z)};
+    }
+    case ParamType::Pointer:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string_view expected(ParamType type, bool unsigned_int) {
+  switch (type) {
+    case ParamType::Int:
+      return unsigned_int ? "an integer from 0 to 4294967295"
+                          : "an integer from -2147483648 to 2147483647";
+    case ParamType::Bool:
+      return "true or false";
+    case ParamType::Float:
+      return "a number within float's range";
+    case ParamType::String:
+      return "a string";
+    case ParamType::Vec3f:
+      return "[x, y, z]";
+    case ParamType::Pointer:
+      return "nothing (pointers cannot be set)";
+  }
+  return "";
+}
+
+std::optional<std::array<std::uint8_t, 12>> function_result(const nlohmann::json& value,
+                                                            exb::DataType result) {
+  std::array<std::uint8_t, 12> bytes{};
+  std::optional<Value> v;
+  switch (result) {
+    case exb::DataType::Bool:
+      v = json_value(value, ParamType::Bool);
+      if (v) bytes[0] = std::get<bool>(*v) ? 1 : 0;
+      break;
+    case exb::DataType::Int:
+    case exb::DataType::UInt:
+      v = json_value(value, ParamType::Int, result == exb::DataType::UInt);
+      if (v) std::memcpy(bytes.data(), &std::get<std::int32_t>(*v), 4);
+      break;
+    case exb::DataType::Float:
+      v = json_value(value, ParamType::Float);
+      if (v) std::memcpy(bytes.data(), &std::get<float>(*v), 4);
+      break;
+    case exb::DataType::Vec3f:
+      v = json_value(value, ParamType::Vec3f);
+      if (v) std::memcpy(bytes.data(), &std::get<Vec3f>(*v), 12);
+      break;
+    case exb::DataType::String:
+      v = json_value(value, ParamType::String);
+      if (v) {
+        const char* text = value.get_ref<const std::string&>().c_str();
+        std::memcpy(bytes.data(), &text, sizeof(text));
+      }
+      break;
+    default:
+      return bytes;  // None: nothing to return
+  }
+  if (!v) return std::nullopt;
+  return bytes;
+}
+
+namespace {
+
+Result run_child(NodeContext& c, std::string_view name, Result otherwise) {
+  for (std::size_t k = 0; k < c.child_count(); ++k) {
+    if (c.child_name(k) == name) return c.run_child(k);
+  }
+  return otherwise;
+}
+
+// The plug whose enum value it is, else the default plug, as the class's own choice would.
+Result run_enum_child(NodeContext& c, std::uint32_t value, Result otherwise) {
+  for (std::size_t k = 0; k < c.child_count(); ++k) {
+    if (c.child_enum(k) == value) return c.run_child(k);
+  }
+  return run_child(c, kChildEnumDefault, otherwise);
+}
+
+void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
+  for (const auto& [name, json] : outputs) {
+    for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+      const auto type = static_cast<ParamType>(t);
+      for (const auto& out : c.model().outputs_of(c.node(), type)) {
+        if (out.name != name) continue;
+        if (const auto v = json_value(json, type)) c.write_value(type, name, *v);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void scripted_enter(NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour) {
+  state.running = behaviour.running;
+  if (!behaviour.running_property) return;
+  // The property by name, int or float (the types validate() accepts); a node without it
+  // reads 0 and runs no Running updates.
+  const auto& name = *behaviour.running_property;
+  const auto ints = c.model().properties_of(c.node(), ParamType::Int);
+  const bool is_int =
+      std::any_of(ints.begin(), ints.end(), [&](const Property& p) { return p.name == name; });
+  const double value = is_int ? static_cast<double>(c.property_int(name))
+                              : static_cast<double>(c.property_float(name));
+  const auto scaled = std::round(value * behaviour.running_scale);
+  state.running = scaled <= 0              ? 0u
+                  : scaled >= 4294967295.0 ? ~0u
+                                           : static_cast<std::uint32_t>(scaled);
+}
+
+Result scripted_update(NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour) {
+  const auto updates = ++state.updates;
+  auto result = updates <= state.running ? Result::Running : behaviour.result;
+  if (behaviour.child) result = run_child(c, *behaviour.child, result);
+  if (behaviour.child_enum) result = run_enum_child(c, *behaviour.child_enum, result);
+  write(c, behaviour.outputs);
+  for (const auto& o : behaviour.overrides) {
+    if (o.frame != c.instance().frame()) continue;
+    if (o.result) result = *o.result;
+    write(c, o.outputs);
+  }
+  return result;
+}
+
+void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64_t frame) {
+  for (const auto& set : scenario.blackboard) {
+    if (set.frame != frame) continue;
+    for (const auto& e : actor.graph().model().blackboard.entries) {
+      if (e.name != set.entry) continue;
+      const auto v = *json_value(set.value, param_type_of(e.type), e.type == BlackboardType::U32);
+      std::visit(
+          [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::int32_t>) actor.set_int(e.name, x);
+            if constexpr (std::is_same_v<T, bool>) actor.set_bool(e.name, x);
+            if constexpr (std::is_same_v<T, float>) actor.set_float(e.name, x);
+            if constexpr (std::is_same_v<T, std::string_view>) actor.set_string(e.name, x);
+            if constexpr (std::is_same_v<T, Vec3f>) actor.set_vec3f(e.name, x);
+          },
+          v);
+    }
+  }
+  for (const auto& c : scenario.commands) {
+    if (c.frame == frame) actor.start(c.command);
+  }
+}
+
+}  // namespace ainb::simulation

@@ -1,0 +1,96 @@
+#pragma once
+
+// How a scenario acts on a run: user classes as its NodeBehaviour scripts them, and its values,
+// checked against the types they are written to. `simulate` and explore share these, so that a
+// scenario explore writes does in `ainb run` what it did while exploring.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "ainb/exb/section.hpp"
+#include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/node_class.hpp"
+#include "ainb/simulation/scenario.hpp"
+
+namespace ainb::simulation {
+
+// A JSON value as a value of `type`, or nullopt when it is not one (an integer out of the 32-bit
+// range, s32 or with `unsigned_int` u32, or a number past float's is not one either). Strings are
+// views into the JSON, which must outlive the value.
+std::optional<Value> json_value(const nlohmann::json& j, ParamType type, bool unsigned_int = false);
+// What json_value accepts for `type`, for messages ("an integer from ...").
+std::string_view expected(ParamType type, bool unsigned_int = false);
+
+// What a user function returns for a scenario's `value`, as its result's bytes (a string as a
+// pointer to the JSON's text, which must outlive the calls; nothing for a None result); nullopt
+// when the value is not of type `result`.
+std::optional<std::array<std::uint8_t, 12>> function_result(const nlohmann::json& value,
+                                                            exb::DataType result);
+
+// What a scripted node keeps between its updates.
+struct ScriptedState {
+  std::uint32_t updates;
+  std::uint32_t running;  // Running updates after this Enter
+};
+
+// A behaviour's Enter and Update for one node.
+void scripted_enter(runtime::NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour);
+runtime::Result scripted_update(runtime::NodeContext& c, ScriptedState& state,
+                                const NodeBehaviour& behaviour);
+
+// A user node class as a scenario scripts it; the behaviour must outlive the class.
+class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
+ public:
+  explicit ScriptedNode(const NodeBehaviour& behaviour) : behaviour_(behaviour) {}
+  void on_enter(runtime::NodeContext& c, ScriptedState& state) override {
+    scripted_enter(c, state, behaviour_);
+  }
+  runtime::Result on_update(runtime::NodeContext& c, ScriptedState& state) override {
+    return scripted_update(c, state, behaviour_);
+  }
+
+ private:
+  const NodeBehaviour& behaviour_;
+};
+
+// The scenario's blackboard values and command switches for `frame`, applied to `actor` (the
+// scenario was checked against its file).
+void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64_t frame);
+
+// A run's frames: the scenario's frame 0, `command` started (unless the scenario started one),
+// then each frame's scenario changes, an ended command started again (with `restart`) and a
+// tick, until `frames` or a fault. `begin_frame(frame)` is called before each frame's changes.
+struct Ticked {
+  std::uint64_t ended_frame = 0;  // the last frame in which the command ended
+  std::uint64_t restarts = 0;
+};
+template <typename BeginFrame>
+Ticked run_frames(runtime::Instance& actor, const Scenario& scenario, std::string_view command,
+                  std::uint64_t frames, bool restart, BeginFrame begin_frame) {
+  using runtime::CommandState;
+  Ticked ticked;
+  apply_frame(actor, scenario, 0);
+  if (!command.empty() && actor.command().empty()) actor.start(command);
+  for (std::uint64_t frame = 1; frame <= frames; ++frame) {
+    begin_frame(frame);
+    apply_frame(actor, scenario, frame);
+    if (actor.state() == CommandState::Faulted) break;
+    const bool ended =
+        actor.state() == CommandState::Succeeded || actor.state() == CommandState::Failed;
+    if (restart && ended) {
+      actor.start(actor.command());
+      ++ticked.restarts;
+    }
+    const bool running = actor.state() == CommandState::Running;
+    actor.tick();
+    if (actor.state() == CommandState::Faulted) break;
+    if (running && actor.state() != CommandState::Running) ticked.ended_frame = frame;
+  }
+  return ticked;
+}
+
+}  // namespace ainb::simulation
