@@ -111,6 +111,8 @@ std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, st
 }  // namespace
 
 void explain_unreached(Coverage& coverage, const Targets& targets) {
+  // By file and node: why the one plug that leads to it cannot be taken, when one plug does.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> only_way;
   for (const auto& item : coverage.unreached()) {
     if (item.kind != Coverage::Item::Kind::Branch) continue;
     const auto& graph = coverage.graph_of(item.file);
@@ -118,11 +120,30 @@ void explain_unreached(Coverage& coverage, const Targets& targets) {
     if (!coverage.reached({Coverage::Item::Kind::Node, item.file, node})) continue;
     const auto type = graph.model().nodes[node].type;
     const auto cases = runtime::detail::arrays(graph).selector_cases(node);
-    if (auto why = shadowed(type, cases, plug)) {
-      coverage.explain(item, std::move(*why));
-    } else if (auto input = fixed_input(graph, item.file == 0, node, targets)) {
-      coverage.explain(item, std::move(*input));
+    auto why = shadowed(type, cases, plug);
+    if (!why) why = fixed_input(graph, item.file == 0, node, targets);
+    if (!why) continue;
+    const auto child = runtime::detail::arrays(graph).children(node)[plug];
+    if (child != runtime::detail::GraphArrays::kNoChild)
+      only_way[{item.file, child}] =
+          fmt::format("only {} leads to it: {}", coverage.describe(item), *why);
+    coverage.explain(item, std::move(*why));
+  }
+  for (const auto& [place, why] : only_way) {
+    const auto [file, node] = place;
+    if (coverage.reached({Coverage::Item::Kind::Node, file, node})) continue;
+    // Anything else that leads to it (another plug, a query's user, a transition) is a way.
+    const auto& arrays = runtime::detail::arrays(coverage.graph_of(file));
+    std::size_t ways = 0;
+    for (std::uint32_t n = 0; n < arrays.nodes().size(); ++n) {
+      for (const auto c : arrays.children(n))
+        ways += c == node;
+      for (const auto q : arrays.queries(n))
+        ways += q == node;
+      for (const auto& t : arrays.transitions(n))
+        ways += t.target == node;
     }
+    if (ways == 1) coverage.explain({Coverage::Item::Kind::Node, file, node}, why);
   }
 }
 

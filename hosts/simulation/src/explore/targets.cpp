@@ -36,15 +36,29 @@ std::vector<Pool> plug_values(const runtime::Graph& graph, std::uint32_t node) {
     case NodeType::S32Selector: {
       std::int32_t high = std::numeric_limits<std::int32_t>::min();
       for (std::size_t k = 0; k + 1 < cases.size(); ++k) {
-        add(plugs[k], cases[k].value);
-        high = std::max(high, cases[k].value);
+        auto value = cases[k].value;
+        if (cases[k].entry >= 0) {
+          if (const auto* v = std::get_if<std::int32_t>(
+                  &arrays.blackboard_default(static_cast<std::uint32_t>(cases[k].entry))))
+            value = *v;
+        }
+        add(plugs[k], value);
+        high = std::max(high, value);
       }
       if (high < std::numeric_limits<std::int32_t>::max()) add(fallback, high + 1);
       break;
     }
     case NodeType::F32Selector:
       for (std::size_t k = 0; k + 1 < cases.size(); ++k) {
-        const float low = cases[k].min, high = cases[k].max;
+        // A bound read from the blackboard: its value at the start.
+        auto bound = [&](float constant, std::int32_t entry) {
+          if (entry < 0) return constant;
+          const auto* v =
+              std::get_if<float>(&arrays.blackboard_default(static_cast<std::uint32_t>(entry)));
+          return v != nullptr ? *v : constant;
+        };
+        const float low = bound(cases[k].min, cases[k].entry),
+                    high = bound(cases[k].max, cases[k].max_entry);
         for (const float v : {low + (high - low) / 2, low, high}) {
           if (std::isfinite(v)) add(plugs[k], float_json(v));
         }

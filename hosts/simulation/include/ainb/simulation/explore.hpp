@@ -19,9 +19,13 @@
 namespace ainb::simulation {
 
 struct ExploreOptions {
-  // Modules, romfs, node definitions, generic classes, stub children; `frames`, `seed` and
-  // `restart` are the generated scenarios' (each scenario file states them).
-  RunOptions run;
+  // Modules, romfs, node definitions, generic classes, stub children; `frames` each scenario
+  // runs (its file states them). The scenarios choose commands, seeds and restart.
+  RunOptions run = [] {
+    RunOptions o;
+    o.frames = 120;
+    return o;
+  }();
   std::uint64_t runs = 1000;
   std::uint64_t seed = 0;
   unsigned jobs = 1;   // threads; the results do not depend on it

@@ -1,0 +1,259 @@
+// `ainb explore`: on hand-made files (tests/data/explore, text form), it reaches each branch that
+// needs a value a plain run never gives, within a stated number of runs, and writes a minimal
+// scenario that reaches it when replayed with `ainb run`; the same seed gives the same results at
+// any --jobs; on every real file, what it reaches replays and is what the graph says can be.
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/simulation/explore.hpp"
+#include "ainb/writer/text_form.hpp"
+#include "cli_run.hpp"
+#include "corpus.hpp"
+#include "scratch.hpp"
+#include "simulation_samples.hpp"
+
+using namespace ainb;
+using namespace ainb::simulation;
+using ainb::test::ainb_cli;
+
+namespace {
+
+// tests/data/explore/NAME.root.json compiled into the scratch folder.
+std::filesystem::path hand_made(const std::string& name) {
+  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore" /
+                   (name + ".root.json"));
+  REQUIRE(in);
+  const auto text = nlohmann::ordered_json::parse(in);
+  return test::write_scratch(name + ".root.ainb", writer::from_text(text, name));
+}
+
+ExploreResult explored(const std::filesystem::path& file, std::uint64_t runs,
+                       ExploreOptions options = {}) {
+  options.runs = runs;
+  return explore(file, options);
+}
+
+const ExploreResult::Found* found(const ExploreResult& result, const std::string& reaches) {
+  for (const auto& f : result.found) {
+    if (f.reaches == reaches) return &f;
+  }
+  return nullptr;
+}
+
+// `ainb run FILE --scenario SCENARIO --coverage`: whether the run reaches `item` ("#0 ... plug 1").
+bool replay_reaches(const std::filesystem::path& file, const nlohmann::ordered_json& scenario,
+                    const std::string& item, std::vector<std::string> extra = {}) {
+  const auto scenario_path = test::write_scratch("replay.json", scenario.dump(2));
+  const auto coverage_path = test::scratch_dir() / "replay-coverage.json";
+  std::vector<std::string> args{"run",        file.string(),
+                                "--scenario", scenario_path.string(),
+                                "--coverage", coverage_path.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto run = ainb_cli(args);
+  REQUIRE(run.code == 0);
+  // Never reached items are listed after "never reached:"; the item must not be among them.
+  const auto never = run.out.find("never reached:");
+  return never == std::string::npos || run.out.find(item, never) == std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("explore: an S32 branch that needs exactly 7 from a stub's output two queries away") {
+  // Selector <- QueryMathAddS32 <- QueryMathAddS32 <- QueryEnemyCount.Count (a stub); the generic
+  // classes add 0 twice, so only Count = 7 takes plug 0.
+  const auto file = hand_made("seven");
+  ExploreOptions options;
+  options.run.generic_nodes = true;
+  const auto result = explored(file, 50, options);
+  CHECK(result.plain->totals().branches.reached == 1);
+  CHECK(result.coverage->totals().branches.reached == 2);
+  const auto* f = found(result, "seven.root.ainb #0 Element_S32Selector plug 0 -> #4");
+  REQUIRE(f != nullptr);
+  CHECK(f->run < 50);
+  CHECK(f->name == "seven.root-n0-plug0.json");
+  CHECK(f->scenario.dump() ==
+        R"({"frames":1,"restart":true,"nodes":{"QueryEnemyCount":{"outputs":{"Count":7}}}})");
+  CHECK(result.replay_failures.empty());
+  CHECK(replay_reaches(file, f->scenario, "#0 Element_S32Selector plug 0", {"--generic-nodes"}));
+}
+
+TEST_CASE("explore: an F32 selector's ranges, from a blackboard entry") {
+  // Distance (default 100) in [0, 5] -> Strike, [5, 20] -> Approach, else Wander.
+  const auto file = hand_made("range");
+  const auto result = explored(file, 50);
+  CHECK(result.plain->totals().branches.reached == 1);
+  CHECK(result.coverage->totals().branches.reached == 3);
+  for (const auto plug : {0, 1}) {
+    const auto item = fmt::format("#0 Element_F32Selector plug {} -> #{}", plug, plug + 1);
+    const auto* f = found(result, "range.root.ainb " + item);
+    REQUIRE(f != nullptr);
+    CHECK(f->run < 50);
+    CHECK(f->scenario["blackboard"].size() == 1);
+    CHECK(f->scenario["blackboard"][0]["name"] == "Distance");
+    CHECK(replay_reaches(file, f->scenario, item));
+  }
+  // The value it found for Approach lies in the range and past Strike's.
+  const auto* approach = found(result, "range.root.ainb #0 Element_F32Selector plug 1 -> #2");
+  const auto distance = approach->scenario["blackboard"][0]["value"].get<double>();
+  CHECK(distance > 5.0);
+  CHECK(distance <= 20.0);
+}
+
+TEST_CASE("explore: a string selector's conditions, from a stub's output") {
+  const auto file = hand_made("mood");
+  const auto result = explored(file, 50);
+  CHECK(result.coverage->totals().branches.reached == 3);
+  const auto* angry = found(result, "mood.root.ainb #0 Element_StringSelector plug 0 -> #2");
+  REQUIRE(angry != nullptr);
+  CHECK(angry->run < 50);
+  CHECK(angry->scenario.dump() ==
+        R"({"frames":1,"restart":true,"nodes":{"QueryMood":{"outputs":{"Mood":"Angry"}}}})");
+  CHECK(replay_reaches(file, angry->scenario, "#0 Element_StringSelector plug 0"));
+}
+
+TEST_CASE("explore: a Bool from the blackboard combined with a query's result") {
+  // Alarm (blackboard) True -> [QueryCanSeeTarget.Visible True -> Chase, False -> Search].
+  const auto file = hand_made("alarm");
+  const auto result = explored(file, 100);
+  CHECK(result.coverage->totals().branches.reached == 4);
+  const auto* chase =
+      found(result, "alarm.root.ainb #1 Element_BoolSelector plug 0 \"True\" -> #3");
+  REQUIRE(chase != nullptr);
+  CHECK(chase->run < 100);
+  CHECK(chase->scenario.dump() ==
+        R"({"frames":1,"restart":true,"blackboard":[{"name":"Alarm","value":true}],)"
+        R"("nodes":{"QueryCanSeeTarget":{"outputs":{"Visible":true}}}})");
+  CHECK(replay_reaches(file, chase->scenario, "#1 Element_BoolSelector plug 0"));
+}
+
+TEST_CASE("explore: a branch behind an expression's comparison") {
+  // Input = QueryHealth.Health < 40 (an EXB expression): a plain run's 0 takes True; 40 and up
+  // take False, which the expression's constant 40 tells.
+  const auto file = hand_made("health");
+  const auto result = explored(file, 50);
+  CHECK(result.plain->totals().branches.reached == 1);
+  const auto* fight =
+      found(result, "health.root.ainb #0 Element_BoolSelector plug 1 \"False\" -> #3");
+  REQUIRE(fight != nullptr);
+  CHECK(fight->run < 50);
+  const auto health = fight->scenario["nodes"]["QueryHealth"]["outputs"]["Health"].get<int>();
+  CHECK(health >= 40);
+  CHECK(replay_reaches(file, fight->scenario, "#0 Element_BoolSelector plug 1"));
+}
+
+TEST_CASE("explore: a node reachable only after a transition") {
+  // Alerted True -> Watch, whose transition leads to Chase once Watch finishes.
+  const auto file = hand_made("watch");
+  const auto result = explored(file, 50);
+  CHECK(result.plain->totals().transitions.reached == 0);
+  CHECK(result.coverage->totals().transitions.reached == 1);
+  CHECK(result.coverage->totals().nodes.reached == 4);
+  const auto* taken = found(result, "watch.root.ainb transition #1 -> #3");
+  REQUIRE(taken != nullptr);
+  CHECK(taken->run < 50);
+  CHECK(taken->name == "watch.root-n1-to-n3.json");
+  // Watch ends in frame 1; the transition is taken in frame 2.
+  CHECK(taken->scenario.dump() ==
+        R"({"frames":2,"restart":true,"blackboard":[{"name":"Alerted","value":true}]})");
+  CHECK(replay_reaches(file, taken->scenario, "transition #1 -> #3"));
+}
+
+TEST_CASE("explore: why a branch is never reached, when the file says") {
+  const auto file = hand_made("reasons");
+  const auto result = explored(file, 100);
+  const auto json = result.coverage->to_json();
+  const auto& branches = json["files"][0]["branches"]["unreached"];
+  REQUIRE(branches.size() == 2);
+  CHECK(branches[0]["why"] == "plug 0 has the same condition (1) and is tried first");
+  CHECK(branches[1]["why"] == "its input is the constant false");
+  const auto& nodes = json["files"][0]["nodes"]["unreached"];
+  REQUIRE(nodes.size() == 2);
+  CHECK(nodes[0]["why"] ==
+        "only reasons.root.ainb #0 Element_S32Selector plug 1 -> #3 leads to it: plug 0 has the "
+        "same condition (1) and is tried first");
+}
+
+TEST_CASE("explore: the same seed gives the same results at --jobs 1 and --jobs 2") {
+  const auto corpus = test::corpus_dir();
+  if (corpus.empty()) return;  // no corpus outside CI (corpus_dir said so; in CI it fails)
+  const auto toby = corpus / "ainb/Toby.utility.root.ainb";
+  ExploreOptions options;
+  options.run.stub_missing_modules = true;
+  options.seed = 7;
+  options.runs = 300;
+  const auto one = explore(toby, options);
+  options.jobs = 2;
+  const auto two = explore(toby, options);
+  REQUIRE(one.found.size() == two.found.size());
+  for (std::size_t i = 0; i < one.found.size(); ++i) {
+    CHECK(one.found[i].name == two.found[i].name);
+    CHECK(one.found[i].run == two.found[i].run);
+    CHECK(one.found[i].scenario == two.found[i].scenario);
+  }
+  CHECK(one.coverage->to_json() == two.coverage->to_json());
+  CHECK(one.shrink_runs == two.shrink_runs);
+  // Another seed explores otherwise.
+  options.seed = 8;
+  const auto other = explore(toby, options);
+  bool differs = other.found.size() != one.found.size();
+  for (std::size_t i = 0; !differs && i < one.found.size(); ++i)
+    differs = other.found[i].run != one.found[i].run || other.found[i].name != one.found[i].name;
+  CHECK(differs);
+}
+
+TEST_CASE("explore on every real file: every scenario found replays, nothing unexpected") {
+  for (const auto& path : test::all_real_ainb_files()) {
+    CAPTURE(path);
+    ExploreOptions options;
+    options.run.stub_missing_modules = true;
+    options.run.generic_nodes = true;
+    options.runs = 64;
+    const auto result = explore(path, options);
+    CHECK_MESSAGE(result.replay_failures.empty(),
+                  fmt::format("{}", fmt::join(result.replay_failures, "; ")));
+    CHECK(result.coverage->unexpected().empty());
+    const auto plain = result.plain->totals(), all = result.coverage->totals();
+    CHECK(all.branches.reached >= plain.branches.reached);
+    CHECK(all.nodes.reached >= plain.nodes.reached);
+    CHECK(all.branches.reached <= all.branches.reachable);
+  }
+}
+
+TEST_CASE("ainb explore: the report, the scenario files and coverage.json") {
+  const auto file = hand_made("range");
+  const auto dir = test::fresh_dir("explore-out");
+  const auto run =
+      ainb_cli({"explore", file.string(), "--runs", "50", "-o", dir.string(), "--seed", "3"});
+  CHECK(run.code == 0);
+  CHECK(run.err == "");
+  CHECK(run.out.starts_with("explore: range.root.ainb, 50 runs of 120 frames (seed 3), "));
+  CHECK(run.out.find("  reached          plain runs        explore\n"
+                     "  nodes                2 of 4         4 of 4\n"
+                     "  branches             1 of 3         3 of 3\n") != std::string::npos);
+  CHECK(run.out.find("  range.root-n0-plug0.json: range.root.ainb #0 Element_F32Selector plug 0 "
+                     "-> #1\n") != std::string::npos);
+  CHECK(std::filesystem::exists(dir / "range.root-n0-plug0.json"));
+  CHECK(std::filesystem::exists(dir / "range.root-n0-plug1.json"));
+  const auto coverage = nlohmann::json::parse(test::read_text(dir / "coverage.json"));
+  CHECK(coverage["schema"] == "ainb-coverage/1");
+  CHECK(coverage["totals"]["branches"]["reached"] == 3);
+  // The file written is a scenario `ainb run` takes.
+  const auto replay =
+      ainb_cli({"run", file.string(), "--scenario", (dir / "range.root-n0-plug1.json").string(),
+                "--coverage", (dir / "replayed.json").string()});
+  CHECK(replay.code == 0);
+  CHECK(replay.out.find("#0 Element_F32Selector plug 1") == std::string::npos);
+
+  const auto usage = ainb_cli({"explore", file.string(), "--jobs", "0"});
+  CHECK(usage.code == 2);
+  const auto missing = ainb_cli({"explore", "/nonexistent.ainb"});
+  CHECK(missing.code == 1);
+  CHECK(missing.err.starts_with("error: "));
+}
