@@ -160,6 +160,7 @@ void detail::Scheduler::leave_node(std::uint32_t node, const GraphNode& g, NodeS
   if (!last_leave(s)) return;
   if (g.type == NodeType::UserDefined) {
     auto leave_children = [&] {
+      if (!held_children(g, s).any(g.children.count)) return;  // the common case: none held
       for (auto k = g.children.count; k-- > 0;)
         leave_user_child(node, k);
     };

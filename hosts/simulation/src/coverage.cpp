@@ -155,6 +155,7 @@ void Coverage::add_file(const runtime::Graph& graph) {
   const auto& arrays = runtime::detail::arrays(graph);
   const auto count = static_cast<std::uint32_t>(arrays.nodes().size());
   file.nodes.assign(count, 0);
+  file.first_branch.assign(count, kNoBranch);
   for (std::uint32_t n = 0; n < count; ++n) {
     if (is_decision(graph, n)) {
       file.first_branch[n] = static_cast<std::uint32_t>(file.branch_items.size());
@@ -172,8 +173,12 @@ void Coverage::add_file(const runtime::Graph& graph) {
 }
 
 Coverage::File* Coverage::file_of(const runtime::Graph& graph) {
-  for (auto& f : files_) {
-    if (f.graph == &graph) return &f;
+  if (last_ < files_.size() && files_[last_].graph == &graph) return &files_[last_];
+  for (std::size_t f = 0; f < files_.size(); ++f) {
+    if (files_[f].graph == &graph) {
+      last_ = f;
+      return &files_[f];
+    }
   }
   return nullptr;
 }
@@ -185,9 +190,9 @@ void Coverage::entered(const runtime::Graph& graph, std::uint32_t node) {
 void Coverage::branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug) {
   auto* f = file_of(graph);
   if (f == nullptr) return;
-  const auto it = f->first_branch.find(node);
-  if (it != f->first_branch.end() && plug < runtime::detail::arrays(graph).children(node).size())
-    f->branches[it->second + plug] |= kReached;
+  if (node >= f->first_branch.size() || f->first_branch[node] == kNoBranch) return;
+  if (plug < runtime::detail::arrays(graph).children(node).size())
+    f->branches[f->first_branch[node] + plug] |= kReached;
 }
 
 void Coverage::transitioned(const runtime::Graph& graph, std::uint32_t from, std::uint32_t to) {
@@ -336,9 +341,9 @@ std::optional<std::uint32_t> Coverage::file_index(const runtime::Graph& graph) c
 std::optional<Coverage::Item> Coverage::branch_item(std::uint32_t file, std::uint32_t node,
                                                     std::uint32_t plug) const {
   if (file >= files_.size()) return std::nullopt;
-  const auto it = files_[file].first_branch.find(node);
-  if (it == files_[file].first_branch.end()) return std::nullopt;
-  const auto index = it->second + plug;
+  const auto& first = files_[file].first_branch;
+  if (node >= first.size() || first[node] == kNoBranch) return std::nullopt;
+  const auto index = first[node] + plug;
   if (index >= files_[file].branch_items.size() || files_[file].branch_items[index].node != node)
     return std::nullopt;
   return Item{Item::Kind::Branch, file, index};

@@ -20,6 +20,7 @@ class ExploredClass : public runtime::StatefulNodeClass<ScriptedState> {
   void on_enter(NodeContext& c, ScriptedState& state) override {
     const auto& runner = *static_cast<const Runner*>(c.host());
     if (const auto* b = runner.behaviour(index_)) return scripted_enter(c, state, *b);
+    if (!runner.shared().writes_stub_outputs(index_)) return;
     for (const auto& w : runner.shared().stub_writes(c.model(), c.node_index()))
       c.write_value(w.type, w.name, w.value);
   }
@@ -77,6 +78,7 @@ Shared::Shared(const std::filesystem::path& file, const ExploreOptions& options,
           registry.add(classes_[k], std::make_shared<ExploredClass>(k));
       },
       functions_);
+  writes_.assign(classes_.size(), false);
   for (const auto* g : actor_graphs(*actor_.graph)) {
     const auto& m = g->model();
     auto& by_node = stub_writes_[&m];
@@ -92,6 +94,7 @@ Shared::Shared(const std::filesystem::path& file, const ExploreOptions& options,
           if (const auto* s = std::get_if<std::string_view>(&*value))
             *value = std::string_view(strings_.emplace_back(*s));
           by_node[n].push_back({type, out.name, *value});
+          writes_[static_cast<std::size_t>(class_index(m.nodes[n].name))] = true;
         }
       }
     }

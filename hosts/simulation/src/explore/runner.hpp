@@ -38,6 +38,8 @@ class Shared {
   // The class's index, or -1 for a class the graph does not script.
   std::int32_t class_index(std::string_view name) const;
   const std::vector<StubWrite>& stub_writes(const Model& model, std::uint32_t node) const;
+  // Whether any node of class `index` writes stub outputs (none without node definitions).
+  bool writes_stub_outputs(std::uint32_t index) const { return writes_[index]; }
   bool stub_children() const { return stub_children_; }
   const Targets& targets() const { return targets_; }
 
@@ -48,6 +50,7 @@ class Shared {
   Actor actor_;
   std::vector<std::string> classes_;
   std::unordered_map<const Model*, std::vector<std::vector<StubWrite>>> stub_writes_;
+  std::vector<bool> writes_;  // by class
   std::deque<std::string> strings_;
   bool stub_children_ = false;
 };

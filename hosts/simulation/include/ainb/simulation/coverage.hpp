@@ -111,12 +111,14 @@ class Coverage {
     std::vector<std::uint8_t> nodes;
     std::vector<Branch> branch_items;
     std::vector<std::uint8_t> branches;
-    std::map<std::uint32_t, std::uint32_t> first_branch;  // node -> its first in branch_items
+    // By node: its first item in branch_items (kNoBranch: not a decision).
+    std::vector<std::uint32_t> first_branch;
     std::vector<Transition> transition_items;
     std::vector<std::uint8_t> transitions;
     std::vector<std::uint8_t> commands;
     std::vector<Blocker> blocked;  // by node: for a node the graph cannot reach
   };
+  static constexpr std::uint32_t kNoBranch = ~0u;
   static constexpr std::uint8_t kReached = 1;
   static constexpr std::uint8_t kReachable = 2;  // by some run: a scenario may script the stubs
   static constexpr std::uint8_t kRunsHere = 4;   // by a run whose stubs behave as these do
@@ -133,6 +135,7 @@ class Coverage {
   std::string why_unreached(const File& file, std::uint32_t node) const;
 
   std::vector<File> files_;  // the graph's first, then its modules in the order first called
+  std::size_t last_ = 0;     // the file of the last event: most come from one file in a row
   std::map<std::tuple<Item::Kind, std::uint32_t, std::uint32_t>, std::string> explained_;
 };
 

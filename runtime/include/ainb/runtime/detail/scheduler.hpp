@@ -187,6 +187,14 @@ class alignas(64) Scheduler {
     bool holds(std::size_t k) const {
       return flags != nullptr ? flags[k] != 0 : ((*bits >> k) & 1u) != 0;
     }
+    // Whether any of the first `count` children is held.
+    bool any(std::size_t count) const {
+      if (flags == nullptr) return *bits != 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        if (flags[k] != 0) return true;
+      }
+      return false;
+    }
     void set(std::size_t k, bool held) const {
       if (flags != nullptr) {
         flags[k] = held ? 1 : 0;
