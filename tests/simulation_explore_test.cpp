@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "ainb/loader.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "cli_run.hpp"
@@ -256,4 +257,92 @@ TEST_CASE("ainb explore: the report, the scenario files and coverage.json") {
   const auto missing = ainb_cli({"explore", "/nonexistent.ainb"});
   CHECK(missing.code == 1);
   CHECK(missing.err.starts_with("error: "));
+}
+
+TEST_CASE("regress --explore: a threshold edit no plain run sees is found, shrunk and written") {
+  // seven.root with its condition 7 edited to 8: the plain run takes the default plug in both.
+  const auto original = hand_made("seven");
+  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore/seven.root.json");
+  auto text = nlohmann::ordered_json::parse(in);
+  text["nodes"][0]["plugs"]["child"][0]["condition"] = 8;
+  const auto edited = test::write_scratch("seven8.root.ainb", writer::from_text(text, "seven8"));
+  const auto plain = ainb_cli({"regress", original.string(), edited.string(), "--generic-nodes"});
+  CHECK(plain.code == 0);
+  CHECK(plain.out.find("no run entered this node") == std::string::npos);
+  CHECK(plain.out.starts_with("equal: "));
+
+  const auto dir = test::fresh_dir("regress-explore");
+  const auto found = ainb_cli({"regress", original.string(), edited.string(), "--generic-nodes",
+                               "--explore", "100", "-o", dir.string()});
+  CHECK(found.code == 1);
+  CHECK(found.out.find("run 0 makes them differ; shrunk in ") != std::string::npos);
+  CHECK(found.out.find(R"({"frames":1,"restart":true,"nodes":{"QueryEnemyCount":{"outputs":)"
+                       R"({"Count":7}}}})") != std::string::npos);
+  CHECK(found.out.find("  > original: frame 0 enter #4 CallForHelp [seven.root.ainb]\n"
+                       "  > edited:   frame 0 enter #5 Wait [seven.root.ainb]\n") !=
+        std::string::npos);
+  const auto scenario = dir / "seven8.root-difference.json";
+  REQUIRE(std::filesystem::exists(scenario));
+  // Plain regress with the written scenario shows the same difference.
+  const auto replay = ainb_cli({"regress", original.string(), edited.string(), "--generic-nodes",
+                                "--scenario", scenario.string()});
+  CHECK(replay.code == 1);
+  CHECK(replay.out.find("  > original: frame 0 enter #4 CallForHelp [seven.root.ainb]\n"
+                        "  > edited:   frame 0 enter #5 Wait [seven.root.ainb]\n") !=
+        std::string::npos);
+
+  // `ainb explore ORIGINAL --against EDITED` is the same.
+  const auto same = ainb_cli({"explore", original.string(), "--against", edited.string(),
+                              "--generic-nodes", "--runs", "100"});
+  CHECK(same.code == 1);
+  CHECK(same.out.find("run 0 makes them differ") != std::string::npos);
+}
+
+TEST_CASE("regress --explore: no difference, with what the runs reached on both files") {
+  const auto file = hand_made("alarm");
+  const auto copy = test::write_scratch("alarm-copy.root.ainb", test::read_file(file));
+  const auto run = ainb_cli({"regress", file.string(), copy.string(), "--explore", "64"});
+  CHECK(run.code == 0);
+  CHECK(run.out.find("no difference in 64 runs; what they reached:\n"
+                     "  reached            original         edited\n"
+                     "  nodes                6 of 6         6 of 6\n"
+                     "  branches             4 of 4         4 of 4\n") != std::string::npos);
+  const auto both = ainb_cli(
+      {"regress", file.string(), copy.string(), "--explore", "10", "--scenario", "x.json"});
+  CHECK(both.code == 2);
+  CHECK(both.err == "error: --explore generates the scenarios; --scenario is for plain regress\n");
+}
+
+TEST_CASE("regress --explore on a real file: an edit deep in Toby's tree, and none on a copy") {
+  const auto corpus = test::corpus_dir();
+  if (corpus.empty()) return;
+  const auto toby = corpus / "ainb/Toby.utility.root.ainb";
+  // #89's first plug compares the action verb with 74; the edit makes it 75. No plain run reaches
+  // #89.
+  auto text = writer::to_text(*load_file(toby));
+  text["nodes"][89]["plugs"]["child"][0]["condition"] = 75;
+  const auto edited =
+      test::write_scratch("Toby.utility.root.ainb", writer::from_text(text, "Toby edited"));
+  ExploreOptions options;
+  options.run.stub_missing_modules = true;
+  options.runs = 1000;
+  options.against = edited;
+  const auto result = explore(toby, options);
+  REQUIRE(result.difference);
+  CHECK(result.difference->regress.difference);
+  CHECK(result.difference
+            ->scenario["nodes"]["QueryBSAGetActionVerbStatus"]["outputs"]["ActionVerb"] == 74);
+  options.jobs = 2;  // the same run finds it, shrunk the same
+  const auto two = explore(toby, options);
+  REQUIRE(two.difference);
+  CHECK(two.difference->run == result.difference->run);
+  CHECK(two.difference->scenario == result.difference->scenario);
+  options.jobs = 1;
+  options.against = toby;
+  const auto none = explore(toby, options);
+  CHECK_FALSE(none.difference);
+  CHECK(none.unconfirmed == 0);
+  CHECK(none.runs == 1000);
+  CHECK(none.edited_coverage->totals().branches.reached ==
+        none.coverage->totals().branches.reached);
 }

@@ -207,6 +207,22 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "Events a run may trace: both traces are held in memory to be compared (a few "
                    "hundred bytes an event)")
       ->capture_default_str();
+  auto* regress_explore =
+      regress
+          ->add_option("--explore", regress_request.explore,
+                       "ORIGINAL EDITED: run N scenarios `ainb explore` generates (120 frames "
+                       "each unless --frames), stop at the first difference, shrink it and write "
+                       "it to -o DIR")
+          ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
+          ->excludes(record)
+          ->excludes(check);
+  regress
+      ->add_option("--output,-o", regress_request.output,
+                   "With --explore: a folder for the scenario that shows the difference")
+      ->needs(regress_explore);
+  regress->add_option("--jobs,-j", regress_request.jobs, "With --explore: threads")
+      ->check(CLI::Range(1u, 256u))
+      ->needs(regress_explore);
 
   CatRequest cat_request;
   auto* cat = app.add_subcommand(
@@ -294,6 +310,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                       "A folder: one scenario file per branch found, and coverage.json");
   explore->add_flag("!--no-shrink", explore_request.shrink,
                     "Write the scenarios as found, not shrunk");
+  explore->add_option("--against", explore_request.against,
+                      "An edited version of FILE: run the scenarios on both and stop at the first "
+                      "difference, as `ainb regress ORIGINAL EDITED --explore N` (exit 0 none "
+                      "found, 1 a difference, 2 error)");
 
   ScanRequest scan_request;
   auto* scan = app.add_subcommand(
@@ -339,7 +359,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   // that no input ends the program with an uncaught exception.
   try {
     if (run->parsed()) return run_simulation(run_request, out, err);
-    if (regress->parsed()) return run_regress(regress_request, out, err);
+    if (regress->parsed()) {
+      if (regress_request.explore != 0 && regress->get_option("--frames")->count() == 0)
+        regress_request.run.frames = 120;
+      return run_regress(regress_request, out, err);
+    }
     if (explore->parsed()) return run_explore(explore_request, out, err);
     if (cat->parsed()) return run_cat(cat_request, out, err);
     if (lint->parsed()) return run_lint(lint_request, out, err);

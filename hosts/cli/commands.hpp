@@ -81,11 +81,14 @@ struct ExploreRequest {
   unsigned jobs = 1;
   std::string output;  // a folder for the scenarios found and coverage.json; empty: none
   bool shrink = true;
+  std::string against;  // an edited version of the file: differential exploration
 };
 
 // `ainb explore`: generates scenarios guided by coverage, reports what they reach and writes a
 // minimal scenario for each branch, transition or command the plain runs miss (explore.cpp).
-// Exit codes: 0 done, 1 an error (load, a found scenario that does not replay), 2 usage.
+// Exit codes: 0 done, 1 an error (load, a found scenario that does not replay), 2 usage. With
+// `against` (also `ainb regress ORIGINAL EDITED --explore N`), differential exploration, with
+// regress's exit codes: 0 no difference found, 1 a difference, 2 an error.
 int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& err);
 
 struct RegressRequest {
@@ -96,6 +99,11 @@ struct RegressRequest {
   RunRequest run;             // command, frames, modules, seed, stub policy
   bool strict = false;        // an edit the runs could not see counts as a difference
   std::uint64_t max_held_events = 1'000'000;  // simulation::RunOptions::max_held_events
+  // --explore N: scenarios explore generates instead of --scenario (0: none); their folder, and
+  // the threads that run them.
+  std::uint64_t explore = 0;
+  std::string output;
+  unsigned jobs = 1;
 };
 
 // Exit codes of `ainb regress`: 0 equal, 1 different, 2 an error.

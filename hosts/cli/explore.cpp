@@ -7,6 +7,7 @@
 
 #include "ainb/load_error.hpp"
 #include "ainb/simulation/explore.hpp"
+#include "ainb/simulation/regress.hpp"
 #include "commands.hpp"
 #include "warnings.hpp"
 
@@ -16,6 +17,55 @@ namespace {
 
 std::string counts(const simulation::Coverage::Counts& c) {
   return fmt::format("{} of {}", c.reached, c.reachable);
+}
+
+void print_counts(const char* kind, const simulation::Coverage::Counts& a,
+                  const simulation::Coverage::Counts& b, std::ostream& out) {
+  out << fmt::format("  {:<12} {:>14} {:>14}\n", kind, counts(a), counts(b));
+}
+
+// The first difference, its scenario written; or, when none was found, what the runs reached
+// on both files, which is what "no difference" stands on.
+int report_difference(const ExploreRequest& request, const simulation::ExploreOptions& options,
+                      const simulation::ExploreResult& result, std::ostream& out,
+                      std::ostream& err) {
+  out << fmt::format("explore: {} against {}, {} runs of {} frames (seed {})\n", request.run.file,
+                     request.against, result.runs, options.run.frames, options.seed);
+  if (result.difference) {
+    const auto& d = *result.difference;
+    out << fmt::format("run {} makes them differ; shrunk in {} more runs, the scenario:\n", d.run,
+                       d.shrink_runs);
+    out << d.scenario.dump() << '\n';
+    simulation::print_regress(d.regress, out);
+    if (!request.output.empty()) {
+      auto stem = std::filesystem::path(request.against).filename().string();
+      if (stem.ends_with(".ainb")) stem.resize(stem.size() - 5);
+      const auto path = std::filesystem::path(request.output) / (stem + "-difference.json");
+      std::ofstream file(path, std::ios::binary);
+      file << d.scenario.dump(2) << '\n';
+      if (!file.flush()) {
+        err << "error: cannot write " << path.string() << '\n';
+        return kExitRegressError;
+      }
+      out << fmt::format(
+          "written to {}: `ainb regress {} {} --scenario {}` with the same options shows it\n",
+          path.string(), request.run.file, request.against, path.string());
+    }
+    return kExitDifferent;
+  }
+  out << fmt::format("no difference in {} runs", result.runs);
+  if (result.not_fitting != 0) {
+    out << fmt::format(" ({} not run on the edited file: they name what it lacks)",
+                       result.not_fitting);
+  }
+  out << "; what they reached:\n";
+  const auto a = result.coverage->totals(), b = result.edited_coverage->totals();
+  out << fmt::format("  {:<12} {:>14} {:>14}\n", "reached", "original", "edited");
+  print_counts("nodes", a.nodes, b.nodes, out);
+  print_counts("branches", a.branches, b.branches, out);
+  print_counts("transitions", a.transitions, b.transitions, out);
+  print_counts("commands", a.commands, b.commands, out);
+  return kExitOk;
 }
 
 }  // namespace
@@ -29,12 +79,23 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
   options.seed = request.run.seed;
   options.jobs = request.jobs;
   options.shrink = request.shrink;
+  options.against = request.against;
+  const bool against = !request.against.empty();
   if (!request.output.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(request.output, ec);
     if (ec) {
       err << "error: cannot create " << request.output << ": " << ec.message() << '\n';
-      return kExitLoadError;
+      return against ? kExitRegressError : kExitLoadError;
+    }
+  }
+  if (against) {
+    try {
+      return report_difference(request, options, simulation::explore(request.run.file, options),
+                               out, err);
+    } catch (const std::exception& e) {  // a file, module or option that does not load or fit
+      err << "error: " << e.what() << '\n';
+      return kExitRegressError;
     }
   }
   try {
@@ -45,16 +106,12 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
                        result.graph->file_name(), result.runs, options.run.frames, options.seed,
                        result.shrink_runs);
     out << fmt::format("  {:<12} {:>14} {:>14}\n", "reached", "plain runs", "explore");
-    out << fmt::format("  {:<12} {:>14} {:>14}\n", "nodes", counts(plain.nodes), counts(all.nodes));
-    out << fmt::format("  {:<12} {:>14} {:>14}\n", "branches", counts(plain.branches),
-                       counts(all.branches));
-    out << fmt::format("  {:<12} {:>14} {:>14}\n", "transitions", counts(plain.transitions),
-                       counts(all.transitions));
-    out << fmt::format("  {:<12} {:>14} {:>14}\n", "commands", counts(plain.commands),
-                       counts(all.commands));
+    print_counts("nodes", plain.nodes, all.nodes, out);
+    print_counts("branches", plain.branches, all.branches, out);
+    print_counts("transitions", plain.transitions, all.transitions, out);
+    print_counts("commands", plain.commands, all.commands, out);
     if (!result.found.empty()) out << "scenarios that reach what plain runs do not:\n";
     for (const auto& found : result.found) {
-      if (result.plain->reached(found.item)) continue;
       out << fmt::format("  {}: {}\n", found.name, found.reaches);
       if (request.output.empty()) continue;
       const auto path = std::filesystem::path(request.output) / found.name;

@@ -95,6 +95,19 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
     return kExitRegressError;
   }
+  if (request.explore != 0) {
+    if (!request.scenarios.empty()) {
+      err << "error: --explore generates the scenarios; --scenario is for plain regress\n";
+      return kExitRegressError;
+    }
+    ExploreRequest explore{.run = request.run,
+                           .runs = request.explore,
+                           .jobs = request.jobs,
+                           .output = request.output,
+                           .against = request.files[1]};
+    explore.run.file = request.files[0];
+    return run_explore(explore, out, err);
+  }
   try {
     std::vector<simulation::Scenario> scenarios;
     for (const auto& path : request.scenarios)

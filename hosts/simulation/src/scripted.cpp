@@ -5,6 +5,10 @@
 #include <cstring>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "actor.hpp"
+
 namespace ainb::simulation {
 
 using runtime::NodeContext;
@@ -160,6 +164,121 @@ Result scripted_update(NodeContext& c, ScriptedState& state, const NodeBehaviour
     write(c, o.outputs);
   }
   return result;
+}
+
+void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
+  const auto& m = graph.model();
+  for (const auto& set : s.blackboard) {
+    const BlackboardEntry* found = nullptr;
+    for (const auto& e : m.blackboard.entries) {
+      if (e.name == set.entry) found = &e;
+    }
+    if (found == nullptr) {
+      const auto name_path = set.path.substr(0, set.path.rfind('/')) + "/name";
+      throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name,
+                                      name_path, graph.file_name(), set.entry));
+    }
+    const auto type = param_type_of(found->type);
+    const bool u32 = found->type == BlackboardType::U32;
+    if (!json_value(set.value, type, u32)) {
+      throw ScenarioError(fmt::format("{}: {}: \"{}\" is a {} entry: expected {}", s.name, set.path,
+                                      set.entry, blackboard_type_name(found->type),
+                                      expected(type, u32)));
+    }
+  }
+  if (s.command && !s.command->empty() && !graph.find_command(*s.command)) {
+    std::string names;
+    for (const auto& c : m.commands)
+      names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", c.name);
+    throw ScenarioError(fmt::format("{}: /command: {} has no command \"{}\" ({})", s.name,
+                                    graph.file_name(), *s.command,
+                                    names.empty() ? "it has none" : "it has: " + names));
+  }
+  const auto graphs = actor_graphs(graph);
+  // Every class the scenario scripts is a user class some node of the actor's files has.
+  for (const auto& [cls, behaviour] : s.nodes) {
+    bool user = false, built_in = false;
+    for (const auto* g : graphs) {
+      for (const auto& n : g->model().nodes) {
+        if (n.type == NodeType::UserDefined && n.name == cls) user = true;
+        if (n.type != NodeType::UserDefined && node_type_name(n.type) == cls) built_in = true;
+      }
+    }
+    if (user) continue;
+    throw ScenarioError(
+        built_in ? fmt::format("{}: /nodes/{}: a built-in node type; a scenario scripts user "
+                               "classes only",
+                               s.name, cls)
+                 : fmt::format("{}: /nodes/{}: no node of {} or its modules has this class", s.name,
+                               cls, graph.file_name()));
+  }
+  // Every function it answers for is one the expressions call, spelt as they spell it.
+  for (const auto& [signature, value] : s.functions) {
+    std::vector<std::string_view> called;
+    for (const auto* g : graphs) {
+      if (!g->model().expressions) continue;
+      for (const auto sig : g->model().expressions->signatures) {
+        if (std::find(called.begin(), called.end(), sig) == called.end()) called.push_back(sig);
+      }
+    }
+    if (std::find(called.begin(), called.end(), signature) != called.end()) continue;
+    std::string list;
+    for (const auto sig : called)
+      list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", sig);
+    throw ScenarioError(fmt::format(
+        "{}: /functions/{}: no expression of {} or its modules calls it ({})", s.name, signature,
+        graph.file_name(), list.empty() ? "they call no user function" : "they call: " + list));
+  }
+  for (const auto& [cls, behaviour] : s.nodes) {
+    auto check = [&](const std::map<std::string, nlohmann::json>& outputs,
+                     const std::string& path) {
+      for (const auto& [name, json] : outputs) {
+        std::optional<ParamType> declared;
+        for (const auto* g : graphs) {
+          for (const auto& n : g->model().nodes) {
+            if (n.name != cls) continue;
+            for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+              for (const auto& out : g->model().outputs_of(n, static_cast<ParamType>(t))) {
+                if (out.name == name) declared = static_cast<ParamType>(t);
+              }
+            }
+          }
+        }
+        const auto at = fmt::format("{}: {}/{}", s.name, path, name);
+        if (!declared) {
+          throw ScenarioError(
+              fmt::format("{}: no node of class \"{}\" has an output \"{}\"", at, cls, name));
+        }
+        if (!json_value(json, *declared)) {
+          throw ScenarioError(fmt::format("{}: \"{}\" is a {} output: expected {}", at, name,
+                                          param_type_name(*declared), expected(*declared)));
+        }
+      }
+    };
+    if (behaviour.running_property) {
+      const auto& name = *behaviour.running_property;
+      bool found = false;
+      for (const auto* g : graphs) {
+        for (const auto& n : g->model().nodes) {
+          if (n.name != cls) continue;
+          for (const auto type : {ParamType::Int, ParamType::Float}) {
+            for (const auto& p : g->model().properties_of(n, type))
+              found = found || p.name == name;
+          }
+        }
+      }
+      if (!found) {
+        throw ScenarioError(fmt::format(
+            "{}: /nodes/{}/running/property: no node of class \"{}\" has an int or float "
+            "property \"{}\"",
+            s.name, cls, cls, name));
+      }
+    }
+    check(behaviour.outputs, "/nodes/" + cls + "/outputs");
+    for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
+      check(behaviour.overrides[i].outputs, fmt::format("/nodes/{}/frames/{}/outputs", cls, i));
+    }
+  }
 }
 
 void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64_t frame) {

@@ -57,6 +57,11 @@ class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
   const NodeBehaviour& behaviour_;
 };
 
+// Checks what the scenario names against the files (entries and their values' types, the
+// command, classes, outputs, running properties, user functions), so a typo fails before the run:
+// throws ScenarioError naming the scenario and JSON path.
+void validate_scenario(const Scenario& scenario, const runtime::Graph& graph);
+
 // The scenario's blackboard values and command switches for `frame`, applied to `actor` (the
 // scenario was checked against its file).
 void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64_t frame);

@@ -6,6 +6,8 @@
 #include <thread>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "../scripted.hpp"
 #include "reasons.hpp"
 #include "runner.hpp"
@@ -16,25 +18,33 @@ namespace ainb::simulation {
 
 namespace {
 
+using explorer::Fingerprint;
 using explorer::Runner;
 
-// Runs f(i, runner) for i in [0, n) on `jobs` threads, item i on thread i % jobs, so that each
+// One thread's tools: a runner of the file and, against an edited file, one of that file and
+// both runs' fingerprints.
+struct Job {
+  std::unique_ptr<Runner> original, edited;
+  Fingerprint a, b;
+  std::unique_ptr<Coverage> edited_reached;  // what this thread's runs of the edited file reached
+};
+
+// Runs f(i, job) for i in [0, n) on the jobs' threads, item i on thread i % jobs, so that each
 // item's result depends on the item only.
 template <typename F>
-void in_parallel(std::vector<std::unique_ptr<Runner>>& runners, std::size_t n, F f) {
-  const auto jobs = runners.size();
-  if (jobs == 1 || n <= 1) {
+void in_parallel(std::vector<Job>& jobs, std::size_t n, F f) {
+  if (jobs.size() == 1 || n <= 1) {
     for (std::size_t i = 0; i < n; ++i)
-      f(i, *runners[0]);
+      f(i, jobs[0]);
     return;
   }
-  std::vector<std::exception_ptr> errors(jobs);
+  std::vector<std::exception_ptr> errors(jobs.size());
   std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < jobs; ++t) {
+  for (std::size_t t = 0; t < jobs.size(); ++t) {
     threads.emplace_back([&, t] {
       try {
-        for (std::size_t i = t; i < n; i += jobs)
-          f(i, *runners[t]);
+        for (std::size_t i = t; i < n; i += jobs.size())
+          f(i, jobs[t]);
       } catch (...) {
         errors[t] = std::current_exception();
       }
@@ -47,14 +57,57 @@ void in_parallel(std::vector<std::unique_ptr<Runner>>& runners, std::size_t n, F
   }
 }
 
-// What one run of a batch reached beyond the coverage before the batch.
+// One run of a batch: what it reached beyond the coverage before the batch and, against an
+// edited file, whether it fits that file and whether the two runs' fingerprints differ.
 struct BatchRun {
   Scenario scenario;
   std::vector<Coverage::Item> beyond;
+  bool fits = true;
+  bool differs = false;
 };
 
 bool worth_a_file(const Coverage::Item& item) {
   return item.kind != Coverage::Item::Kind::Node;
+}
+
+// The plain runs of a file: each command once, no scenario, stubs as `ainb run` documents them.
+Summary plain_runs(const std::filesystem::path& file, RunOptions options) {
+  options.coverage = true;
+  options.restart = true;
+  auto summary = simulate(file, Scenario{}, options, nullptr);
+  const auto& commands = summary.graph->model().commands;
+  for (std::size_t c = 1; c < commands.size(); ++c) {
+    options.command = commands[c].name;
+    summary.coverage->merge(*simulate(file, Scenario{}, options, nullptr).coverage);
+  }
+  return summary;
+}
+
+// The command a scenario starts on the original file, which the edited file runs by name too (as
+// `ainb regress` does).
+std::string started(const Scenario& s, const runtime::Graph& graph) {
+  if (s.command && !s.command->empty()) return *s.command;
+  const auto& commands = graph.model().commands;
+  return commands.empty() ? std::string() : std::string(commands[0].name);
+}
+
+// Whether `s` fits the edited file: it names nothing the edited file lacks.
+bool fits(const Scenario& s, const std::string& command, const runtime::Graph& edited) {
+  if (!command.empty() && !edited.find_command(command)) return false;
+  try {
+    validate_scenario(s, edited);
+    return true;
+  } catch (const ScenarioError&) {
+    return false;
+  }
+}
+
+// Runs `s` on both files of a job; true when their fingerprints differ.
+bool differs(const Scenario& s, Job& job, const runtime::Graph& original, std::uint64_t frames) {
+  const auto command = started(s, original);
+  job.original->run(s, frames, command, &job.a);
+  job.edited->run(s, frames, command, &job.b);
+  return job.a.events() != job.b.events();
 }
 
 }  // namespace
@@ -62,26 +115,37 @@ bool worth_a_file(const Coverage::Item& item) {
 ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& options) {
   if (options.jobs == 0) throw std::invalid_argument("explore: --jobs must be at least 1");
   const auto frames = options.run.frames;
+  const bool against = !options.against.empty();
   ExploreResult result;
-  // The plain runs: each command once, no scenario, stubs as `ainb run` documents them.
   {
-    auto plain = options.run;
-    plain.coverage = true;
-    plain.restart = true;
-    auto summary = simulate(file, Scenario{}, plain, nullptr);
-    result.graph = summary.graph;
-    result.plain = summary.coverage;
-    const auto& commands = result.graph->model().commands;
-    for (std::size_t c = 1; c < commands.size(); ++c) {
-      plain.command = commands[c].name;
-      result.plain->merge(*simulate(file, Scenario{}, plain, nullptr).coverage);
-    }
+    const auto plain = plain_runs(file, options.run);
+    result.graph = plain.graph;
+    result.plain = plain.coverage;
   }
   const auto targets = explorer::find_targets(*result.graph);
-  const explorer::Shared shared(file, options, targets);
-  std::vector<std::unique_ptr<Runner>> runners;
-  for (unsigned j = 0; j < options.jobs; ++j)
-    runners.push_back(std::make_unique<Runner>(shared));
+  const explorer::Shared shared(file, options.run, targets);
+  // Against an edited file: its own classes and functions, its nodes paired with the original's.
+  std::optional<explorer::Targets> edited_targets;
+  std::optional<explorer::Shared> edited_shared;
+  NodePairings pairings;
+  if (against) {
+    const auto plain = plain_runs(options.against, options.run);
+    result.edited_graph = plain.graph;
+    result.edited_plain = plain.coverage;
+    result.edited_coverage = std::make_shared<Coverage>(*plain.graph);
+    result.edited_coverage->merge(*plain.coverage);
+    edited_targets = explorer::find_targets(*result.edited_graph);
+    edited_shared.emplace(options.against, options.run, *edited_targets);
+    pairings = pair_files(shared.graph(), edited_shared->graph());
+  }
+  std::vector<Job> jobs(options.jobs);
+  for (auto& job : jobs) {
+    job.original = std::make_unique<Runner>(shared);
+    if (!against) continue;
+    job.edited = std::make_unique<Runner>(*edited_shared);
+    job.edited_reached = std::make_unique<Coverage>(*result.edited_graph);
+    job.b = Fingerprint(&pairings, shared.graph().file_name(), edited_shared->graph().file_name());
+  }
   result.coverage = std::make_shared<Coverage>(*result.graph);
 
   const explorer::Generator generator(targets, frames);
@@ -110,7 +174,7 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& o
   std::vector<std::size_t> found_in;    // by found: its scenario in `kept`
   constexpr std::uint64_t kBatch = 32;  // fixed, so that --jobs does not change the results
   std::vector<BatchRun> batch;
-  for (std::uint64_t base = 0; base < options.runs; base += kBatch) {
+  for (std::uint64_t base = 0; base < options.runs && !result.difference; base += kBatch) {
     const auto n = static_cast<std::size_t>(std::min(kBatch, options.runs - base));
     batch.assign(n, {});
     goals.clear();
@@ -121,19 +185,33 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& o
     }
     for (std::size_t i = 0; i < n; ++i)
       batch[i].scenario = generator.next(options.seed, base + i, kept, goals);
-    in_parallel(runners, n, [&](std::size_t i, Runner& runner) {
-      batch[i].beyond = runner.run(batch[i].scenario, frames).reached_beyond(*result.coverage);
+    in_parallel(jobs, n, [&](std::size_t i, Job& job) {
+      auto& run = batch[i];
+      if (!against) {
+        run.beyond = job.original->run(run.scenario, frames).reached_beyond(*result.coverage);
+        return;
+      }
+      run.fits = fits(run.scenario, started(run.scenario, shared.graph()), edited_shared->graph());
+      if (run.fits) {
+        run.differs = differs(run.scenario, job, shared.graph(), frames);
+      } else {
+        job.original->run(run.scenario, frames);
+      }
+      run.beyond = job.original->coverage().reached_beyond(*result.coverage);
+      if (run.fits) job.edited_reached->merge(job.edited->coverage());
     });
     for (std::size_t i = 0; i < n; ++i) {
+      auto& run = batch[i];
+      result.not_fitting += run.fits ? 0 : 1;
       bool kept_it = false;
-      for (const auto& item : batch[i].beyond) {
+      for (const auto& item : run.beyond) {
         if (result.coverage->reached(item)) continue;  // an earlier run of the batch
         result.coverage->mark_reached(item);
-        if (!kept_it) kept.push_back(batch[i].scenario);
+        if (!kept_it) kept.push_back(run.scenario);
         kept_it = true;
         if (item.kind == Coverage::Item::Kind::Node)
           first_kept[{item.file, item.index}] = static_cast<std::int64_t>(kept.size() - 1);
-        if (!worth_a_file(item)) continue;
+        if (!worth_a_file(item) || against) continue;
         result.found.push_back({item,
                                 result.coverage->describe(item),
                                 result.coverage->slug(item) + ".json",
@@ -141,19 +219,57 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& o
                                 {}});
         found_in.push_back(kept.size() - 1);
       }
+      if (!run.differs || result.difference) continue;
+      // A difference the fingerprints see: `ainb regress` confirms it, or explore goes on.
+      auto scenario = run.scenario;
+      scenario.name = fmt::format("explore run {}", base + i);
+      auto confirmed = regress(file, options.against, {scenario}, options.run);
+      if (!confirmed.difference) {
+        ++result.unconfirmed;
+        continue;
+      }
+      ExploreResult::Difference d;
+      d.run = base + i;
+      d.regress = std::move(confirmed);
+      auto shrunk = scenario;
+      if (options.shrink) {
+        d.shrink_runs = explorer::shrink(shrunk, targets, frames, [&](const Scenario& s) {
+          return fits(s, started(s, shared.graph()), edited_shared->graph()) &&
+                 differs(s, jobs[0], shared.graph(), frames);
+        });
+        auto again = regress(file, options.against, {shrunk}, options.run);
+        if (again.difference) {
+          d.regress = std::move(again);
+        } else {
+          shrunk = scenario;  // the shrunk one differs only in the fingerprints: keep the run's
+        }
+      }
+      d.scenario = scenario_json(shrunk);
+      result.shrink_runs += d.shrink_runs;
+      result.difference = std::move(d);
     }
     result.runs = base + n;
     if (options.progress) options.progress(result.runs, result.coverage->totals().branches.reached);
   }
   explorer::explain_unreached(*result.coverage, targets);
+  if (against) {
+    for (const auto& job : jobs)
+      result.edited_coverage->merge(*job.edited_reached);
+    explorer::explain_unreached(*result.edited_coverage, *edited_targets);
+    return result;
+  }
 
   // Each found scenario shrunk for its item, then replayed as `ainb run` would run it.
   std::vector<Scenario> shrunk(result.found.size());
   std::vector<std::uint64_t> spent(result.found.size(), 0);
-  in_parallel(runners, result.found.size(), [&](std::size_t f, Runner& runner) {
+  in_parallel(jobs, result.found.size(), [&](std::size_t f, Job& job) {
     shrunk[f] = kept[found_in[f]];
-    if (options.shrink)
-      spent[f] = explorer::shrink(shrunk[f], result.found[f].item, runner, frames);
+    const auto& item = result.found[f].item;
+    if (options.shrink) {
+      spent[f] = explorer::shrink(shrunk[f], targets, frames, [&](const Scenario& s) {
+        return job.original->run(s, frames).reached(item);
+      });
+    }
   });
   for (std::size_t f = 0; f < result.found.size(); ++f) {
     result.shrink_runs += spent[f];

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "../scripted.hpp"
+#include "ainb/simulation/tracer.hpp"
 // Which nodes run as stubs, and which children a stub passes through to.
 #include "ainb/runtime/detail/graph_arrays.hpp"
 
@@ -35,32 +36,59 @@ class ExploredClass : public runtime::StatefulNodeClass<ScriptedState> {
   std::uint32_t index_;
 };
 
-// Feeds a run's coverage.
-class Reach : public runtime::Observer {
+// Feeds a run's coverage and, in differential exploration, its fingerprint.
+class Watch : public runtime::Observer {
  public:
-  explicit Reach(Coverage& coverage) : coverage_(coverage) {}
+  Watch(Coverage& coverage, Fingerprint* print) : coverage_(coverage), print_(print) {}
+  std::uint64_t frame = 0;
+
   void on_command(const runtime::Instance& i, std::string_view name) override {
     coverage_.commanded(i.graph(), name);
+    if (print_ != nullptr) print_->command(frame, i, name);
   }
   void on_enter(const runtime::Instance& i, std::uint32_t node) override {
     coverage_.entered(i.graph(), node);
+    if (print_ != nullptr) print_->node_event(frame, i, 'e', node);
+  }
+  void on_update(const runtime::Instance& i, std::uint32_t node, Result result) override {
+    if (print_ != nullptr)
+      print_->node_event(frame, i, 'u', node, static_cast<std::uint64_t>(result));
+  }
+  void on_leave(const runtime::Instance& i, std::uint32_t node) override {
+    if (print_ != nullptr) print_->node_event(frame, i, 'l', node);
   }
   void on_transition(const runtime::Instance& i, std::uint32_t from, std::uint32_t to) override {
     coverage_.transitioned(i.graph(), from, to);
+    if (print_ != nullptr) print_->transition(frame, i, from, to);
   }
   void on_branch(const runtime::Instance& i, std::uint32_t node, std::uint32_t plug) override {
     coverage_.branched(i.graph(), node, plug);
   }
+  void on_alert(const runtime::Instance& i, std::uint32_t node, std::string_view message) override {
+    if (print_ != nullptr) print_->detail(frame, i, 'a', node, message);
+  }
+  void on_xlink(const runtime::Instance& i, std::uint32_t node, std::string_view slot,
+                std::string_view action) override {
+    if (print_ != nullptr)
+      print_->detail(frame, i, 'x', node, std::string(slot) + "=" + std::string(action));
+  }
+  void on_blackboard(const runtime::Instance& i, std::size_t entry) override {
+    if (print_ == nullptr) return;
+    const auto& bb = i.graph().model().blackboard.entries[entry];
+    const auto* v = i.blackboard(bb.name);
+    print_->detail(frame, i, 'b', Fingerprint::kNoNode,
+                   std::string(bb.name) + "=" + (v ? format_value(*v) : "?"));
+  }
 
  private:
   Coverage& coverage_;
+  Fingerprint* print_;
 };
 
 }  // namespace
 
-Shared::Shared(const std::filesystem::path& file, const ExploreOptions& options,
-               const Targets& targets)
-    : targets_(targets), stub_children_(options.run.stub_children) {
+Shared::Shared(const std::filesystem::path& file, const RunOptions& options, const Targets& targets)
+    : targets_(targets), stub_children_(options.stub_children) {
   for (const auto& c : targets.classes)
     classes_.push_back(c.name);
   for (std::uint32_t k = 0; k < targets.functions.size(); ++k) {
@@ -72,7 +100,7 @@ Shared::Shared(const std::filesystem::path& file, const ExploreOptions& options,
                           });
   }
   actor_ = build_actor(
-      file, options.run,
+      file, options,
       [&](runtime::NodeRegistry& registry) {
         for (std::uint32_t k = 0; k < classes_.size(); ++k)
           registry.add(classes_[k], std::make_shared<ExploredClass>(k));
@@ -118,7 +146,8 @@ Runner::Runner(const Shared& shared)
       results_(shared.targets().functions.size()),
       coverage_(shared.graph()) {}
 
-const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames) {
+const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
+                            std::string_view command, Fingerprint* print) {
   std::fill(behaviours_.begin(), behaviours_.end(), nullptr);
   for (const auto& [cls, behaviour] : scenario.nodes) {
     if (const auto k = shared_.class_index(cls); k >= 0)
@@ -133,17 +162,19 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames) {
       results_[k] = *bytes;
   }
   coverage_.clear_reached();
-  Reach reach(coverage_);
+  if (print != nullptr) print->clear();
+  Watch watch(coverage_, print);
   {
     runtime::Instance actor(
         shared_.graph_ptr(),
-        {.seed = scenario.seed.value_or(0), .host = this, .observer = &reach, .memory = &memory_});
+        {.seed = scenario.seed.value_or(0), .host = this, .observer = &watch, .memory = &memory_});
     const auto& commands = shared_.graph().model().commands;
-    const std::string command =
-        scenario.command.value_or(commands.empty() ? std::string() : std::string(commands[0].name));
-    run_frames(actor, scenario, command, scenario.frames.value_or(frames),
-               scenario.restart.value_or(true), [](std::uint64_t) {});
-  }
+    std::string start(command);
+    if (start.empty() && scenario.command) start = *scenario.command;
+    if (start.empty() && !commands.empty()) start = commands[0].name;
+    run_frames(actor, scenario, start, scenario.frames.value_or(frames),
+               scenario.restart.value_or(true), [&](std::uint64_t frame) { watch.frame = frame; });
+  }  // the actor leaves its nodes: the last frame's events
   return coverage_;
 }
 

@@ -17,6 +17,7 @@
 #include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/scenario.hpp"
+#include "fingerprint.hpp"
 #include "targets.hpp"
 
 namespace ainb::simulation::explorer {
@@ -31,7 +32,7 @@ struct StubWrite {
 // The graph every run shares, read-only while runs go on.
 class Shared {
  public:
-  Shared(const std::filesystem::path& file, const ExploreOptions& options, const Targets& targets);
+  Shared(const std::filesystem::path& file, const RunOptions& options, const Targets& targets);
   const runtime::Graph& graph() const { return *actor_.graph; }
   std::shared_ptr<const runtime::Graph> graph_ptr() const { return actor_.graph; }
   std::uint32_t class_count() const { return static_cast<std::uint32_t>(classes_.size()); }
@@ -59,9 +60,12 @@ class Shared {
 class Runner {
  public:
   explicit Runner(const Shared& shared);
-  // Runs `scenario` (checked against the file) and returns what it reached.
-  const Coverage& run(const Scenario& scenario, std::uint64_t frames);
+  // Runs `scenario` (checked against the file) and returns what it reached; starts `command`
+  // when given, else the scenario's, else the file's first; with `print`, fingerprints it.
+  const Coverage& run(const Scenario& scenario, std::uint64_t frames, std::string_view command = {},
+                      Fingerprint* print = nullptr);
   const Shared& shared() const { return shared_; }
+  const Coverage& coverage() const { return coverage_; }  // the last run's
   // What the running scenario scripts for class `index` (null: it runs as a stub).
   const NodeBehaviour* behaviour(std::uint32_t index) const { return behaviours_[index]; }
   // What the running scenario has user function `index` (of Targets::functions) return.

@@ -298,17 +298,17 @@ std::vector<std::function<void(Scenario&)>> smaller(const Scenario& s, const Tar
 
 }  // namespace
 
-std::uint64_t shrink(Scenario& scenario, const Coverage::Item& item, Runner& runner,
-                     std::uint64_t frames) {
+std::uint64_t shrink(Scenario& scenario, const Targets& targets, std::uint64_t frames,
+                     const std::function<bool(const Scenario&)>& holds) {
   std::uint64_t runs = 0;
   auto reaches = [&](const Scenario& s) {
     ++runs;
-    return runner.run(s, frames).reached(item);
+    return holds(s);
   };
   constexpr std::uint64_t kMaxRuns = 400;
   for (bool smaller_found = true; smaller_found && runs < kMaxRuns;) {
     smaller_found = false;
-    for (const auto& step : smaller(scenario, runner.shared().targets())) {
+    for (const auto& step : smaller(scenario, targets)) {
       auto candidate = scenario;
       step(candidate);
       if (reaches(candidate)) {
@@ -319,7 +319,7 @@ std::uint64_t shrink(Scenario& scenario, const Coverage::Item& item, Runner& run
       if (runs >= kMaxRuns) break;
     }
   }
-  // The fewest frames that still reach it (a binary search: more frames never reach less).
+  // The fewest frames for which it holds (a binary search: more frames reach no less).
   std::uint64_t low = 1, high = scenario.frames.value_or(frames);
   while (low < high && runs < kMaxRuns) {
     const auto mid = low + (high - low) / 2;

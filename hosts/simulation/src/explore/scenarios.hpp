@@ -4,6 +4,7 @@
 // scenario shrunk to what it needs to reach one item (docs/simulation.md, "Explore").
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ainb/simulation/coverage.hpp"
@@ -11,8 +12,6 @@
 #include "targets.hpp"
 
 namespace ainb::simulation::explorer {
-
-class Runner;
 
 // A plug to reach of a decision that was reached: Targets::decisions[decision], and the kept
 // scenario that first reached the decision (-1: a plain run did).
@@ -42,9 +41,10 @@ class Generator {
   std::uint64_t frames_;
 };
 
-// Takes out of `scenario` whatever it does not need to reach `item`, and moves what it does
-// later than it needs earlier; returns the runs it took.
-std::uint64_t shrink(Scenario& scenario, const Coverage::Item& item, Runner& runner,
-                     std::uint64_t frames);
+// Takes out of `scenario` whatever it does not need for `holds` (it reaches an item, say), moves
+// what it does later than it needs earlier and runs as few frames as it needs; returns the runs it
+// took (at most 400).
+std::uint64_t shrink(Scenario& scenario, const Targets& targets, std::uint64_t frames,
+                     const std::function<bool(const Scenario&)>& holds);
 
 }  // namespace ainb::simulation::explorer
