@@ -14,6 +14,7 @@ Errors are ValueErrors with the command line's messages: LoadError (a bad file: 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import copy
 import json
 import os
@@ -27,6 +28,7 @@ from ._ainb import LoadError, NodeContext, Result, TextFormError, __version__
 __all__ = [
     "BlackboardEntry",
     "Command",
+    "ExploreResult",
     "File",
     "Instance",
     "LoadError",
@@ -39,6 +41,7 @@ __all__ = [
     "ScenarioError",
     "TextFormError",
     "Trace",
+    "explore",
     "from_dict",
     "load",
     "open_pack",
@@ -463,12 +466,76 @@ def regress(
     options = _run_options(locals())
     with _on_disk(original) as a, _on_disk(edited) as b:
         result = _ainb.regress(a, b, [_scenario(s) for s in scenarios or []], options)
+    return _regress_result(result)
+
+
+def _regress_result(result: dict) -> RegressResult:
+    """The module's regress dict with the difference's events as dicts."""
     if result["difference"] is not None:
         diff = result["difference"]
         for side in ("original", "edited"):
             diff[side] = None if diff[side] is None else json.loads(diff[side])
         diff["context"] = [json.loads(e) for e in diff["context"]]
     return RegressResult(**result)
+
+
+@dataclass(frozen=True)
+class ExploreResult:
+    """What `ainb explore` reports (docs/explore.md): `coverage` of all the runs and `plain` of
+    one plain run of each command (coverage reports, as RunResult.coverage); `found`, a dict per
+    branch, transition or command the plain runs miss: "reaches" (what), "name" (a file name for
+    it), "run" (the run that first reached it) and "scenario" (shrunk: a dict ainb.run takes).
+    With `against`: `difference` is None when no run made the files differ, else a dict with
+    "run", "scenario" (shrunk), "shrink_runs" and "regress" (the RegressResult of ainb.regress
+    with that scenario); `edited_coverage` is the edited file's."""
+
+    runs: int
+    shrink_runs: int
+    coverage: dict
+    plain: dict
+    found: list
+    replay_failures: list
+    not_fitting: int
+    unconfirmed: int
+    edited_coverage: Optional[dict]
+    difference: Optional[dict]
+    warnings: list
+
+
+def explore(
+    file: _RunSource,
+    *,
+    runs: int = 1000,
+    seed: int = 0,
+    frames: int = 120,
+    jobs: int = 1,
+    shrink: bool = True,
+    against: Optional[_RunSource] = None,
+    modules: Optional[list] = None,
+    romfs: Optional[PathLike] = None,
+    zsdic: Optional[PathLike] = None,
+    definitions: Optional[list] = None,
+    generic_nodes: bool = False,
+    stub_children: bool = False,
+    stub_missing_modules: bool = False,
+    simultaneous_ends_first: bool = False,
+    node_classes: Optional[dict] = None,
+) -> ExploreResult:
+    """Generates scenarios guided by coverage, as `ainb explore` does (docs/explore.md): the same
+    seed gives the same result for any `jobs`. With `against` (an edited version of the file),
+    the scenarios run on both, and exploration stops at the first difference, as `ainb regress
+    ORIGINAL EDITED --explore N`. Raises as run does."""
+    for name in ("runs", "jobs"):
+        _whole(name, locals()[name])
+    if runs < 1 or jobs < 1:
+        raise ValueError("runs and jobs must be at least 1")
+    options = _run_options({**locals(), "command": None, "restart": False})
+    edited_source = _on_disk(against) if against is not None else contextlib.nullcontext("")
+    with _on_disk(file) as path, edited_source as edited:
+        result = _ainb.explore(path, options, runs, seed, jobs, bool(shrink), edited)
+    if result["difference"] is not None:
+        result["difference"]["regress"] = _regress_result(result["difference"]["regress"])
+    return ExploreResult(**result)
 
 
 def _run_options(args: dict) -> dict:

@@ -42,6 +42,9 @@ def run(
 def regress(
     original: str, edited: str, scenarios: list[tuple[str, str]], options: dict[str, Any]
 ) -> dict[str, Any]: ...
+def explore(
+    path: str, options: dict[str, Any], runs: int, seed: int, jobs: int, shrink: bool, against: str
+) -> dict[str, Any]: ...
 
 class Result:
     """What a node's update returns."""

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include "ainb/simulation/coverage.hpp"
+#include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/scenario.hpp"
 #include "ainb/simulation/simulation.hpp"
@@ -49,6 +50,15 @@ runtime::LogSink collect_warnings(std::vector<std::string>& lines) {
   };
 }
 
+namespace {
+
+// A JSON document as Python's json module reads it (dicts, lists, numbers, strings).
+py::object json_object(const nlohmann::ordered_json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace
+
 py::dict summary_dict(const simulation::Summary& s, const std::vector<std::string>& warnings) {
   py::list alerts;
   for (const auto& a : s.alerts) {
@@ -76,9 +86,7 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   d["fault"] = s.fault;
   d["stubs_with_children"] = s.stubs_with_children;
   d["text"] = text.str();
-  d["coverage"] = s.coverage
-                      ? py::module_::import("json").attr("loads")(s.coverage->to_json().dump())
-                      : py::none();
+  d["coverage"] = s.coverage ? json_object(s.coverage->to_json()) : py::none();
   return d;
 }
 
@@ -109,6 +117,33 @@ py::str event_line(const simulation::TraceEvent& e) {
 py::object event_json(const std::optional<simulation::TraceEvent>& e) {
   if (!e) return py::none();
   return event_line(*e);
+}
+
+py::dict regress_dict(const simulation::RegressResult& result,
+                      const std::vector<std::string>& warnings) {
+  std::ostringstream text;
+  simulation::print_regress(result, text);
+  py::dict d;
+  d["scenarios"] = result.scenarios;
+  d["events"] = result.events;
+  d["notes"] = result.notes;
+  d["not_honoured"] = result.not_honoured;
+  d["warnings"] = warnings;
+  d["text"] = text.str();
+  if (result.difference) {
+    const auto& diff = *result.difference;
+    py::list context;
+    for (const auto& e : diff.context)
+      context.append(event_line(e));
+    d["difference"] =
+        py::dict(py::arg("scenario") = diff.scenario, py::arg("index") = diff.index,
+                 py::arg("original") = event_json(diff.original),
+                 py::arg("edited") = event_json(diff.edited),
+                 py::arg("explanation") = diff.explanation, py::arg("context") = context);
+  } else {
+    d["difference"] = py::none();
+  }
+  return d;
 }
 
 }  // namespace
@@ -157,31 +192,61 @@ void bind_runs(py::module_& m) {
             scenarios.push_back(scenario_from(kind, value));
           result = simulation::regress(original, edited, scenarios, options);
         }
-        std::ostringstream text;
-        simulation::print_regress(result, text);
+        return regress_dict(result, warnings);
+      },
+      py::arg("original"), py::arg("edited"), py::arg("scenarios"), py::arg("options"));
+
+  m.def(
+      "explore",
+      [](const std::string& path, const py::dict& options_dict, std::uint64_t runs,
+         std::uint64_t seed, unsigned jobs, bool shrink, const std::string& against) {
+        simulation::ExploreOptions options;
+        options.run = run_options(options_dict);
+        options.runs = runs;
+        options.seed = seed;
+        options.jobs = jobs;
+        options.shrink = shrink;
+        options.against = against;
+        std::vector<std::string> warnings;
+        const auto sink = collect_warnings(warnings);
+        options.run.log = &sink;
+        simulation::ExploreResult result;
+        {
+          py::gil_scoped_release unlocked;
+          result = simulation::explore(path, options);
+        }
         py::dict d;
-        d["scenarios"] = result.scenarios;
-        d["events"] = result.events;
-        d["notes"] = result.notes;
-        d["not_honoured"] = result.not_honoured;
-        d["warnings"] = warnings;
-        d["text"] = text.str();
+        d["runs"] = result.runs;
+        d["shrink_runs"] = result.shrink_runs;
+        d["coverage"] = json_object(result.coverage->to_json());
+        d["plain"] = json_object(result.plain->to_json());
+        py::list found;
+        for (const auto& f : result.found) {
+          found.append(py::dict(py::arg("reaches") = f.reaches, py::arg("name") = f.name,
+                                py::arg("run") = f.run,
+                                py::arg("scenario") = json_object(f.scenario)));
+        }
+        d["found"] = found;
+        d["replay_failures"] = result.replay_failures;
+        d["not_fitting"] = result.not_fitting;
+        d["unconfirmed"] = result.unconfirmed;
+        d["edited_coverage"] = result.edited_coverage
+                                   ? json_object(result.edited_coverage->to_json())
+                                   : py::object(py::none());
         if (result.difference) {
           const auto& diff = *result.difference;
-          py::list context;
-          for (const auto& e : diff.context)
-            context.append(event_line(e));
           d["difference"] =
-              py::dict(py::arg("scenario") = diff.scenario, py::arg("index") = diff.index,
-                       py::arg("original") = event_json(diff.original),
-                       py::arg("edited") = event_json(diff.edited),
-                       py::arg("explanation") = diff.explanation, py::arg("context") = context);
+              py::dict(py::arg("run") = diff.run, py::arg("scenario") = json_object(diff.scenario),
+                       py::arg("shrink_runs") = diff.shrink_runs,
+                       py::arg("regress") = regress_dict(diff.regress, {}));
         } else {
           d["difference"] = py::none();
         }
+        d["warnings"] = warnings;
         return d;
       },
-      py::arg("original"), py::arg("edited"), py::arg("scenarios"), py::arg("options"));
+      py::arg("path"), py::arg("options"), py::arg("runs"), py::arg("seed"), py::arg("jobs"),
+      py::arg("shrink"), py::arg("against"));
 }
 
 }  // namespace ainb::python
