@@ -36,6 +36,16 @@ void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string
                            .message = text});
 }
 
+std::shared_ptr<const formats::NodeCatalogue> load_catalogue(const RunOptions& options) {
+  const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
+  std::vector<std::string> specs;
+  for (const auto& path : options.definitions)
+    specs.push_back(path.string());
+  // Without --defs, a romfs's own NodeDefinition files (none: no stub outputs).
+  return std::make_shared<const formats::NodeCatalogue>(
+      gamedata::load_node_definitions(specs, options.romfs, &dictionaries));
+}
+
 Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
                   const AddClasses& add_classes, const exb::UserFunctions& functions) {
   const auto spec = gamedata::parse_file_spec(file.string());
@@ -43,13 +53,8 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
   const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
   gamedata::FileSource source(options.romfs, &dictionaries);
   auto model = gamedata::open_ai_file(file.string(), source);
-  std::vector<std::string> specs;
-  for (const auto& path : options.definitions)
-    specs.push_back(path.string());
   Actor actor;
-  // Without --defs, a romfs's own NodeDefinition files (none: no stub outputs).
-  actor.catalogue = std::make_shared<const formats::NodeCatalogue>(
-      gamedata::load_node_definitions(specs, options.romfs, &dictionaries));
+  actor.catalogue = options.catalogue ? options.catalogue : load_catalogue(options);
   runtime::NodeRegistry registry;
   if (!actor.catalogue->classes().empty())
     actor.stub_outputs = registry.stub_outputs = gamedata::catalogue_stub_outputs(*actor.catalogue);

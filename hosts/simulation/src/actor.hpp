@@ -33,6 +33,9 @@ struct Actor {
 // RunOptions::node_classes and before the generic ones, so that they win over both.
 using AddClasses = std::function<void(runtime::NodeRegistry&)>;
 
+// The node definitions RunOptions::definitions (or its romfs) names, read.
+std::shared_ptr<const formats::NodeCatalogue> load_catalogue(const RunOptions& options);
+
 // Throws LoadError (the file or a module). `functions` must outlive the graph's build.
 Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
                   const AddClasses& add_classes, const exb::UserFunctions& functions);

@@ -73,6 +73,63 @@ class Reader {
   const std::string& name_;
 };
 
+// A node's behaviour (a class's, or one node's in "at"): the keys of docs/simulation.md.
+NodeBehaviour parse_behaviour(const Reader& r, const nlohmann::json& spec,
+                              const std::string& path) {
+  NodeBehaviour b;
+  if (spec.contains("child")) {
+    // A plug name, or the enum value of a `__CHILD_ENUM` plug (SelectorBSA*Updater classes).
+    if (spec["child"].is_number()) {
+      b.child_enum = static_cast<std::uint32_t>(
+          r.count(spec["child"], path + "/child", std::numeric_limits<std::uint32_t>::max()));
+    } else if (spec["child"].is_object()) {
+      // {"plug": K}: the K-th child plug, for plugs that share a name.
+      const auto& child = spec["child"];
+      r.only(child, path + "/child", {"plug"});
+      if (!child.contains("plug")) r.fail(path + "/child", "missing key \"plug\"");
+      b.child_plug = static_cast<std::uint32_t>(
+          r.count(child["plug"], path + "/child/plug", std::numeric_limits<std::uint32_t>::max()));
+    } else {
+      b.child = r.text(spec["child"], path + "/child");
+    }
+  }
+  if (spec.contains("running") && spec["running"].is_object()) {
+    // {"property": NAME, "scale": K}: each node's property, times K, rounded.
+    const auto& running = spec["running"];
+    const auto at = path + "/running";
+    r.only(running, at, {"property", "scale"});
+    if (!running.contains("property")) r.fail(at, "missing key \"property\"");
+    b.running_property = r.text(running["property"], at + "/property");
+    if (running.contains("scale")) {
+      if (!running["scale"].is_number() || running["scale"].get<double>() < 0) {
+        r.fail(at + "/scale", "expected a non-negative number");
+      }
+      b.running_scale = running["scale"].get<double>();
+    }
+  } else if (spec.contains("running")) {
+    b.running = static_cast<std::uint32_t>(r.count(spec["running"], path + "/running", UINT32_MAX));
+  }
+  if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");
+  if (spec.contains("outputs")) b.outputs = r.values(spec["outputs"], path + "/outputs");
+  if (spec.contains("frames")) {
+    const auto& list = spec["frames"];
+    r.expect_array(list, path + "/frames");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto at = fmt::format("{}/frames/{}", path, i);
+      const auto& item = list[i];
+      r.expect_object(item, at);
+      r.only(item, at, {"frame", "result", "outputs"});
+      if (!item.contains("frame")) r.fail(at, "missing key \"frame\"");
+      NodeBehaviour::Override o;
+      o.frame = r.count(item["frame"], at + "/frame");
+      if (item.contains("result")) o.result = r.result(item["result"], at + "/result");
+      if (item.contains("outputs")) o.outputs = r.values(item["outputs"], at + "/outputs");
+      b.overrides.push_back(std::move(o));
+    }
+  }
+  return b;
+}
+
 }  // namespace
 
 Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
@@ -81,7 +138,8 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
   s.name = name;
   r.expect_object(json, "");
   r.only(json, "",
-         {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "functions"});
+         {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "at",
+          "functions"});
   if (json.contains("seed")) s.seed = r.count(json["seed"], "/seed");
   if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames", kMaxFrames);
   if (json.contains("command")) s.command = r.text(json["command"], "/command");
@@ -122,52 +180,31 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       const auto path = "/nodes/" + cls;
       r.expect_object(spec, path);
       r.only(spec, path, {"running", "result", "outputs", "frames", "child"});
-      NodeBehaviour b;
-      if (spec.contains("child")) {
-        // A plug name, or the enum value of a `__CHILD_ENUM` plug (SelectorBSA*Updater classes).
-        if (spec["child"].is_number()) {
-          b.child_enum = static_cast<std::uint32_t>(
-              r.count(spec["child"], path + "/child", std::numeric_limits<std::uint32_t>::max()));
-        } else {
-          b.child = r.text(spec["child"], path + "/child");
-        }
-      }
-      if (spec.contains("running") && spec["running"].is_object()) {
-        // {"property": NAME, "scale": K}: each node's property, times K, rounded.
-        const auto& running = spec["running"];
-        const auto at = path + "/running";
-        r.only(running, at, {"property", "scale"});
-        if (!running.contains("property")) r.fail(at, "missing key \"property\"");
-        b.running_property = r.text(running["property"], at + "/property");
-        if (running.contains("scale")) {
-          if (!running["scale"].is_number() || running["scale"].get<double>() < 0) {
-            r.fail(at + "/scale", "expected a non-negative number");
-          }
-          b.running_scale = running["scale"].get<double>();
-        }
-      } else if (spec.contains("running")) {
-        b.running =
-            static_cast<std::uint32_t>(r.count(spec["running"], path + "/running", UINT32_MAX));
-      }
-      if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");
-      if (spec.contains("outputs")) b.outputs = r.values(spec["outputs"], path + "/outputs");
-      if (spec.contains("frames")) {
-        const auto& list = spec["frames"];
-        r.expect_array(list, path + "/frames");
-        for (std::size_t i = 0; i < list.size(); ++i) {
-          const auto at = fmt::format("{}/frames/{}", path, i);
-          const auto& item = list[i];
-          r.expect_object(item, at);
-          r.only(item, at, {"frame", "result", "outputs"});
-          if (!item.contains("frame")) r.fail(at, "missing key \"frame\"");
-          NodeBehaviour::Override o;
-          o.frame = r.count(item["frame"], at + "/frame");
-          if (item.contains("result")) o.result = r.result(item["result"], at + "/result");
-          if (item.contains("outputs")) o.outputs = r.values(item["outputs"], at + "/outputs");
-          b.overrides.push_back(std::move(o));
-        }
-      }
-      s.nodes.emplace(cls, std::move(b));
+      s.nodes.emplace(cls, parse_behaviour(r, spec, path));
+    }
+  }
+  if (json.contains("at")) {
+    const auto& list = json["at"];
+    r.expect_array(list, "/at");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto path = fmt::format("/at/{}", i);
+      const auto& item = list[i];
+      r.expect_object(item, path);
+      r.only(item, path,
+             {"file", "node", "class", "running", "result", "outputs", "frames", "child"});
+      if (!item.contains("node")) r.fail(path, "missing key \"node\"");
+      if (!item.contains("class")) r.fail(path, "missing key \"class\"");
+      Scenario::NodeAt at;
+      if (item.contains("file")) at.file = r.text(item["file"], path + "/file");
+      at.cls = r.text(item["class"], path + "/class");
+      at.node = static_cast<std::uint32_t>(
+          r.count(item["node"], path + "/node", std::numeric_limits<std::uint32_t>::max()));
+      auto spec = item;
+      for (const auto* key : {"file", "node", "class"})
+        spec.erase(key);
+      at.behaviour = parse_behaviour(r, spec, path);
+      at.path = path;
+      s.at.push_back(std::move(at));
     }
   }
   if (json.contains("functions")) {
@@ -199,6 +236,30 @@ nlohmann::ordered_json values_json(const std::map<std::string, nlohmann::json>& 
   return out;
 }
 
+nlohmann::ordered_json behaviour_json(const NodeBehaviour& b) {
+  nlohmann::ordered_json spec = nlohmann::ordered_json::object();
+  if (b.child) spec["child"] = *b.child;
+  if (b.child_enum) spec["child"] = *b.child_enum;
+  if (b.child_plug) spec["child"] = {{"plug", *b.child_plug}};
+  if (b.running_property) {
+    spec["running"] = {{"property", *b.running_property}, {"scale", b.running_scale}};
+  } else if (b.running != 0) {
+    spec["running"] = b.running;
+  }
+  if (b.result != runtime::Result::Success) spec["result"] = runtime::result_name(b.result);
+  if (!b.outputs.empty()) spec["outputs"] = values_json(b.outputs);
+  if (!b.overrides.empty()) {
+    auto& frames = spec["frames"] = nlohmann::ordered_json::array();
+    for (const auto& o : b.overrides) {
+      nlohmann::ordered_json item{{"frame", o.frame}};
+      if (o.result) item["result"] = runtime::result_name(*o.result);
+      if (!o.outputs.empty()) item["outputs"] = values_json(o.outputs);
+      frames.push_back(std::move(item));
+    }
+  }
+  return spec;
+}
+
 }  // namespace
 
 nlohmann::ordered_json scenario_json(const Scenario& s) {
@@ -224,27 +285,20 @@ nlohmann::ordered_json scenario_json(const Scenario& s) {
   }
   if (!s.nodes.empty()) {
     auto& nodes = j["nodes"] = nlohmann::ordered_json::object();
-    for (const auto& [cls, b] : s.nodes) {
-      nlohmann::ordered_json spec = nlohmann::ordered_json::object();
-      if (b.child) spec["child"] = *b.child;
-      if (b.child_enum) spec["child"] = *b.child_enum;
-      if (b.running_property) {
-        spec["running"] = {{"property", *b.running_property}, {"scale", b.running_scale}};
-      } else if (b.running != 0) {
-        spec["running"] = b.running;
-      }
-      if (b.result != runtime::Result::Success) spec["result"] = runtime::result_name(b.result);
-      if (!b.outputs.empty()) spec["outputs"] = values_json(b.outputs);
-      if (!b.overrides.empty()) {
-        auto& frames = spec["frames"] = nlohmann::ordered_json::array();
-        for (const auto& o : b.overrides) {
-          nlohmann::ordered_json item{{"frame", o.frame}};
-          if (o.result) item["result"] = runtime::result_name(*o.result);
-          if (!o.outputs.empty()) item["outputs"] = values_json(o.outputs);
-          frames.push_back(std::move(item));
-        }
-      }
-      nodes[cls] = std::move(spec);
+    for (const auto& [cls, b] : s.nodes)
+      nodes[cls] = behaviour_json(b);
+  }
+  if (!s.at.empty()) {
+    auto& list = j["at"] = nlohmann::ordered_json::array();
+    for (const auto& at : s.at) {
+      nlohmann::ordered_json item;
+      if (!at.file.empty()) item["file"] = at.file;
+      item["node"] = at.node;
+      item["class"] = at.cls;
+      const auto behaviour = behaviour_json(at.behaviour);
+      for (const auto& [key, value] : behaviour.items())
+        item[key] = value;
+      list.push_back(std::move(item));
     }
   }
   if (!s.functions.empty()) j["functions"] = values_json(s.functions);

@@ -157,6 +157,8 @@ Result scripted_update(NodeContext& c, ScriptedState& state, const NodeBehaviour
   auto result = updates <= state.running ? Result::Running : behaviour.result;
   if (behaviour.child) result = run_child(c, *behaviour.child, result);
   if (behaviour.child_enum) result = run_enum_child(c, *behaviour.child_enum, result);
+  if (behaviour.child_plug && *behaviour.child_plug < c.child_count())
+    result = c.run_child(*behaviour.child_plug);
   write(c, behaviour.outputs);
   for (const auto& o : behaviour.overrides) {
     if (o.frame != c.instance().frame()) continue;
@@ -164,6 +166,41 @@ Result scripted_update(NodeContext& c, ScriptedState& state, const NodeBehaviour
     write(c, o.outputs);
   }
   return result;
+}
+
+void stub_enter(NodeContext& c, const runtime::StubOutputDefaults& stub_outputs) {
+  if (!stub_outputs) return;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    for (const auto& out : c.model().outputs_of(c.node(), type)) {
+      if (const auto v = stub_outputs(c.node().name, out)) c.write_value(type, out.name, *v);
+    }
+  }
+}
+
+Result stub_update(NodeContext& c, bool stub_children) {
+  if (stub_children && c.child_count() != 0) return c.run_child(0);
+  return Result::Success;
+}
+
+const NodeBehaviour* ScriptedClass::behaviour_of(NodeContext& c) const {
+  for (const auto& at : at_) {
+    if (at.node != c.node_index()) continue;
+    const auto& instance = c.instance();
+    if (at.file.empty() ? instance.parent() == nullptr : instance.graph().file_name() == at.file)
+      return at.behaviour;
+  }
+  return behaviour_;
+}
+
+void ScriptedClass::on_enter(NodeContext& c, ScriptedState& state) {
+  if (const auto* b = behaviour_of(c)) return scripted_enter(c, state, *b);
+  stub_enter(c, stub_outputs_);
+}
+
+Result ScriptedClass::on_update(NodeContext& c, ScriptedState& state) {
+  if (const auto* b = behaviour_of(c)) return scripted_update(c, state, *b);
+  return stub_update(c, stub_children_);
 }
 
 void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
@@ -211,6 +248,28 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
                                s.name, cls)
                  : fmt::format("{}: /nodes/{}: no node of {} or its modules has this class", s.name,
                                cls, graph.file_name()));
+  }
+  // Every node it scripts on its own is a user node of that class in one of the actor's files.
+  for (const auto& at : s.at) {
+    const auto where = fmt::format("{}: {}", s.name, at.path);
+    const runtime::Graph* file = nullptr;
+    std::string files;
+    for (const auto* g : graphs) {
+      if (at.file.empty() ? g == &graph : g->file_name() == at.file) file = g;
+      files += fmt::format("{}{}", files.empty() ? "" : ", ", g->file_name());
+    }
+    if (file == nullptr)
+      throw ScenarioError(
+          fmt::format("{}/file: the actor has no file \"{}\" ({})", where, at.file, files));
+    const auto& nodes = file->model().nodes;
+    if (at.node >= nodes.size())
+      throw ScenarioError(
+          fmt::format("{}/node: {} has {} nodes", where, file->file_name(), nodes.size()));
+    const auto& n = nodes[at.node];
+    if (n.type != NodeType::UserDefined || n.is_module() || n.name != at.cls) {
+      throw ScenarioError(fmt::format("{}/class: node {} of {} is {}, not \"{}\"", where, at.node,
+                                      file->file_name(), node_class_name(n), at.cls));
+    }
   }
   // Every function it answers for is one the expressions call, spelt as they spell it.
   for (const auto& [signature, value] : s.functions) {

@@ -7,7 +7,9 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -42,19 +44,40 @@ void scripted_enter(runtime::NodeContext& c, ScriptedState& state, const NodeBeh
 runtime::Result scripted_update(runtime::NodeContext& c, ScriptedState& state,
                                 const NodeBehaviour& behaviour);
 
-// A user node class as a scenario scripts it; the behaviour must outlive the class.
-class ScriptedNode : public runtime::StatefulNodeClass<ScriptedState> {
+// What a stub does at its Enter (writes the node definitions' output defaults, `stub_outputs`
+// when there are any) and its Update (succeeds, or passes through to its first child with
+// `stub_children`): a class that stands in for a stub does the same for the nodes it does not
+// script.
+void stub_enter(runtime::NodeContext& c, const runtime::StubOutputDefaults& stub_outputs);
+runtime::Result stub_update(runtime::NodeContext& c, bool stub_children);
+
+// A user class as a scenario scripts it: its class's behaviour, or one node's ("at"), which
+// wins; nodes it scripts neither way run as its stubs would. The behaviours must outlive it.
+class ScriptedClass : public runtime::StatefulNodeClass<ScriptedState> {
  public:
-  explicit ScriptedNode(const NodeBehaviour& behaviour) : behaviour_(behaviour) {}
-  void on_enter(runtime::NodeContext& c, ScriptedState& state) override {
-    scripted_enter(c, state, behaviour_);
+  ScriptedClass(const NodeBehaviour* behaviour, runtime::StubOutputDefaults stub_outputs,
+                bool stub_children)
+      : behaviour_(behaviour),
+        stub_outputs_(std::move(stub_outputs)),
+        stub_children_(stub_children) {}
+  // Node `node` of `file` (empty: the top file) runs `behaviour`.
+  void add_node(std::string file, std::uint32_t node, const NodeBehaviour& behaviour) {
+    at_.push_back({std::move(file), node, &behaviour});
   }
-  runtime::Result on_update(runtime::NodeContext& c, ScriptedState& state) override {
-    return scripted_update(c, state, behaviour_);
-  }
+  void on_enter(runtime::NodeContext& c, ScriptedState& state) override;
+  runtime::Result on_update(runtime::NodeContext& c, ScriptedState& state) override;
 
  private:
-  const NodeBehaviour& behaviour_;
+  const NodeBehaviour* behaviour_of(runtime::NodeContext& c) const;
+  struct At {
+    std::string file;
+    std::uint32_t node;
+    const NodeBehaviour* behaviour;
+  };
+  const NodeBehaviour* behaviour_;
+  std::vector<At> at_;
+  runtime::StubOutputDefaults stub_outputs_;
+  bool stub_children_;
 };
 
 // Checks what the scenario names against the files (entries and their values' types, the

@@ -83,8 +83,23 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   auto built = build_actor(
       file, options,
       [&](runtime::NodeRegistry& registry) {
+        // A class per name the scenario scripts, by class or node by node.
+        std::map<std::string, std::shared_ptr<ScriptedClass>> classes;
+        auto class_named = [&](const std::string& cls) -> ScriptedClass& {
+          auto& c = classes[cls];
+          if (!c) {
+            const auto it = scenario.nodes.find(cls);
+            c = std::make_shared<ScriptedClass>(it == scenario.nodes.end() ? nullptr : &it->second,
+                                                registry.stub_outputs, options.stub_children);
+          }
+          return *c;
+        };
         for (const auto& [cls, behaviour] : scenario.nodes)
-          registry.add(cls, std::make_shared<ScriptedNode>(behaviour));
+          class_named(cls);
+        for (const auto& at : scenario.at)
+          class_named(at.cls).add_node(at.file, at.node, at.behaviour);
+        for (const auto& [cls, c] : classes)
+          registry.add(cls, c);
       },
       functions);
   const auto& graph = built.graph;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "../actor.hpp"
 #include "../scripted.hpp"
 #include "reasons.hpp"
 #include "runner.hpp"
@@ -71,14 +72,24 @@ bool worth_a_file(const Coverage::Item& item) {
 }
 
 // The plain runs of a file: each command once, no scenario, stubs as `ainb run` documents them.
-Summary plain_runs(const std::filesystem::path& file, RunOptions options) {
+// `by_command`, if given, gets the nodes each run reached first, by the command it started.
+Summary plain_runs(
+    const std::filesystem::path& file, RunOptions options,
+    std::map<std::tuple<std::uint32_t, std::uint32_t>, std::string>* by_command = nullptr) {
   options.coverage = true;
   options.restart = true;
   auto summary = simulate(file, Scenario{}, options, nullptr);
   const auto& commands = summary.graph->model().commands;
   for (std::size_t c = 1; c < commands.size(); ++c) {
     options.command = commands[c].name;
-    summary.coverage->merge(*simulate(file, Scenario{}, options, nullptr).coverage);
+    const auto run = simulate(file, Scenario{}, options, nullptr);
+    if (by_command != nullptr) {
+      for (const auto& item : run.coverage->reached_beyond(*summary.coverage)) {
+        if (item.kind == Coverage::Item::Kind::Node)
+          by_command->emplace(std::tuple{item.file, item.index}, commands[c].name);
+      }
+    }
+    summary.coverage->merge(*run.coverage);
   }
   return summary;
 }
@@ -112,13 +123,19 @@ bool differs(const Scenario& s, Job& job, const runtime::Graph& original, std::u
 
 }  // namespace
 
-ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& options) {
-  if (options.jobs == 0) throw std::invalid_argument("explore: --jobs must be at least 1");
+ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& explore_options) {
+  if (explore_options.jobs == 0) throw std::invalid_argument("explore: --jobs must be at least 1");
+  // The node definitions read once for every run `simulate` does here (plain runs, replays,
+  // regress's confirmations).
+  auto options = explore_options;
+  if (!options.run.catalogue) options.run.catalogue = load_catalogue(options.run);
   const auto frames = options.run.frames;
   const bool against = !options.against.empty();
   ExploreResult result;
+  // The command a plain run reached each node by, when not the first.
+  std::map<std::tuple<std::uint32_t, std::uint32_t>, std::string> plain_command;
   {
-    const auto plain = plain_runs(file, options.run);
+    const auto plain = plain_runs(file, options.run, &plain_command);
     result.graph = plain.graph;
     result.plain = plain.coverage;
   }
@@ -148,7 +165,9 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& o
   }
   result.coverage = std::make_shared<Coverage>(*result.graph);
 
-  const explorer::Generator generator(targets, frames);
+  // Against an edited file, whole classes only: a node's number may differ in the edited file,
+  // where regress pairs nodes by GUID.
+  const explorer::Generator generator(targets, frames, !against);
   std::vector<Scenario> kept;
   // By node item: the kept scenario that reached it first.
   std::map<std::tuple<std::uint32_t, std::uint32_t>, std::int64_t> first_kept;
@@ -181,7 +200,13 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& o
     for (const auto& x : steerable) {
       if (!result.coverage->reached(x.node) || result.coverage->reached(x.branch)) continue;
       const auto it = first_kept.find({x.node.file, x.node.index});
-      goals.push_back({x.decision, x.plug, it == first_kept.end() ? -1 : it->second});
+      if (it != first_kept.end()) {
+        goals.push_back({x.decision, x.plug, it->second, {}});
+        continue;
+      }
+      const auto command = plain_command.find({x.node.file, x.node.index});
+      goals.push_back(
+          {x.decision, x.plug, -1, command == plain_command.end() ? "" : command->second});
     }
     for (std::size_t i = 0; i < n; ++i)
       batch[i].scenario = generator.next(options.seed, base + i, kept, goals);

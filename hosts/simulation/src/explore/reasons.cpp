@@ -42,19 +42,6 @@ std::optional<std::string> shadowed(NodeType type, std::span<const SelectorCase>
   return std::nullopt;
 }
 
-ParamType selector_type(NodeType type) {
-  switch (type) {
-    case NodeType::F32Selector:
-      return ParamType::Float;
-    case NodeType::StringSelector:
-      return ParamType::String;
-    case NodeType::BoolSelector:
-      return ParamType::Bool;
-    default:
-      return ParamType::Int;
-  }
-}
-
 // Where a selector's input comes from, when no scenario sets it.
 std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, std::uint32_t node,
                                        const Targets& targets) {

@@ -20,16 +20,15 @@ class ExploredClass : public runtime::StatefulNodeClass<ScriptedState> {
   explicit ExploredClass(std::uint32_t index) : index_(index) {}
   void on_enter(NodeContext& c, ScriptedState& state) override {
     const auto& runner = *static_cast<const Runner*>(c.host());
-    if (const auto* b = runner.behaviour(index_)) return scripted_enter(c, state, *b);
+    if (const auto* b = runner.behaviour(index_, c)) return scripted_enter(c, state, *b);
     if (!runner.shared().writes_stub_outputs(index_)) return;
     for (const auto& w : runner.shared().stub_writes(c.model(), c.node_index()))
       c.write_value(w.type, w.name, w.value);
   }
   Result on_update(NodeContext& c, ScriptedState& state) override {
     const auto& runner = *static_cast<const Runner*>(c.host());
-    if (const auto* b = runner.behaviour(index_)) return scripted_update(c, state, *b);
-    if (runner.shared().stub_children() && c.child_count() != 0) return c.run_child(0);
-    return Result::Success;
+    if (const auto* b = runner.behaviour(index_, c)) return scripted_update(c, state, *b);
+    return stub_update(c, runner.shared().stub_children());
   }
 
  private:
@@ -129,6 +128,21 @@ Shared::Shared(const std::filesystem::path& file, const RunOptions& options, con
   }
 }
 
+const Model* Shared::model_named(std::string_view file) const {
+  if (file.empty()) return &actor_.graph->model();
+  for (const auto* g : actor_graphs(*actor_.graph)) {
+    if (g->file_name() == file) return &g->model();
+  }
+  return nullptr;
+}
+
+const NodeBehaviour* Runner::behaviour(std::uint32_t index, const NodeContext& c) const {
+  for (const auto& at : at_) {
+    if (at.node == c.node_index() && at.model == &c.model()) return at.behaviour;
+  }
+  return behaviours_[index];
+}
+
 std::int32_t Shared::class_index(std::string_view name) const {
   for (std::size_t k = 0; k < classes_.size(); ++k) {
     if (classes_[k] == name) return static_cast<std::int32_t>(k);
@@ -149,6 +163,11 @@ Runner::Runner(const Shared& shared)
 const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
                             std::string_view command, Fingerprint* print) {
   std::fill(behaviours_.begin(), behaviours_.end(), nullptr);
+  at_.clear();
+  for (const auto& at : scenario.at) {
+    if (const auto* model = shared_.model_named(at.file))
+      at_.push_back({model, at.node, &at.behaviour});
+  }
   for (const auto& [cls, behaviour] : scenario.nodes) {
     if (const auto k = shared_.class_index(cls); k >= 0)
       behaviours_[static_cast<std::size_t>(k)] = &behaviour;

@@ -38,6 +38,8 @@ class Shared {
   std::uint32_t class_count() const { return static_cast<std::uint32_t>(classes_.size()); }
   // The class's index, or -1 for a class the graph does not script.
   std::int32_t class_index(std::string_view name) const;
+  // The model of the actor's file `file` (empty: the top file), or null.
+  const Model* model_named(std::string_view file) const;
   const std::vector<StubWrite>& stub_writes(const Model& model, std::uint32_t node) const;
   // Whether any node of class `index` writes stub outputs (none without node definitions).
   bool writes_stub_outputs(std::uint32_t index) const { return writes_[index]; }
@@ -66,8 +68,9 @@ class Runner {
                       Fingerprint* print = nullptr);
   const Shared& shared() const { return shared_; }
   const Coverage& coverage() const { return coverage_; }  // the last run's
-  // What the running scenario scripts for class `index` (null: it runs as a stub).
-  const NodeBehaviour* behaviour(std::uint32_t index) const { return behaviours_[index]; }
+  // What the running scenario scripts for a node of class `index`: the node's own ("at"), else
+  // its class's (null: it runs as a stub).
+  const NodeBehaviour* behaviour(std::uint32_t index, const runtime::NodeContext& c) const;
   // What the running scenario has user function `index` (of Targets::functions) return.
   const std::array<std::uint8_t, 12>& function_result(std::uint32_t index) const {
     return results_[index];
@@ -76,6 +79,12 @@ class Runner {
  private:
   const Shared& shared_;
   std::vector<const NodeBehaviour*> behaviours_;
+  struct At {
+    const Model* model;
+    std::uint32_t node;
+    const NodeBehaviour* behaviour;
+  };
+  std::vector<At> at_;  // the running scenario's nodes scripted on their own
   std::vector<std::array<std::uint8_t, 12>> results_;
   Coverage coverage_;
   std::pmr::unsynchronized_pool_resource memory_;

@@ -27,6 +27,34 @@ class Generator::Rng {
   std::uint64_t state_;
 };
 
+namespace {
+
+// A class's "child" as explore's targets give it: a name, an enum value, {"plug": K}; null: none.
+void set_child(NodeBehaviour& b, const nlohmann::json& child) {
+  b.child.reset();
+  b.child_enum.reset();
+  b.child_plug.reset();
+  if (child.is_string()) {
+    b.child = child.get<std::string>();
+  } else if (child.is_number_unsigned()) {
+    b.child_enum = child.get<std::uint32_t>();
+  } else if (child.is_object()) {
+    b.child_plug = child["plug"].get<std::uint32_t>();
+  }
+}
+
+// The scenario's behaviour for node `node` of `graph`'s file alone, added when it has none.
+NodeBehaviour& node_at(Scenario& s, const runtime::Graph& graph, std::uint32_t node,
+                       const std::string& cls) {
+  for (auto& at : s.at) {
+    if (at.node == node && at.file == graph.file_name()) return at.behaviour;
+  }
+  s.at.push_back({graph.file_name(), node, cls, {}, "/at"});
+  return s.at.back().behaviour;
+}
+
+}  // namespace
+
 Scenario Generator::fresh() const {
   Scenario s;
   s.name = "explore";
@@ -46,6 +74,7 @@ Scenario Generator::next(std::uint64_t seed, std::uint64_t run, const std::vecto
   if (!goals.empty() && rng.chance(50)) {
     const auto& goal = rng.pick(goals);
     auto s = goal.kept >= 0 ? kept[static_cast<std::size_t>(goal.kept)] : fresh();
+    if (goal.kept < 0 && !goal.command.empty()) s.command = goal.command;
     steer(s, targets_.decisions[goal.decision], goal.plug, rng);
     if (rng.chance(30)) change(s, rng);
     return s;
@@ -62,15 +91,10 @@ void Generator::steer(Scenario& s, const Targets::Decision& decision, std::uint3
   const auto* wanted = plug < decision.plugs.size() ? &decision.plugs[plug] : nullptr;
   if (decision.cls >= 0) {
     if (wanted == nullptr || wanted->empty()) return;
-    auto& b = s.nodes[targets_.classes[static_cast<std::size_t>(decision.cls)].name];
-    b.child.reset();
-    b.child_enum.reset();
-    const auto& v = wanted->front();
-    if (v.is_string()) {
-      b.child = v.get<std::string>();
-    } else {
-      b.child_enum = v.get<std::uint32_t>();
-    }
+    // This node's plug, not every node's of its class.
+    const auto& cls = targets_.classes[static_cast<std::size_t>(decision.cls)].name;
+    set_child(per_node_ ? node_at(s, *decision.graph, decision.node, cls) : s.nodes[cls],
+              wanted->front());
     return;
   }
   if (decision.sinks.empty()) return;
@@ -89,7 +113,10 @@ void Generator::steer(Scenario& s, const Targets::Decision& decision, std::uint3
     case Targets::Sink::Kind::Output: {
       const auto& c = targets_.classes[sink.index];
       const auto& name = c.outputs[sink.output].name;
-      auto& b = s.nodes[c.name];
+      // Mostly the node that feeds this decision; sometimes every node of its class.
+      auto& b = per_node_ && sink.graph != nullptr && rng.chance(70)
+                    ? node_at(s, *sink.graph, sink.node, c.name)
+                    : s.nodes[c.name];
       b.outputs[name] = v;
       for (auto& o : b.overrides)
         o.outputs.erase(name);
@@ -154,7 +181,7 @@ void Generator::change(Scenario& s, Rng& rng) const {
   std::vector<const Targets::Class*> with_outputs, with_children;
   for (const auto& c : targets_.classes) {
     if (!c.outputs.empty()) with_outputs.push_back(&c);
-    if (!c.plugs.empty() || !c.enums.empty()) with_children.push_back(&c);
+    if (!c.children.empty()) with_children.push_back(&c);
   }
   if (kind < 50 && !with_outputs.empty()) {
     const auto& c = *rng.pick(with_outputs);
@@ -189,15 +216,7 @@ void Generator::change(Scenario& s, Rng& rng) const {
   }
   if (kind < 74 && !with_children.empty()) {
     const auto& c = *rng.pick(with_children);
-    auto& b = s.nodes[c.name];
-    const auto k = rng.below(c.plugs.size() + c.enums.size());
-    b.child.reset();
-    b.child_enum.reset();
-    if (k < c.plugs.size()) {
-      b.child = c.plugs[k];
-    } else {
-      b.child_enum = c.enums[k - c.plugs.size()];
-    }
+    set_child(s.nodes[c.name], rng.pick(c.children));
     return;
   }
   std::vector<const Targets::Function*> valued;
@@ -236,9 +255,44 @@ void Generator::change(Scenario& s, Rng& rng) const {
 
 namespace {
 
+using Step = std::function<void(Scenario&)>;
+using Behaviour = std::function<NodeBehaviour&(Scenario&)>;
+
+// The ways to make one behaviour smaller: an output, a frame's override taken out, Running
+// updates, result and child back to their defaults, an override moved to half its frame.
+void behaviour_steps(const NodeBehaviour& b, const Behaviour& of, std::vector<Step>& steps) {
+  for (const auto& [output, value] : b.outputs)
+    steps.push_back([of, output](Scenario& x) { of(x).outputs.erase(output); });
+  for (std::size_t i = 0; i < b.overrides.size(); ++i) {
+    steps.push_back([of, i](Scenario& x) {
+      auto& o = of(x).overrides;
+      o.erase(o.begin() + static_cast<std::ptrdiff_t>(i));
+    });
+  }
+  // An override's outputs written at every update instead: one entry fewer, no frame to read.
+  for (std::size_t i = 0; i < b.overrides.size(); ++i) {
+    if (b.overrides[i].result || b.overrides[i].outputs.empty()) continue;
+    steps.push_back([of, i](Scenario& x) {
+      auto& behaviour = of(x);
+      for (const auto& [name, value] : behaviour.overrides[i].outputs)
+        behaviour.outputs[name] = value;
+      behaviour.overrides.erase(behaviour.overrides.begin() + static_cast<std::ptrdiff_t>(i));
+    });
+  }
+  if (b.running != 0) steps.push_back([of](Scenario& x) { of(x).running = 0; });
+  if (b.result != runtime::Result::Success)
+    steps.push_back([of](Scenario& x) { of(x).result = runtime::Result::Success; });
+  if (b.child || b.child_enum || b.child_plug)
+    steps.push_back([of](Scenario& x) { set_child(of(x), nullptr); });
+  for (std::size_t i = 0; i < b.overrides.size(); ++i) {
+    if (b.overrides[i].frame > 1)
+      steps.push_back([of, i](Scenario& x) { of(x).overrides[i].frame /= 2; });
+  }
+}
+
 // Each way to make `s` smaller by one step, in the order tried.
-std::vector<std::function<void(Scenario&)>> smaller(const Scenario& s, const Targets& targets) {
-  std::vector<std::function<void(Scenario&)>> steps;
+std::vector<Step> smaller(const Scenario& s, const Targets& targets) {
+  std::vector<Step> steps;
   for (const auto& f : targets.functions) {
     auto plain = default_result(f);
     const auto it = s.functions.find(f.signature);
@@ -258,25 +312,22 @@ std::vector<std::function<void(Scenario&)>> smaller(const Scenario& s, const Tar
   if (s.command) steps.push_back([](Scenario& x) { x.command.reset(); });
   if (s.seed && *s.seed != 0) steps.push_back([](Scenario& x) { x.seed = 0; });
   for (const auto& [cls, b] : s.nodes) {
-    const auto name = cls;
-    steps.push_back([name](Scenario& x) { x.nodes.erase(name); });
-    for (const auto& [output, value] : b.outputs)
-      steps.push_back([name, output](Scenario& x) { x.nodes[name].outputs.erase(output); });
-    for (std::size_t i = 0; i < b.overrides.size(); ++i) {
-      steps.push_back([name, i](Scenario& x) {
-        auto& o = x.nodes[name].overrides;
-        o.erase(o.begin() + static_cast<std::ptrdiff_t>(i));
+    steps.push_back([name = cls](Scenario& x) { x.nodes.erase(name); });
+    behaviour_steps(
+        b, [name = cls](Scenario& x) -> NodeBehaviour& { return x.nodes[name]; }, steps);
+  }
+  for (std::size_t i = 0; i < s.at.size(); ++i) {
+    steps.push_back(
+        [i](Scenario& x) { x.at.erase(x.at.begin() + static_cast<std::ptrdiff_t>(i)); });
+    // A node's behaviour given to its whole class: simpler to read, where it does the same.
+    if (!s.nodes.contains(s.at[i].cls)) {
+      steps.push_back([i](Scenario& x) {
+        x.nodes[x.at[i].cls] = x.at[i].behaviour;
+        x.at.erase(x.at.begin() + static_cast<std::ptrdiff_t>(i));
       });
     }
-    if (b.running != 0) steps.push_back([name](Scenario& x) { x.nodes[name].running = 0; });
-    if (b.result != runtime::Result::Success)
-      steps.push_back([name](Scenario& x) { x.nodes[name].result = runtime::Result::Success; });
-    if (b.child || b.child_enum) {
-      steps.push_back([name](Scenario& x) {
-        x.nodes[name].child.reset();
-        x.nodes[name].child_enum.reset();
-      });
-    }
+    behaviour_steps(
+        s.at[i].behaviour, [i](Scenario& x) -> NodeBehaviour& { return x.at[i].behaviour; }, steps);
   }
   // Earlier: a change at frame F tried at F / 2 (and a blackboard value at 0).
   for (std::size_t i = 0; i < s.blackboard.size(); ++i) {
@@ -285,13 +336,6 @@ std::vector<std::function<void(Scenario&)>> smaller(const Scenario& s, const Tar
   }
   for (std::size_t i = 0; i < s.commands.size(); ++i) {
     if (s.commands[i].frame > 1) steps.push_back([i](Scenario& x) { x.commands[i].frame /= 2; });
-  }
-  for (const auto& [cls, b] : s.nodes) {
-    const auto name = cls;
-    for (std::size_t i = 0; i < b.overrides.size(); ++i) {
-      if (b.overrides[i].frame > 1)
-        steps.push_back([name, i](Scenario& x) { x.nodes[name].overrides[i].frame /= 2; });
-    }
   }
   return steps;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "ainb/simulation/coverage.hpp"
@@ -14,16 +15,19 @@
 namespace ainb::simulation::explorer {
 
 // A plug to reach of a decision that was reached: Targets::decisions[decision], and the kept
-// scenario that first reached the decision (-1: a plain run did).
+// scenario that first reached the decision (-1: a plain run did, of `command`, "" for the first).
 struct Goal {
   std::uint32_t decision = 0;
   std::uint32_t plug = 0;
   std::int64_t kept = -1;
+  std::string command;
 };
 
 class Generator {
  public:
-  Generator(const Targets& targets, std::uint64_t frames) : targets_(targets), frames_(frames) {}
+  // `per_node`: steer single nodes ("at" in the scenario) rather than whole classes where it can.
+  Generator(const Targets& targets, std::uint64_t frames, bool per_node)
+      : targets_(targets), frames_(frames), per_node_(per_node) {}
   // Scenario `run` of an exploration seeded with `seed`: a function of the two, of `kept` and of
   // `goals`. Half the time, a kept scenario steered towards a goal; otherwise one changed a
   // little at random.
@@ -39,6 +43,7 @@ class Generator {
 
   const Targets& targets_;
   std::uint64_t frames_;
+  bool per_node_;
 };
 
 // Takes out of `scenario` whatever it does not need for `holds` (it reaches an item, say), moves

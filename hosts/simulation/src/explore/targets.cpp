@@ -138,6 +138,20 @@ Pool expression_values(const exb::Section& section, std::uint32_t function, Para
   return pool;
 }
 
+// How a scenario's "child" names plug k of a node: its enum value (a `__CHILD_ENUM` plug), its
+// name, or, when another plug has the same name, its position ({"plug": k}).
+nlohmann::json child_choice(const Model& m, const Node& node, std::span<const std::uint32_t> plugs,
+                            std::uint32_t k) {
+  const auto& plug = m.plugs[plugs[k]];
+  const auto* e = std::get_if<EnumCondition>(&plug.data);
+  if (e != nullptr && is_child_enum_plug(node.type, plug.name) && plug.name != kChildEnumDefault)
+    return e->value;
+  for (std::uint32_t other = 0; other < plugs.size(); ++other) {
+    if (other != k && m.plugs[plugs[other]].name == plug.name) return {{"plug", k}};
+  }
+  return std::string(plug.name);
+}
+
 class Finder {
  public:
   Finder(const runtime::Graph& top, Targets& targets) : top_(top), targets_(targets) {
@@ -163,15 +177,11 @@ class Finder {
       }
     }
     const auto& arrays = runtime::detail::arrays(graph);
-    for (const auto p : arrays.child_plugs(node)) {
-      const auto& plug = m.plugs[p];
-      if (const auto* e = std::get_if<EnumCondition>(&plug.data);
-          e != nullptr && is_child_enum_plug(n.type, plug.name) && plug.name != kChildEnumDefault) {
-        if (std::find(cls.enums.begin(), cls.enums.end(), e->value) == cls.enums.end())
-          cls.enums.push_back(e->value);
-      } else if (std::find(cls.plugs.begin(), cls.plugs.end(), plug.name) == cls.plugs.end()) {
-        cls.plugs.emplace_back(plug.name);
-      }
+    const auto plugs = arrays.child_plugs(node);
+    for (std::uint32_t k = 0; k < plugs.size(); ++k) {
+      const auto choice = child_choice(m, m.nodes[node], plugs, k);
+      if (std::find(cls.children.begin(), cls.children.end(), choice) == cls.children.end())
+        cls.children.push_back(choice);
     }
   }
 
@@ -222,7 +232,8 @@ class Finder {
           for (std::uint32_t o = 0; o < cls.outputs.size(); ++o) {
             if (cls.outputs[o].name == name && cls.outputs[o].type == source_type)
               add_sink(out, {Targets::Sink::Kind::Output, static_cast<std::uint32_t>(it->second), o,
-                             given == nullptr, given ? *given : Pool{}});
+                             given == nullptr, given ? *given : Pool{}, &graph,
+                             static_cast<std::uint32_t>(source)});
           }
         } else {
           // A built-in or a class that computes (a generic query): the value is taken to pass
@@ -240,7 +251,7 @@ class Finder {
 
   Targets::Class& class_named(const std::string& name) {
     const auto [it, added] = classes_.emplace(name, targets_.classes.size());
-    if (added) targets_.classes.push_back({name, {}, {}, {}});
+    if (added) targets_.classes.push_back({name, {}, {}});
     return targets_.classes[it->second];
   }
 
@@ -278,7 +289,7 @@ class Finder {
   static void add_sink(std::vector<Targets::Sink>& out, Targets::Sink sink) {
     for (auto& s : out) {
       if (s.kind == sink.kind && s.index == sink.index && s.output == sink.output &&
-          s.direct == sink.direct) {
+          s.direct == sink.direct && s.graph == sink.graph && s.node == sink.node) {
         for (const auto& v : sink.values)
           add(s.values, v);
         return;
@@ -292,24 +303,6 @@ class Finder {
   std::map<std::string, std::size_t> entry_index_;
   std::map<std::string, std::size_t> classes_;
 };
-
-bool is_selector(NodeType type) {
-  return type == NodeType::S32Selector || type == NodeType::F32Selector ||
-         type == NodeType::StringSelector || type == NodeType::BoolSelector;
-}
-
-ParamType selector_type(NodeType type) {
-  switch (type) {
-    case NodeType::F32Selector:
-      return ParamType::Float;
-    case NodeType::StringSelector:
-      return ParamType::String;
-    case NodeType::BoolSelector:
-      return ParamType::Bool;
-    default:
-      return ParamType::Int;
-  }
-}
 
 }  // namespace
 
@@ -377,14 +370,9 @@ Targets find_targets(const runtime::Graph& graph) {
       } else if (type == NodeType::UserDefined && arrays.nodes()[n].is_stub &&
                  !m.nodes[n].is_module()) {
         decision.cls = finder.class_index(std::string(m.nodes[n].name));
-        for (const auto p : arrays.child_plugs(n)) {
-          const auto& plug = m.plugs[p];
-          const auto* e = std::get_if<EnumCondition>(&plug.data);
-          const bool by_enum =
-              e != nullptr && is_child_enum_plug(type, plug.name) && plug.name != kChildEnumDefault;
-          decision.plugs.push_back(
-              {by_enum ? nlohmann::json(e->value) : nlohmann::json(std::string(plug.name))});
-        }
+        const auto plugs = arrays.child_plugs(n);
+        for (std::uint32_t k = 0; k < plugs.size(); ++k)
+          decision.plugs.push_back({child_choice(m, m.nodes[n], plugs, k)});
       } else {
         continue;
       }
@@ -445,6 +433,24 @@ nlohmann::json default_result(const Targets::Function& f) {
       return nlohmann::json::array({0.0, 0.0, 0.0});
     default:
       return nullptr;
+  }
+}
+
+bool is_selector(NodeType type) {
+  return type == NodeType::S32Selector || type == NodeType::F32Selector ||
+         type == NodeType::StringSelector || type == NodeType::BoolSelector;
+}
+
+ParamType selector_type(NodeType type) {
+  switch (type) {
+    case NodeType::F32Selector:
+      return ParamType::Float;
+    case NodeType::StringSelector:
+      return ParamType::String;
+    case NodeType::BoolSelector:
+      return ParamType::Bool;
+    default:
+      return ParamType::Int;
   }
 }
 

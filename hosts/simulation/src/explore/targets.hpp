@@ -33,8 +33,9 @@ struct Targets {
   struct Class {  // a user class that runs as a stub: the scenario scripts it
     std::string name;
     std::vector<Output> outputs;
-    std::vector<std::string> plugs;    // child plugs by name ("child")
-    std::vector<std::uint32_t> enums;  // enum values of `__CHILD_ENUM` plugs ("child": N)
+    // What a scenario's "child" can say: plug names, enum values of `__CHILD_ENUM` plugs, and
+    // {"plug": K} for plugs that share a name.
+    std::vector<nlohmann::json> children;
   };
   struct Function {  // a user function the expressions call: the scenario gives its result
     std::string signature;
@@ -51,6 +52,9 @@ struct Targets {
     std::uint32_t output = 0;  // in the class's outputs
     bool direct = true;
     Pool values;
+    // Output: the node whose output it is, which a scenario may script on its own ("at").
+    const runtime::Graph* graph = nullptr;
+    std::uint32_t node = 0;
   };
   // A decision and how a scenario steers it: a selector's input's sinks and, by plug, the values
   // that choose it; or a class whose "child" a scenario names (by plug, its name or enum value).
@@ -73,6 +77,10 @@ struct Targets {
 
 // From the graph as `ainb run` builds it (stubs are its unregistered classes).
 Targets find_targets(const runtime::Graph& graph);
+
+// The selectors whose input decides by value (S32, F32, String, Bool), and their input's type.
+bool is_selector(NodeType type);
+ParamType selector_type(NodeType type);
 
 // The value a scenario gives function `f` when it says nothing else: false, 0, "", [0, 0, 0].
 nlohmann::json default_result(const Targets::Function& f);

@@ -58,8 +58,8 @@ struct ExploreResult {
     std::uint64_t shrink_runs = 0;
   };
   std::shared_ptr<const runtime::Graph> graph;  // the file's, as `ainb run` builds it
-  // What every run together reached; what one run with no scenario reaches (stubs as `ainb run`
-  // documents them), to compare.
+  // What every run together reached (plain runs included); what one plain run of each command
+  // reaches (no scenario, stubs as `ainb run` documents them, commands restarted), to compare.
   std::shared_ptr<Coverage> coverage, plain;
   std::vector<Found> found;  // branches, transitions and commands, in the order first reached
   std::uint64_t runs = 0;

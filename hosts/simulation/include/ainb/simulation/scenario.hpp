@@ -33,9 +33,11 @@ class ScenarioError : public std::runtime_error {
 // the node's child plug of that name (NodeContext::run_child) and returns its result (a node
 // without such a plug returns `result`); overrides still replace it. With `child_enum`, the
 // `__CHILD_ENUM` plug carrying that enum value, else the `__CHILD_ENUM_OTHER` plug (the default).
+// With `child_plug`, the child plug at that position (plugs may share a name).
 struct NodeBehaviour {
   std::optional<std::string> child;
   std::optional<std::uint32_t> child_enum;
+  std::optional<std::uint32_t> child_plug;
   std::uint32_t running = 0;
   std::optional<std::string> running_property;
   double running_scale = 1.0;
@@ -72,7 +74,18 @@ struct Scenario {
     std::string path;
   };
   std::vector<CommandSwitch> commands;
-  std::map<std::string, NodeBehaviour> nodes;       // by class name
+  std::map<std::string, NodeBehaviour> nodes;  // by class name
+  // One node's behaviour, in place of its class's: node `node` of `file` (a file of the actor as
+  // traces name it; empty: the top file), whose class is `cls` (checked: it says which node is
+  // meant to the reader, and which class the run scripts before the modules are loaded).
+  struct NodeAt {
+    std::string file;
+    std::uint32_t node = 0;
+    std::string cls;
+    NodeBehaviour behaviour;
+    std::string path;  // JSON path, for messages
+  };
+  std::vector<NodeAt> at;
   std::map<std::string, nlohmann::json> functions;  // by user function signature
 };
 

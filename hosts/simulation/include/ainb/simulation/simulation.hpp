@@ -18,6 +18,10 @@
 #include "ainb/runtime/instance.hpp"
 #include "ainb/simulation/scenario.hpp"
 
+namespace ainb::formats {
+class NodeCatalogue;  // formats/node_definitions.hpp
+}
+
 namespace ainb::simulation {
 
 class Coverage;  // coverage.hpp
@@ -52,6 +56,9 @@ struct RunOptions {
   // gamedata::load_node_definitions): stub nodes write the declared defaults of their outputs.
   // Empty: the romfs's own NodeDefinition files, when there is a romfs.
   std::vector<std::filesystem::path> definitions;
+  // Node definitions already read (explore's replays, a host's many runs): used instead of
+  // reading `definitions` again.
+  std::shared_ptr<const formats::NodeCatalogue> catalogue;
   // `ainb regress` and golden sets hold each run's trace in memory (a few hundred bytes an
   // event): a run past this many events stops with an error instead of exhausting it.
   std::uint64_t max_held_events = 1'000'000;
