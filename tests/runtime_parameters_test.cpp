@@ -250,3 +250,24 @@ TEST_CASE(
   CHECK(attached->count == 1);
   CHECK(attached->range == 12.5f);
 }
+
+TEST_CASE("a write by name reaches every entry of that name") {
+  // Two s32 entries named Slot (real files list a name twice, each with its own parameter
+  // file); the selector reads the second. A host's set_int("Slot") must steer it.
+  Harness h;
+  for (const auto* name : {"Five", "Other"})
+    h.probe(name, {S});
+  AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  spec.blackboard = {{BlackboardType::S32, "Slot", std::int32_t{0}},
+                     {BlackboardType::S32, "Slot", std::int32_t{0}}};
+  BuildNode s32{.type = NodeType::S32Selector};
+  s32.inputs = {{ParamType::Int, "Input", -1, 0, 0x80000001u, std::int32_t{0}}};  // bb Slot #1
+  s32.plugs = {{PlugKind::Child, 1, "", 0, s32_condition(5)},
+               {PlugKind::Child, 2, "", 0, s32_condition(0)}};
+  spec.nodes = {s32, user("Five"), user("Other")};
+  h.load(spec);
+  CHECK(h.instance->set_int("Slot", 5));
+  h.instance->start("Root");
+  CHECK(h.log.at(0) == "enter Five");
+}

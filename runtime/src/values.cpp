@@ -123,7 +123,8 @@ void detail::Scheduler::write_blackboard(std::string_view name, BlackboardType t
       guarded(Fault::Source::Observer, -1, "on_blackboard",
               [&] { options_.observer->on_blackboard(*owner, entry); });
     }
-    return;
+    // On: a file may list one name twice in a type (docs/semantics.md, "Blackboard"), and a
+    // write by name is meant for all of them.
   }
 }
 

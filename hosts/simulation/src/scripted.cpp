@@ -356,6 +356,7 @@ void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64
             if constexpr (std::is_same_v<T, Vec3f>) actor.set_vec3f(e.name, x);
           },
           v);
+      break;  // the setter writes every entry of that name
     }
   }
   for (const auto& c : scenario.commands) {

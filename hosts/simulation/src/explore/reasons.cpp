@@ -74,6 +74,11 @@ std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, st
       if (node_kind(s.type) == NodeKind::ModuleInput)
         return fmt::format("its input comes from the module's caller (#{} {})", in.raw_node_index,
                            node_class_name(s));
+      if (s.is_module())
+        return fmt::format(
+            "its input comes from module #{} {} (a scenario does not script "
+            "modules)",
+            in.raw_node_index, s.name);
       if (s.type == NodeType::UserDefined &&
           std::none_of(targets.classes.begin(), targets.classes.end(),
                        [&](const auto& c) { return c.name == s.name; }))
@@ -86,8 +91,18 @@ std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, st
     if (in.is_multi_source()) return std::nullopt;
     if (in.flags.source() == ParamFlags::Source::Blackboard) {
       if (top) return std::nullopt;
-      return std::string(
-          "its input is a blackboard entry of the module, which only its caller sets");
+      const auto entries = m.blackboard.of_type(blackboard_type_for(in.type, in.flags));
+      if (in.flags.index() >= entries.size()) return std::nullopt;
+      const auto& entry = entries[in.flags.index()];
+      if (entry.inherit == InheritMode::DontInherit)
+        return fmt::format(
+            "its input is the module's own blackboard entry {}, which only its "
+            "caller sets",
+            entry.name);
+      return fmt::format(
+          "its input is blackboard entry {}, which the module inherits and the "
+          "top file does not have",
+          entry.name);
     }
     if (in.flags.source() == ParamFlags::Source::Constant)
       return fmt::format("its input is the constant {}", format_value(in.default_value));

@@ -156,8 +156,10 @@ class Finder {
  public:
   Finder(const runtime::Graph& top, Targets& targets) : top_(top), targets_(targets) {
     for (const auto& e : top.model().blackboard.entries) {
-      if (e.type == BlackboardType::Pointer) continue;
-      entry_index_[std::string(e.name)] = targets.entries.size();
+      // A name listed twice is one entry to a scenario, which sets entries by name.
+      if (e.type == BlackboardType::Pointer || entry_index_.contains({e.type, std::string(e.name)}))
+        continue;
+      entry_index_[{e.type, std::string(e.name)}] = targets.entries.size();
       targets.entries.push_back(
           {std::string(e.name), param_type_of(e.type), e.type == BlackboardType::U32, {}});
     }
@@ -277,15 +279,19 @@ class Finder {
 
   void entry_sink(const runtime::Graph& graph, ParamType type, const ParamFlags& flags,
                   const Pool* through, std::vector<Targets::Sink>& out) {
-    if (&graph != &top_) return;  // a module's entries are not the scenario's to set
     const auto entries = graph.model().blackboard.of_type(blackboard_type_for(type, flags));
     if (flags.index() >= entries.size()) return;
     if (blackboard_component(type, flags)) return;  // a vec3f's component: not set by scenarios
-    const auto it = entry_index_.find(std::string(entries[flags.index()].name));
+    const auto& entry = entries[flags.index()];
+    // A module's own entry is its caller's to set; one it inherits is the top file's entry of
+    // that name and type, which a scenario sets (the parent's is taken to inherit it too).
+    if (&graph != &top_ && !inherits(entry)) return;
+    const auto it = entry_index_.find({entry.type, std::string(entry.name)});
     if (it == entry_index_.end()) return;
     add_sink(out, {Targets::Sink::Kind::Entry, static_cast<std::uint32_t>(it->second), 0,
                    through == nullptr, through ? *through : Pool{}});
   }
+  static bool inherits(const BlackboardEntry& e) { return e.inherit != InheritMode::DontInherit; }
   static void add_sink(std::vector<Targets::Sink>& out, Targets::Sink sink) {
     for (auto& s : out) {
       if (s.kind == sink.kind && s.index == sink.index && s.output == sink.output &&
@@ -300,7 +306,7 @@ class Finder {
 
   const runtime::Graph& top_;
   Targets& targets_;
-  std::map<std::string, std::size_t> entry_index_;
+  std::map<std::pair<BlackboardType, std::string>, std::size_t> entry_index_;  // by type, name
   std::map<std::string, std::size_t> classes_;
 };
 
