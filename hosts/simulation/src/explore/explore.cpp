@@ -94,14 +94,6 @@ Summary plain_runs(
   return summary;
 }
 
-// The command a scenario starts on the original file, which the edited file runs by name too (as
-// `ainb regress` does).
-std::string started(const Scenario& s, const runtime::Graph& graph) {
-  if (s.command && !s.command->empty()) return *s.command;
-  const auto& commands = graph.model().commands;
-  return commands.empty() ? std::string() : std::string(commands[0].name);
-}
-
 // Whether `s` fits the edited file: it names nothing the edited file lacks.
 bool fits(const Scenario& s, const std::string& command, const runtime::Graph& edited) {
   if (!command.empty() && !edited.find_command(command)) return false;
@@ -115,7 +107,7 @@ bool fits(const Scenario& s, const std::string& command, const runtime::Graph& e
 
 // Runs `s` on both files of a job; true when their fingerprints differ.
 bool differs(const Scenario& s, Job& job, const runtime::Graph& original, std::uint64_t frames) {
-  const auto command = started(s, original);
+  const auto command = explorer::started(s, original);
   job.original->run(s, frames, command, &job.a);
   job.edited->run(s, frames, command, &job.b);
   return job.a.events() != job.b.events();
@@ -216,7 +208,8 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& e
         run.beyond = job.original->run(run.scenario, frames).reached_beyond(*result.coverage);
         return;
       }
-      run.fits = fits(run.scenario, started(run.scenario, shared.graph()), edited_shared->graph());
+      run.fits = fits(run.scenario, explorer::started(run.scenario, shared.graph()),
+                      edited_shared->graph());
       if (run.fits) {
         run.differs = differs(run.scenario, job, shared.graph(), frames);
       } else {
@@ -259,7 +252,7 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& e
       auto shrunk = scenario;
       if (options.shrink) {
         d.shrink_runs = explorer::shrink(shrunk, targets, frames, [&](const Scenario& s) {
-          return fits(s, started(s, shared.graph()), edited_shared->graph()) &&
+          return fits(s, explorer::started(s, shared.graph()), edited_shared->graph()) &&
                  differs(s, jobs[0], shared.graph(), frames);
         });
         auto again = regress(file, options.against, {shrunk}, options.run);
@@ -274,7 +267,6 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& e
       result.difference = std::move(d);
     }
     result.runs = base + n;
-    if (options.progress) options.progress(result.runs, result.coverage->totals().branches.reached);
   }
   explorer::explain_unreached(*result.coverage, targets);
   if (against) {

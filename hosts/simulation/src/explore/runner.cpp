@@ -128,6 +128,12 @@ Shared::Shared(const std::filesystem::path& file, const RunOptions& options, con
   }
 }
 
+std::string started(const Scenario& s, const runtime::Graph& graph) {
+  if (s.command && !s.command->empty()) return *s.command;
+  const auto& commands = graph.model().commands;
+  return commands.empty() ? std::string() : std::string(commands[0].name);
+}
+
 const Model* Shared::model_named(std::string_view file) const {
   if (file.empty()) return &actor_.graph->model();
   for (const auto* g : actor_graphs(*actor_.graph)) {
@@ -187,10 +193,7 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
     runtime::Instance actor(
         shared_.graph_ptr(),
         {.seed = scenario.seed.value_or(0), .host = this, .observer = &watch, .memory = &memory_});
-    const auto& commands = shared_.graph().model().commands;
-    std::string start(command);
-    if (start.empty() && scenario.command) start = *scenario.command;
-    if (start.empty() && !commands.empty()) start = commands[0].name;
+    const auto start = command.empty() ? started(scenario, shared_.graph()) : std::string(command);
     run_frames(actor, scenario, start, scenario.frames.value_or(frames),
                scenario.restart.value_or(true), [&](std::uint64_t frame) { watch.frame = frame; });
   }  // the actor leaves its nodes: the last frame's events

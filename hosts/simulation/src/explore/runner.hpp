@@ -58,6 +58,10 @@ class Shared {
   bool stub_children_ = false;
 };
 
+// The command a scenario starts on `graph`'s file: its own, else the file's first ("": none). An
+// edited file runs it by name too, as `ainb regress` does.
+std::string started(const Scenario& s, const runtime::Graph& graph);
+
 // One thread's runs: its actor's memory, the behaviours of the run going on, its coverage.
 class Runner {
  public:

@@ -2,8 +2,6 @@
 
 #include <functional>
 
-#include "runner.hpp"
-
 namespace ainb::simulation::explorer {
 
 // SplitMix64: the same numbers on every platform (std's distributions are not).

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,8 +35,6 @@ struct ExploreOptions {
   // this edited version of the file too, and exploration stops at the first that makes the two
   // differ as `ainb regress` compares them.
   std::filesystem::path against;
-  // Told after each batch of runs: runs done, items reached (for a progress line).
-  std::function<void(std::uint64_t runs, std::size_t reached)> progress;
 };
 
 struct ExploreResult {
