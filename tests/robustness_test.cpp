@@ -279,6 +279,10 @@ TEST_CASE("a user node class that throws faults its instance; other instances ke
   CHECK_FALSE(faulty.is_active(0));
   CHECK_FALSE(faulty.is_active(1));
   CHECK(faulty.active_roots().empty());
+  // The reset keeps the record of what was entered (coverage reads it after a faulted run).
+  CHECK(faulty.was_entered(0));
+  CHECK(faulty.was_entered(1));
+  CHECK_FALSE(Instance(graph).was_entered(1));
 
   // Ticking a faulted instance does nothing; the other instance of the same graph runs on.
   log.clear();

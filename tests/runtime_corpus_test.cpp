@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <thread>
 
 #include <doctest/doctest.h>
@@ -153,6 +154,87 @@ TEST_CASE("quiet and observed runs of every corpus file agree after every frame"
     }
   }
   CHECK(frames == 400 * 3 * ainb::test::corpus_ainb_files().size());
+}
+
+namespace {
+
+// What coverage needs of a run: the nodes entered and the other events, by file. A full observer
+// records the entries as they happen; one without node events reads Instance::was_entered at the
+// end.
+struct Reached : Observer {
+  explicit Reached(bool node_events) : node_events_(node_events) {}
+  bool node_events() const override { return node_events_; }
+  std::set<std::pair<std::string, std::uint32_t>> entered;
+  std::vector<std::string> events;  // commands, branches, transitions, in order
+  std::size_t node_calls = 0;
+  void on_command(const Instance& i, std::string_view name) override {
+    events.push_back(fmt::format("{} command {}", i.graph().file_name(), name));
+  }
+  void on_enter(const Instance& i, std::uint32_t n) override {
+    ++node_calls;
+    entered.insert({std::string(i.graph().file_name()), n});
+  }
+  void on_update(const Instance&, std::uint32_t, Result) override { ++node_calls; }
+  void on_leave(const Instance&, std::uint32_t) override { ++node_calls; }
+  void on_branch(const Instance& i, std::uint32_t n, std::uint32_t plug) override {
+    events.push_back(fmt::format("{} #{} plug {}", i.graph().file_name(), n, plug));
+  }
+  void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
+    events.push_back(fmt::format("{} #{} -> #{}", i.graph().file_name(), from, to));
+  }
+  void read_entered(const Instance& i) {
+    for (std::uint32_t n = 0; n < arrays(i.graph()).nodes().size(); ++n) {
+      if (i.was_entered(n)) entered.insert({std::string(i.graph().file_name()), n});
+      if (const auto* sub = i.module_instance(n)) read_entered(*sub);
+    }
+  }
+
+ private:
+  bool node_events_;
+};
+
+}  // namespace
+
+TEST_CASE("an observer without node events: the same run, what it entered read at the end") {
+  // Every real file with the modules the corpus has, stubs passing through to their first child
+  // after a few Running updates, every command in turn: the observer that takes no node events
+  // (the short paths run) hears the same commands, branches and transitions in the same order,
+  // and Instance::was_entered names the nodes the full observer saw entered.
+  const DirectoryResolver resolver(
+      {ainb::test::corpus_dir() / "ainb", ainb::test::corpus_dir() / "bulk" / "ainb"});
+  std::size_t files = 0, entered = 0, events = 0;
+  for (const auto& path : ainb::test::all_real_ainb_files()) {
+    CAPTURE(path.filename().string());
+    NodeRegistry registry;
+    registry.stub_runs_first_child = true;
+    registry.stub_running_updates = 2;
+    const auto graph = std::make_shared<Graph>(load_file(path), registry, corpus_options(resolver));
+    Reached full(true), lean(false);
+    {
+      Instance a(graph, InstanceOptions{7, nullptr, &full});
+      Instance b(graph, InstanceOptions{7, nullptr, &lean});
+      const auto& commands = graph->model().commands;
+      for (std::size_t frame = 0; frame < 240; ++frame) {
+        if (!commands.empty() && frame % 40 == 0) {
+          a.start(commands[(frame / 40) % commands.size()].name);
+          b.start(commands[(frame / 40) % commands.size()].name);
+        }
+        a.tick();
+        b.tick();
+      }
+      lean.read_entered(b);
+    }
+    CHECK(lean.node_calls == 0);
+    CHECK(lean.events == full.events);
+    CHECK(lean.entered == full.entered);
+    entered += full.entered.size();
+    events += full.events.size();
+    ++files;
+  }
+  CHECK(files == ainb::test::all_real_ainb_files().size());
+  CHECK(events > files);
+  MESSAGE(files << " real files, " << entered << " nodes entered, " << events
+                << " commands, branches and transitions");
 }
 
 TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {

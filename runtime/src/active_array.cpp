@@ -111,7 +111,7 @@ void detail::Scheduler::apply_transitions(bool post) {
   // Set again below for requests of the other timing; every post-calc request is due here.
   set(kTransitionRequested | kPostRequested, false);
   auto place = [&](ActiveRoot& root, std::uint32_t from, std::uint32_t target) {
-    if (observed()) {
+    if (attached()) {
       guarded(Fault::Source::Observer, from, "on_transition",
               [&] { options_.observer->on_transition(self(), from, target); });
     }

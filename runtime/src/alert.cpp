@@ -23,7 +23,7 @@ Result detail::Scheduler::update_alert(std::uint32_t node) {
   NodeContext context(self(), node, nullptr, 0);
   auto message = context.input_string("Message");
   if (message.empty()) message = context.property_string("Message");
-  if (observed()) {
+  if (attached()) {
     guarded(Fault::Source::Observer, node, "on_alert",
             [&] { options_.observer->on_alert(self(), node, message); });
   }

@@ -62,7 +62,7 @@ void detail::Scheduler::start_command(std::size_t index) {
   marks_ &= static_cast<std::uint8_t>(~kPathFailed);
   clear_state_end();
   const auto& c = graph_->model().commands[index];
-  if (observed()) notify_command(c.name);
+  if (attached()) notify_command(c.name);
   // The array is empty here (stopped above, or emptied by the command's end), and has room for
   // one root in every file.
   roots_[0] = ActiveRoot{.node = c.root};

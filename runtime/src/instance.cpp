@@ -116,7 +116,8 @@ void detail::Scheduler::throw_reentered(const char* call) const {
 }
 
 void detail::Scheduler::reset_after_fault() {
-  std::ranges::fill(node_states(), NodeState{});
+  for (auto& s : node_states())  // (what was entered stays recorded)
+    s = NodeState{.bits = static_cast<std::uint8_t>(s.bits & kWasEntered)};
   root_count_ = 0;
   fork_ = {};
   set(kTransitionRequested | kPostRequested | kStateEndRequested, false);
@@ -247,8 +248,7 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
                              Instance* parent, const ModuleCall* call,
                              std::pmr::memory_resource* arena, Block block)
     : graph_(graph.get()),
-      flags_(static_cast<std::uint8_t>((options.observer != nullptr ? kObserved : 0) |
-                                       (parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
+      flags_(static_cast<std::uint8_t>((parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
       parent_(parent),
       call_(call),
       host_(options.host),
@@ -262,7 +262,16 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
       random_(generator_seed(options.seed)),
       blackboard_(arena_),
       blackboard_strings_(arena_),
-      blackboard_links_(arena_) {}
+      blackboard_links_(arena_) {
+  attach(options.observer);
+}
+
+void detail::Scheduler::attach(Observer* observer) {
+  options_.observer = observer;
+  set(kObserved, observer != nullptr && observer->node_events());
+  marks_ =
+      static_cast<std::uint8_t>(observer != nullptr ? marks_ | kAttached : marks_ & ~kAttached);
+}
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
                    const detail::ModuleCall* call, std::pmr::memory_resource* arena,
@@ -458,8 +467,7 @@ void Instance::set_observer(Observer* observer) {
         "ticks",
         graph_->model().name));
   }
-  options_.observer = observer;
-  set(kObserved, observer != nullptr);
+  attach(observer);
   for (auto* module : modules_)
     module->set_observer(observer);
 }

@@ -115,7 +115,7 @@ void detail::Scheduler::enter_module_child(std::uint32_t node) {
   const auto* child = caller_child(node);
   if (child == nullptr) return;
   // The module chose one of its caller's child plugs: a decision of the caller's module node.
-  if (parent_->observed())
+  if (parent_->attached())
     parent_->observe_branch(call_->node, static_cast<std::uint32_t>(call_->links[node]));
   parent_->enter(*child);
 }

@@ -111,8 +111,7 @@ void detail::Scheduler::scheduling(const char* call, F&& f) {
     ++s.active;
     return false;
   }
-  s = NodeState{};
-  s.active = 1;
+  s = NodeState{.active = 1, .bits = kWasEntered};
   return true;
 }
 

@@ -17,13 +17,13 @@ void detail::Scheduler::calculate_queries(std::uint32_t node) {
     const auto q = plan[i].node, end = plan[i].end;  // (clang 14 cannot capture bindings)
     auto& s = nodes_[plan[i].state_index];
     if (end != 0) {  // the first step
-      if (s.calculating) {
+      if ((s.bits & kCalculating) != 0) {
         i = end;
         continue;
       }
       if (s.active == 0) enter_query(q, s);
-      s.calculating = true;
-      if (end != i + 1) {  // its own queries come first
+      s.bits = kWasEntered | kCalculating;  // (stores, not a read-modify-write: it is entered)
+      if (end != i + 1) {                   // its own queries come first
         ++i;
         continue;
       }
@@ -31,7 +31,7 @@ void detail::Scheduler::calculate_queries(std::uint32_t node) {
     // The last step (or a query's only one): its own queries are done.
     const auto& g = graph_->nodes()[q];
     const auto result = g.is_stub ? update_stub(s) : calculate(q);
-    s.calculating = false;
+    s.bits = kWasEntered;
     if (observed()) {
       guarded(Fault::Source::Observer, q, "on_update",
               [&] { options_.observer->on_update(self(), q, result); });
@@ -42,6 +42,7 @@ void detail::Scheduler::calculate_queries(std::uint32_t node) {
 
 void detail::Scheduler::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
+  s.bits |= kWasEntered;
   for (const auto inner : graph_->queries(q))
     ++state_of(inner).query_users;
   const auto& g = graph_->nodes()[q];

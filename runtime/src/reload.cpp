@@ -111,7 +111,7 @@ void Instance::switch_graph(std::shared_ptr<const Graph> next) {
     this->~Instance();
     new (this) Instance(std::move(next), options, nullptr, nullptr, nullptr, &carried);
   }();
-  if (observed()) {
+  if (attached()) {
     catching([&] {
       guarded(Fault::Source::Observer, -1, "on_reload",
               [&] { options_.observer->on_reload(*this); });

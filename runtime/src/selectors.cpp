@@ -104,7 +104,7 @@ T detail::Scheduler::plug_operand(std::int32_t entry, T constant) const {
 std::uint8_t detail::Scheduler::choose(std::uint32_t node) {
   const auto k = choose_plug(node);
   const auto children = graph_->children(node);
-  if (observed() && k < children.size()) [[unlikely]]
+  if (attached() && k < children.size()) [[unlikely]]
     observe_branch(node, k);
   // (A BoolSelector without the plug its input names chooses past its plugs.)
   return k >= children.size() || children[k] == Graph::kNoChild

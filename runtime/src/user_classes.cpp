@@ -13,7 +13,12 @@ void detail::Scheduler::enter_own(std::uint32_t node) {
     set_output(static_cast<std::size_t>(out.type), out.index, out.value);
   if (g.module >= 0)
     return modules_[static_cast<std::size_t>(g.module)]->begin_module(self().frame());
-  if (g.class_state_size != 0) std::memset(class_states_ + g.class_state, 0, g.class_state_size);
+  // (A slot is padded to 16 bytes (Graph), so a small state is zeroed by one store, not a call.)
+  if (g.class_state_size > 16) {
+    std::memset(class_states_ + g.class_state, 0, g.class_state_size);
+  } else if (g.class_state_size != 0) {
+    std::memset(class_states_ + g.class_state, 0, 16);
+  }
   if (g.calls_enter) {
     NodeContext context(self(), node, class_state(g), g.class_state_size);
     guarded(Fault::Source::NodeClass, node, "enter", [&] { g.user_class->enter(context); });
@@ -39,7 +44,7 @@ Result detail::Scheduler::run_user_child(std::uint32_t node, std::size_t k) {
   const auto& g = graph_->nodes()[node];
   const auto children = graph_->children(node);
   if (k >= children.size()) return Result::Success;
-  if (observed()) observe_branch(node, static_cast<std::uint32_t>(k));
+  if (attached()) observe_branch(node, static_cast<std::uint32_t>(k));
   if (children[k] == Graph::kNoChild) return Result::Success;
   if (faulting()) return Result::Failure;  // a child's fault the class caught: run no more
   const auto held = held_children(g, state_of(node));

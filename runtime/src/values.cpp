@@ -119,7 +119,7 @@ void detail::Scheduler::write_blackboard(std::string_view name, BlackboardType t
     }
     owner->blackboard_[entry] = value;
     found = true;
-    if (observed()) {
+    if (attached()) {
       guarded(Fault::Source::Observer, -1, "on_blackboard",
               [&] { options_.observer->on_blackboard(*owner, entry); });
     }

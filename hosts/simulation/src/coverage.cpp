@@ -187,6 +187,17 @@ void Coverage::entered(const runtime::Graph& graph, std::uint32_t node) {
   if (auto* f = file_of(graph); f != nullptr && node < f->nodes.size()) f->nodes[node] |= kReached;
 }
 
+void Coverage::entered_by(const runtime::Instance& actor) {
+  const auto& graph = actor.graph();
+  auto* f = file_of(graph);
+  if (f == nullptr) return;
+  const auto count = std::min(f->nodes.size(), graph.model().nodes.size());
+  for (std::uint32_t n = 0; n < count; ++n) {
+    if (actor.was_entered(n)) f->nodes[n] |= kReached;
+    if (const auto* module = actor.module_instance(n)) entered_by(*module);
+  }
+}
+
 void Coverage::branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug) {
   auto* f = file_of(graph);
   if (f == nullptr) return;

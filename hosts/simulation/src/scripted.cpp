@@ -121,25 +121,28 @@ Result run_enum_child(NodeContext& c, std::uint32_t value, Result otherwise) {
   return run_child(c, kChildEnumDefault, otherwise);
 }
 
-void write(NodeContext& c, const std::map<std::string, nlohmann::json>& outputs) {
+std::vector<PreparedBehaviour::Write> converted(
+    const std::map<std::string, nlohmann::json>& outputs) {
+  std::vector<PreparedBehaviour::Write> writes;
   for (const auto& [name, json] : outputs) {
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
       const auto type = static_cast<ParamType>(t);
-      for (const auto& out : c.model().outputs_of(c.node(), type)) {
-        if (out.name != name) continue;
-        if (const auto v = json_value(json, type)) c.write_value(type, name, *v);
-      }
+      if (const auto v = json_value(json, type)) writes.push_back({type, name, *v});
     }
   }
+  return writes;
 }
 
-}  // namespace
+// (A node without an output of that name and type writes nothing.)
+void write(NodeContext& c, const std::vector<PreparedBehaviour::Write>& writes) {
+  for (const auto& w : writes)
+    c.write_value(w.type, w.name, w.value);
+}
 
-void scripted_enter(NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour) {
-  state.running = behaviour.running;
-  if (!behaviour.running_property) return;
-  // The property by name, int or float (the types validate() accepts); a node without it
-  // reads 0 and runs no Running updates.
+// The Running updates a behaviour gives one node: its count, or its property's value (by name,
+// int or float, the types validate() accepts; a node without it reads 0) scaled.
+std::uint32_t running_updates(NodeContext& c, const NodeBehaviour& behaviour) {
+  if (!behaviour.running_property) return behaviour.running;
   const auto& name = *behaviour.running_property;
   const auto ints = c.model().properties_of(c.node(), ParamType::Int);
   const bool is_int =
@@ -147,20 +150,28 @@ void scripted_enter(NodeContext& c, ScriptedState& state, const NodeBehaviour& b
   const double value = is_int ? static_cast<double>(c.property_int(name))
                               : static_cast<double>(c.property_float(name));
   const auto scaled = std::round(value * behaviour.running_scale);
-  state.running = scaled <= 0              ? 0u
-                  : scaled >= 4294967295.0 ? ~0u
-                                           : static_cast<std::uint32_t>(scaled);
+  return scaled <= 0 ? 0u : scaled >= 4294967295.0 ? ~0u : static_cast<std::uint32_t>(scaled);
 }
 
-Result scripted_update(NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour) {
+}  // namespace
+
+PreparedBehaviour::PreparedBehaviour(const NodeBehaviour& behaviour)
+    : source(&behaviour), outputs(converted(behaviour.outputs)) {
+  for (const auto& o : behaviour.overrides)
+    overrides.push_back({o.frame, o.result, converted(o.outputs)});
+}
+
+Result scripted_update(NodeContext& c, ScriptedState& state, const PreparedBehaviour& prepared) {
+  const auto& behaviour = *prepared.source;
+  if (state.updates == 0) state.running = running_updates(c, behaviour);
   const auto updates = ++state.updates;
   auto result = updates <= state.running ? Result::Running : behaviour.result;
   if (behaviour.child) result = run_child(c, *behaviour.child, result);
   if (behaviour.child_enum) result = run_enum_child(c, *behaviour.child_enum, result);
   if (behaviour.child_plug && *behaviour.child_plug < c.child_count())
     result = c.run_child(*behaviour.child_plug);
-  write(c, behaviour.outputs);
-  for (const auto& o : behaviour.overrides) {
+  write(c, prepared.outputs);
+  for (const auto& o : prepared.overrides) {
     if (o.frame != c.instance().frame()) continue;
     if (o.result) result = *o.result;
     write(c, o.outputs);
@@ -183,19 +194,18 @@ Result stub_update(NodeContext& c, bool stub_children) {
   return Result::Success;
 }
 
-const NodeBehaviour* ScriptedClass::behaviour_of(NodeContext& c) const {
+const PreparedBehaviour* ScriptedClass::behaviour_of(NodeContext& c) const {
   for (const auto& at : at_) {
     if (at.node != c.node_index()) continue;
     const auto& instance = c.instance();
     if (at.file.empty() ? instance.parent() == nullptr : instance.graph().file_name() == at.file)
-      return at.behaviour;
+      return &at.behaviour;
   }
-  return behaviour_;
+  return behaviour_ ? &*behaviour_ : nullptr;
 }
 
-void ScriptedClass::on_enter(NodeContext& c, ScriptedState& state) {
-  if (const auto* b = behaviour_of(c)) return scripted_enter(c, state, *b);
-  stub_enter(c, stub_outputs_);
+void ScriptedClass::on_enter(NodeContext& c, ScriptedState&) {
+  if (behaviour_of(c) == nullptr) stub_enter(c, stub_outputs_);
 }
 
 Result ScriptedClass::on_update(NodeContext& c, ScriptedState& state) {

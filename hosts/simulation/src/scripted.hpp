@@ -33,16 +33,35 @@ std::string_view expected(ParamType type, bool unsigned_int = false);
 std::optional<std::array<std::uint8_t, 12>> function_result(const nlohmann::json& value,
                                                             exb::DataType result);
 
-// What a scripted node keeps between its updates.
+// What a scripted node keeps between its updates (zeroed at its Enter).
 struct ScriptedState {
   std::uint32_t updates;
-  std::uint32_t running;  // Running updates after this Enter
+  std::uint32_t running;  // Running updates after this Enter (read at the first)
 };
 
-// A behaviour's Enter and Update for one node.
-void scripted_enter(runtime::NodeContext& c, ScriptedState& state, const NodeBehaviour& behaviour);
+// A NodeBehaviour ready to run: its output values converted once, to each type they fit (a node
+// writes the one of its output's type), so that no update reads JSON. The behaviour must outlive
+// it (strings are views into its JSON).
+struct PreparedBehaviour {
+  explicit PreparedBehaviour(const NodeBehaviour& behaviour);
+  struct Write {
+    ParamType type;
+    std::string_view name;
+    Value value;
+  };
+  struct Override {
+    std::uint64_t frame;
+    std::optional<runtime::Result> result;
+    std::vector<Write> outputs;
+  };
+  const NodeBehaviour* source;
+  std::vector<Write> outputs;
+  std::vector<Override> overrides;
+};
+
+// A behaviour's Update for one node. (It needs no Enter: the runtime zeroes the state then.)
 runtime::Result scripted_update(runtime::NodeContext& c, ScriptedState& state,
-                                const NodeBehaviour& behaviour);
+                                const PreparedBehaviour& behaviour);
 
 // What a stub does at its Enter (writes the node definitions' output defaults, `stub_outputs`
 // when there are any) and its Update (succeeds, or passes through to its first child with
@@ -55,26 +74,29 @@ runtime::Result stub_update(runtime::NodeContext& c, bool stub_children);
 // wins; nodes it scripts neither way run as its stubs would. The behaviours must outlive it.
 class ScriptedClass : public runtime::StatefulNodeClass<ScriptedState> {
  public:
+  // (Its own Leave does nothing: the runtime then calls none.)
   ScriptedClass(const NodeBehaviour* behaviour, runtime::StubOutputDefaults stub_outputs,
                 bool stub_children)
-      : behaviour_(behaviour),
+      : StatefulNodeClass(kEnter),
         stub_outputs_(std::move(stub_outputs)),
-        stub_children_(stub_children) {}
+        stub_children_(stub_children) {
+    if (behaviour != nullptr) behaviour_.emplace(*behaviour);
+  }
   // Node `node` of `file` (empty: the top file) runs `behaviour`.
   void add_node(std::string file, std::uint32_t node, const NodeBehaviour& behaviour) {
-    at_.push_back({std::move(file), node, &behaviour});
+    at_.push_back({std::move(file), node, PreparedBehaviour(behaviour)});
   }
   void on_enter(runtime::NodeContext& c, ScriptedState& state) override;
   runtime::Result on_update(runtime::NodeContext& c, ScriptedState& state) override;
 
  private:
-  const NodeBehaviour* behaviour_of(runtime::NodeContext& c) const;
+  const PreparedBehaviour* behaviour_of(runtime::NodeContext& c) const;
   struct At {
     std::string file;
     std::uint32_t node;
-    const NodeBehaviour* behaviour;
+    PreparedBehaviour behaviour;
   };
-  const NodeBehaviour* behaviour_;
+  std::optional<PreparedBehaviour> behaviour_;
   std::vector<At> at_;
   runtime::StubOutputDefaults stub_outputs_;
   bool stub_children_;

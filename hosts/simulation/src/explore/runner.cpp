@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "../scripted.hpp"
 #include "ainb/simulation/tracer.hpp"
 // Which nodes run as stubs, and which children a stub passes through to.
 #include "ainb/runtime/detail/graph_arrays.hpp"
@@ -14,25 +13,37 @@ namespace {
 using runtime::NodeContext;
 using runtime::Result;
 
-// A class `ainb run` would stub: scripted as the running scenario says, else the stub.
-class ExploredClass : public runtime::StatefulNodeClass<ScriptedState> {
+// A class `ainb run` would stub: scripted as the running scenario says, else the stub. Most of a
+// run's nodes are these, so the calls are few: a NodeClass with its state by hand (one virtual
+// call per Update, not a StatefulNodeClass's two), and no Enter (the runtime zeroes the state).
+class ExploredClass : public runtime::NodeClass {
  public:
-  explicit ExploredClass(std::uint32_t index) : index_(index) {}
-  void on_enter(NodeContext& c, ScriptedState& state) override {
+  explicit ExploredClass(std::uint32_t index, Hooks hooks = kUpdateOnly)
+      : NodeClass(hooks), index_(index) {}
+  std::size_t state_size() const override { return sizeof(ScriptedState); }
+  Result update(NodeContext& c) override {
     const auto& runner = *static_cast<const Runner*>(c.host());
-    if (const auto* b = runner.behaviour(index_, c)) return scripted_enter(c, state, *b);
+    if (const auto* b = runner.behaviour(index_, c))
+      return scripted_update(c, c.state<ScriptedState>(), *b);
+    return runner.shared().stub_children() ? stub_update(c, true) : Result::Success;
+  }
+
+ protected:
+  std::uint32_t index_;
+};
+
+// The same with node definitions: a node the scenario does not script writes their output
+// defaults at its Enter, as a stub does.
+class ExploredWritingClass final : public ExploredClass {
+ public:
+  explicit ExploredWritingClass(std::uint32_t index) : ExploredClass(index, kEnter) {}
+  void enter(NodeContext& c) override {
+    const auto& runner = *static_cast<const Runner*>(c.host());
+    if (runner.behaviour(index_, c) != nullptr) return;
     if (!runner.shared().writes_stub_outputs(index_)) return;
     for (const auto& w : runner.shared().stub_writes(c.model(), c.node_index()))
       c.write_value(w.type, w.name, w.value);
   }
-  Result on_update(NodeContext& c, ScriptedState& state) override {
-    const auto& runner = *static_cast<const Runner*>(c.host());
-    if (const auto* b = runner.behaviour(index_, c)) return scripted_update(c, state, *b);
-    return stub_update(c, runner.shared().stub_children());
-  }
-
- private:
-  std::uint32_t index_;
 };
 
 // Feeds a run's coverage and, in differential exploration, its fingerprint.
@@ -40,6 +51,10 @@ class Watch : public runtime::Observer {
  public:
   Watch(Coverage& coverage, Fingerprint* print) : coverage_(coverage), print_(print) {}
   std::uint64_t frame = 0;
+
+  // Without a fingerprint, the nodes entered are read at the end (Coverage::entered_by), so the
+  // scheduler keeps its short paths.
+  bool node_events() const override { return print_ != nullptr; }
 
   void on_command(const runtime::Instance& i, std::string_view name) override {
     coverage_.commanded(i.graph(), name);
@@ -101,8 +116,13 @@ Shared::Shared(const std::filesystem::path& file, const RunOptions& options, con
   actor_ = build_actor(
       file, options,
       [&](runtime::NodeRegistry& registry) {
-        for (std::uint32_t k = 0; k < classes_.size(); ++k)
-          registry.add(classes_[k], std::make_shared<ExploredClass>(k));
+        for (std::uint32_t k = 0; k < classes_.size(); ++k) {
+          if (registry.stub_outputs) {
+            registry.add(classes_[k], std::make_shared<ExploredWritingClass>(k));
+          } else {
+            registry.add(classes_[k], std::make_shared<ExploredClass>(k));
+          }
+        }
       },
       functions_);
   writes_.assign(classes_.size(), false);
@@ -142,9 +162,13 @@ const Model* Shared::model_named(std::string_view file) const {
   return nullptr;
 }
 
-const NodeBehaviour* Runner::behaviour(std::uint32_t index, const NodeContext& c) const {
-  for (const auto& at : at_) {
-    if (at.node == c.node_index() && at.model == &c.model()) return at.behaviour;
+const PreparedBehaviour* Runner::behaviour(std::uint32_t index, const NodeContext& c) const {
+  if (!at_.empty()) {
+    const auto node = c.node_index();
+    const auto* model = &c.model();
+    for (const auto& at : at_) {
+      if (at.node == node && at.model == model) return at.behaviour;
+    }
   }
   return behaviours_[index];
 }
@@ -170,13 +194,15 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
                             std::string_view command, Fingerprint* print) {
   std::fill(behaviours_.begin(), behaviours_.end(), nullptr);
   at_.clear();
+  prepared_.clear();
+  prepared_.reserve(scenario.at.size() + scenario.nodes.size());  // (pointers into it are kept)
   for (const auto& at : scenario.at) {
     if (const auto* model = shared_.model_named(at.file))
-      at_.push_back({model, at.node, &at.behaviour});
+      at_.push_back({model, at.node, &prepared_.emplace_back(at.behaviour)});
   }
   for (const auto& [cls, behaviour] : scenario.nodes) {
     if (const auto k = shared_.class_index(cls); k >= 0)
-      behaviours_[static_cast<std::size_t>(k)] = &behaviour;
+      behaviours_[static_cast<std::size_t>(k)] = &prepared_.emplace_back(behaviour);
   }
   const auto& functions = shared_.targets().functions;
   for (std::size_t k = 0; k < functions.size(); ++k) {
@@ -196,6 +222,7 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
     const auto start = command.empty() ? started(scenario, shared_.graph()) : std::string(command);
     run_frames(actor, scenario, start, scenario.frames.value_or(frames),
                scenario.restart.value_or(true), [&](std::uint64_t frame) { watch.frame = frame; });
+    if (!watch.node_events()) coverage_.entered_by(actor);
   }  // the actor leaves its nodes: the last frame's events
   return coverage_;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../actor.hpp"
+#include "../scripted.hpp"
 #include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/scenario.hpp"
@@ -74,7 +75,7 @@ class Runner {
   const Coverage& coverage() const { return coverage_; }  // the last run's
   // What the running scenario scripts for a node of class `index`: the node's own ("at"), else
   // its class's (null: it runs as a stub).
-  const NodeBehaviour* behaviour(std::uint32_t index, const runtime::NodeContext& c) const;
+  const PreparedBehaviour* behaviour(std::uint32_t index, const runtime::NodeContext& c) const;
   // What the running scenario has user function `index` (of Targets::functions) return.
   const std::array<std::uint8_t, 12>& function_result(std::uint32_t index) const {
     return results_[index];
@@ -82,11 +83,12 @@ class Runner {
 
  private:
   const Shared& shared_;
-  std::vector<const NodeBehaviour*> behaviours_;
+  std::vector<PreparedBehaviour> prepared_;  // the running scenario's behaviours
+  std::vector<const PreparedBehaviour*> behaviours_;
   struct At {
     const Model* model;
     std::uint32_t node;
-    const NodeBehaviour* behaviour;
+    const PreparedBehaviour* behaviour;
   };
   std::vector<At> at_;  // the running scenario's nodes scripted on their own
   std::vector<std::array<std::uint8_t, 12>> results_;

@@ -113,6 +113,9 @@ class alignas(64) Instance : private detail::Scheduler {
   // Frames ticked by the actor (a module's sub-instance reports its caller's frame).
   std::uint64_t frame() const { return parent_ != nullptr ? parent_->frame() : frame_; }
   bool is_active(std::uint32_t node) const { return state_of(node).active != 0; }
+  // Whether the node was entered since the instance was made (or moved to a newer graph), a
+  // fault's reset included: what coverage reads when its observer takes no node events.
+  bool was_entered(std::uint32_t node) const { return (state_of(node).bits & kWasEntered) != 0; }
   // The active root nodes, in array order (a Join waiting for its InFlowNum included).
   std::vector<std::uint32_t> active_roots() const;
 

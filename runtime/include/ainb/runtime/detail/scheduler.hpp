@@ -60,20 +60,25 @@ class alignas(64) Scheduler {
   // run. A node may have several parents (files are DAGs): `active` counts the parents that
   // entered it, and an update is done once per epoch (tick or command start).
   struct NodeState {
-    std::uint8_t active = 0;       // parents (or commands) that entered it
+    std::uint8_t active = 0;  // parents (or commands) that entered it
+    // kCalculating, kWasEntered: beside `active`, so an Enter's constant fits an instruction.
+    std::uint8_t bits = 0;
     std::uint8_t query_users = 0;  // how many active users keep this query node entered
     // Current child (Sequential), chosen plug (selectors): a node has at most 255 child plugs
     // (the format stores each plug kind's count in a byte). Simultaneous: its held children
     // (HeldChildren).
     std::uint8_t cursor = 0;
     Result last = Result::Running;
-    std::uint8_t epoch = 0;    // when it was last updated (0: not since it was entered)
-    bool calculating = false;  // a query between its first and last step (query_plan)
+    std::uint8_t epoch = 0;  // when it was last updated (0: not since it was entered)
     // Loops done (Sequential, NumLoop <= Graph::kMaxLoops); failures (Simultaneous, at most
     // 255); a stub's updates (NodeRegistry::stub_running_updates <= Graph::kMaxStubUpdates).
     std::uint16_t counter = 0;
   };
   static_assert(sizeof(NodeState) == 8);
+  // Bits of NodeState::bits. kWasEntered outlives the node's activity: it is part of the constant
+  // an Enter stores anyway (first_enter), so the record costs nothing (Instance::was_entered).
+  static constexpr std::uint8_t kCalculating = 1;  // a query between its first and last step
+  static constexpr std::uint8_t kWasEntered = 2;   // entered since the instance was made
   // An entry of the active node array, and the transition it asked for this frame.
   // 16 bytes, so the array's size is a shift away from its end pointer.
   struct ActiveRoot {
@@ -330,7 +335,9 @@ class alignas(64) Scheduler {
   // Bits of flags_.
   static constexpr std::uint8_t kTransitionRequested = 1;  // a transition or Fork, not applied yet
   static constexpr std::uint8_t kStateEndRequested = 2;    // an Element_StateEnd was calculated
-  static constexpr std::uint8_t kObserved = 4;             // options_.observer is set
+  // options_.observer is set and takes node events (Observer::node_events): the short paths
+  // are then not taken.
+  static constexpr std::uint8_t kObserved = 4;
   // Inside an entry point (catching); always set in a module's sub-instance, which is only ever
   // run from inside its top-level instance's.
   static constexpr std::uint8_t kEntered = 8;
@@ -347,10 +354,15 @@ class alignas(64) Scheduler {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | bit : flags_ & ~bit);
   }
   bool observed() const { return has(kObserved); }
+  // An observer is attached, for the events other than a node's own (commands, branches,
+  // transitions, alerts, blackboard writes, reloads).
+  bool attached() const { return (marks_ & kAttached) != 0; }
+  void attach(Observer* observer);
   // Bits of marks_.
   static constexpr std::uint8_t kFaultThrown = 1;   // thrown_ is set
   static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
   static constexpr std::uint8_t kPathFailed = 4;    // a path of the command ended with Failure
+  static constexpr std::uint8_t kAttached = 8;      // options_.observer is set
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
