@@ -380,6 +380,63 @@ TEST_CASE("module blackboards: inherited entries are the root's, others the modu
   CHECK(std::get<std::int32_t>(*instance.module_instance(0)->blackboard("Local")) == 4);
 }
 
+TEST_CASE("a host sets a module's own entries in every call of its file") {
+  // Root.root: Simultaneous [Sub.module, Mid.module [Sub.module]]: two calls of Sub, one of them
+  // a module deeper. Sub has its own Local (s32) and inherits Alarm from the root.
+  AinbSpec sub;
+  sub.file_name = "Sub.module";
+  sub.commands = {{"Run", 0, {}}};
+  sub.nodes = {user("Idle")};
+  sub.blackboard = {{BlackboardType::S32, "Alarm", std::int32_t{0}, "", 0},  // from root
+                    {BlackboardType::S32, "Local", std::int32_t{0}, "", 2}};
+  AinbSpec mid;
+  mid.file_name = "Mid.module";
+  mid.commands = {{"Run", 0, {}}};
+  mid.nodes = {module_node("Sub.module")};
+  mid.modules = {{"Sub.module.ainb"}};
+  AinbSpec root;
+  root.file_name = "Root.root";
+  root.commands = {{"Main", 0, {}}};
+  BuildNode both{.type = NodeType::Simultaneous};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  root.nodes = {both, module_node("Sub.module"), module_node("Mid.module")};
+  root.modules = {{"Sub.module.ainb"}, {"Mid.module.ainb"}};
+  root.blackboard = {{BlackboardType::S32, "Alarm", std::int32_t{1}}};
+  MemoryResolver modules;
+  modules.add("Sub.module.ainb", load_spec(sub));
+  modules.add("Mid.module.ainb", load_spec(mid));
+  auto graph =
+      std::make_shared<Graph>(load_spec(root), NodeRegistry{}, GraphOptions{.modules = &modules});
+  Instance instance(graph);
+  const auto local = [&](const Instance& i) {
+    return std::get<std::int32_t>(*i.blackboard("Local"));
+  };
+  const auto& direct = *instance.module_instance(1);
+  const auto& nested = *instance.module_instance(2)->module_instance(0);
+  CHECK(
+      instance.set_module_value("Sub.module.ainb", "Local", BlackboardType::S32, std::int32_t{7}));
+  CHECK(local(direct) == 7);
+  CHECK(local(nested) == 7);
+  // An inherited entry is written where it lives: the root's.
+  CHECK(
+      instance.set_module_value("Sub.module.ainb", "Alarm", BlackboardType::S32, std::int32_t{5}));
+  CHECK(std::get<std::int32_t>(*instance.blackboard("Alarm")) == 5);
+  // No such file, entry or type, or a value of another type: nothing is written.
+  CHECK_FALSE(instance.set_module_value("Other.module.ainb", "Local", BlackboardType::S32,
+                                        std::int32_t{1}));
+  CHECK_FALSE(instance.set_module_value("Sub.module.ainb", "Nothing", BlackboardType::S32,
+                                        std::int32_t{1}));
+  CHECK_FALSE(instance.set_module_value("Sub.module.ainb", "Local", BlackboardType::F32, 1.0f));
+  CHECK_FALSE(instance.set_module_value("Sub.module.ainb", "Local", BlackboardType::S32, 1.0f));
+  CHECK(local(direct) == 7);
+  // The value stays through the module's calls (it has no argument for it).
+  instance.start("Main");
+  instance.tick();
+  instance.start("Main");
+  CHECK(local(direct) == 7);
+  CHECK(local(nested) == 7);
+}
+
 TEST_CASE("a real module file: the corpus's speed smoothing, called with its Ratio argument") {
   // _LocalModule_d0e7ebe89ded (TotK, called twice by Toby.action.basicattack) computes
   // ResultSpeed = Speed + (TargetSpeed - Speed) * Ratio * TotalStepRate from query nodes, with

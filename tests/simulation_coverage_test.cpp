@@ -3,6 +3,7 @@
 // --stub-children; a module's file; and on every real file, that nothing a run reaches is
 // something the graph's reachability says it cannot.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,8 +55,9 @@ TEST_CASE("coverage of the example: the default run takes one branch of its sele
                                  R"("commands":{"reached":1,"reachable":2,"total":2}})");
   const auto& file = json["files"][0];
   CHECK(file["file"] == "patrol.root.ainb");
-  CHECK(file["branches"]["unreached"].dump() ==
-        R"([{"node":1,"type":"Element_BoolSelector","plug":0,"name":"True","to":2}])");
+  CHECK(
+      file["branches"]["unreached"].dump() ==
+      R"([{"node":1,"type":"Element_BoolSelector","plug":0,"name":"True","to":2,"reachable":true}])");
   CHECK(file["commands"]["unreached"].dump() == R"(["Alert"])");
   CHECK(printed(*summary.coverage) ==
         "coverage:\n"
@@ -91,13 +93,13 @@ TEST_CASE("a stub's children: reachable (a scenario's \"child\" picks one), unre
   CHECK(
       plain.coverage->to_json()["files"][0]["branches"].dump() ==
       R"j({"reached":0,"reachable":2,"total":2,"unreached":[)j"
-      R"j({"node":0,"type":"Wrap","plug":0,"name":"Execute","to":1,)j"
+      R"j({"node":0,"type":"Wrap","plug":0,"name":"Execute","to":1,"reachable":true,)j"
       R"j("why":"a stub that runs no children (--stub-children runs its first, a scenario's \"child\" any)"},)j"
-      R"j({"node":0,"type":"Wrap","plug":1,"name":"Else","to":2,)j"
+      R"j({"node":0,"type":"Wrap","plug":1,"name":"Else","to":2,"reachable":true,)j"
       R"j("why":"a stub that runs no children (--stub-children runs its first, a scenario's \"child\" any)"}]})j");
   CHECK(
       plain.coverage->to_json()["files"][0]["nodes"]["unreached"][0].dump() ==
-      R"j({"node":1,"type":"Leaf","why":"below #0 Wrap, a stub that runs no children (--stub-children runs its first, a scenario's \"child\" any)"})j");
+      R"j({"node":1,"type":"Leaf","reachable":true,"why":"below #0 Wrap, a stub that runs no children (--stub-children runs its first, a scenario's \"child\" any)"})j");
 
   const auto passing = covered(path, {}, {.frames = 2, .stub_children = true});
   const auto t = passing.coverage->totals();
@@ -170,6 +172,17 @@ TEST_CASE("every real file: what runs reach, the graph says they can reach") {
     }
     const auto unexpected = first.coverage->unexpected();
     CHECK_MESSAGE(unexpected.empty(), fmt::format("{}", fmt::join(unexpected, "; ")));
+    // The report marks as reachable exactly the unreached items its counts leave.
+    for (const auto& f : first.coverage->to_json()["files"]) {
+      for (const auto* kind : {"nodes", "branches", "transitions"}) {
+        const auto& k = f[kind];
+        const auto marked =
+            std::count_if(k["unreached"].begin(), k["unreached"].end(),
+                          [](const auto& item) { return item["reachable"] == true; });
+        CHECK(static_cast<std::size_t>(marked) ==
+              k["reachable"].get<std::size_t>() - k["reached"].get<std::size_t>());
+      }
+    }
     const auto t = first.coverage->totals();
     CHECK(t.nodes.reached <= t.nodes.reachable);
     CHECK(t.nodes.reachable <= t.nodes.total);

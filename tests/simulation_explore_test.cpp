@@ -166,6 +166,36 @@ TEST_CASE("explore: a node reachable only after a transition") {
   CHECK(replay_reaches(file, taken->scenario, "transition #1 -> #3"));
 }
 
+TEST_CASE("explore: a module's own blackboard entry, set in the module file's calls") {
+  // gate.root calls Gate.module, whose BoolSelector reads its own entry Open (not inherited,
+  // no argument from the caller): a scenario sets it with "file".
+  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore/Gate.module.json");
+  REQUIRE(in);
+  test::write_scratch("Gate.module.ainb",
+                      writer::from_text(nlohmann::ordered_json::parse(in), "Gate.module"));
+  const auto file = hand_made("gate");
+  const auto result = explored(file, 50);
+  CHECK(result.plain->totals().branches.reached == 1);
+  const auto* pass =
+      found(result, "Gate.module.ainb #0 Element_BoolSelector plug 0 \"True\" -> #1");
+  REQUIRE(pass != nullptr);
+  CHECK(pass->run < 50);
+  CHECK(pass->scenario.dump() ==
+        R"({"frames":1,"restart":true,"blackboard":[{"file":"Gate.module.ainb","name":"Open",)"
+        R"("value":true}]})");
+  CHECK(replay_reaches(file, pass->scenario, "#0 Element_BoolSelector plug 0"));
+  // A file the actor does not call is an error naming it.
+  auto wrong = pass->scenario;
+  wrong["blackboard"][0]["file"] = "Other.module.ainb";
+  try {
+    simulate(file, parse_scenario(nlohmann::json::parse(wrong.dump()), "s.json"), {}, nullptr);
+    FAIL("the scenario ran");
+  } catch (const ScenarioError& e) {
+    CHECK(std::string(e.what()) ==
+          "s.json: /blackboard/0/file: the actor calls no module file \"Other.module.ainb\"");
+  }
+}
+
 TEST_CASE("explore: why a branch is never reached, when the file says") {
   const auto file = hand_made("reasons");
   const auto result = explored(file, 100);

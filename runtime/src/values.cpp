@@ -144,6 +144,48 @@ bool Instance::set_vec3f(std::string_view name, Vec3f v) {
   return set_blackboard(name, BlackboardType::Vec3f, v);
 }
 
+namespace {
+
+// The alternative of Value that holds a blackboard type's values (model.hpp).
+std::size_t value_index(BlackboardType type) {
+  switch (type) {
+    case BlackboardType::String:
+      return 3;
+    case BlackboardType::S32:
+      return 0;
+    case BlackboardType::U32:
+      return 6;
+    case BlackboardType::F32:
+      return 2;
+    case BlackboardType::Bool:
+      return 1;
+    case BlackboardType::Vec3f:
+      return 4;
+    case BlackboardType::Pointer:
+      return 5;
+  }
+  return 5;
+}
+
+}  // namespace
+
+bool Instance::set_module_value(std::string_view module_file, std::string_view name,
+                                BlackboardType type, const Value& value) {
+  if (value.index() != value_index(type)) return false;
+  bool found = false;
+  catching([&] { write_module_blackboard(module_file, name, type, value, found); });
+  return found;
+}
+
+void detail::Scheduler::write_module_blackboard(std::string_view module_file, std::string_view name,
+                                                BlackboardType type, const Value& value,
+                                                bool& found) {
+  for (auto* sub : modules_) {
+    if (sub->graph_->file_name() == module_file) sub->write_blackboard(name, type, value, found);
+    sub->write_module_blackboard(module_file, name, type, value, found);
+  }
+}
+
 const Value* Instance::blackboard(std::string_view name) const {
   const auto& entries = graph_->model().blackboard.entries;
   for (std::size_t i = 0; i < entries.size(); ++i) {

@@ -461,7 +461,8 @@ nlohmann::ordered_json Coverage::to_json() const {
     for (std::uint32_t n = 0; n < f.nodes.size(); ++n) {
       if ((f.nodes[n] & kReached) != 0) continue;
       nlohmann::ordered_json item{{"node", n},
-                                  {"type", std::string(node_class_name(model.nodes[n]))}};
+                                  {"type", std::string(node_class_name(model.nodes[n]))},
+                                  {"reachable", (f.nodes[n] & kReachable) != 0}};
       if (const auto why = why_unreached(f, n); !why.empty()) item["why"] = why;
       explained(Item::Kind::Node, file, n, item);
       nodes["unreached"].push_back(std::move(item));
@@ -479,6 +480,7 @@ nlohmann::ordered_json Coverage::to_json() const {
           {"name", std::string(model.plugs[arrays.child_plugs(node)[plug]].name)}};
       item["to"] =
           child == arrays.kNoChild ? nlohmann::ordered_json() : nlohmann::ordered_json(child);
+      item["reachable"] = (f.branches[b] & kReachable) != 0;
       if (auto why = why_unreached(f, node); !why.empty()) {
         item["why"] = std::move(why);
       } else if (!runs_child(arrays.nodes()[node], plug)) {
@@ -492,7 +494,8 @@ nlohmann::ordered_json Coverage::to_json() const {
     for (std::size_t t = 0; t < f.transition_items.size(); ++t) {
       if ((f.transitions[t] & kReached) != 0) continue;
       nlohmann::ordered_json item{{"from", f.transition_items[t].from},
-                                  {"to", f.transition_items[t].to}};
+                                  {"to", f.transition_items[t].to},
+                                  {"reachable", (f.transitions[t] & kReachable) != 0}};
       explained(Item::Kind::Transition, file, t, item);
       transitions["unreached"].push_back(std::move(item));
     }

@@ -151,12 +151,12 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       const auto path = fmt::format("/blackboard/{}", i);
       const auto& item = list[i];
       r.expect_object(item, path);
-      r.only(item, path, {"frame", "name", "value"});
+      r.only(item, path, {"frame", "name", "value", "file"});
       if (!item.contains("name")) r.fail(path, "missing key \"name\"");
       if (!item.contains("value")) r.fail(path, "missing key \"value\"");
       s.blackboard.push_back({item.contains("frame") ? r.count(item["frame"], path + "/frame") : 0,
-                              r.text(item["name"], path + "/name"), item["value"],
-                              path + "/value"});
+                              r.text(item["name"], path + "/name"), item["value"], path + "/value",
+                              item.contains("file") ? r.text(item["file"], path + "/file") : ""});
     }
   }
   if (json.contains("commands")) {
@@ -273,6 +273,7 @@ nlohmann::ordered_json scenario_json(const Scenario& s) {
     for (const auto& set : s.blackboard) {
       nlohmann::ordered_json item;
       if (set.frame != 0) item["frame"] = set.frame;
+      if (!set.file.empty()) item["file"] = set.file;
       item["name"] = set.entry;
       item["value"] = set.value;
       list.push_back(std::move(item));

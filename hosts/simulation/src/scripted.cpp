@@ -153,6 +153,22 @@ std::uint32_t running_updates(NodeContext& c, const NodeBehaviour& behaviour) {
   return scaled <= 0 ? 0u : scaled >= 4294967295.0 ? ~0u : static_cast<std::uint32_t>(scaled);
 }
 
+// A module file of the actor by name (not the top file: `graphs[0]`), or null.
+const runtime::Graph* module_graph(const std::vector<const runtime::Graph*>& graphs,
+                                   std::string_view file) {
+  for (std::size_t g = 1; g < graphs.size(); ++g) {
+    if (graphs[g]->file_name() == file) return graphs[g];
+  }
+  return nullptr;
+}
+
+const BlackboardEntry* entry_named(const runtime::Graph& graph, std::string_view name) {
+  for (const auto& e : graph.model().blackboard.entries) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 PreparedBehaviour::PreparedBehaviour(const NodeBehaviour& behaviour)
@@ -215,15 +231,18 @@ Result ScriptedClass::on_update(NodeContext& c, ScriptedState& state) {
 
 void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
   const auto& m = graph.model();
+  const auto graphs = actor_graphs(graph);
   for (const auto& set : s.blackboard) {
-    const BlackboardEntry* found = nullptr;
-    for (const auto& e : m.blackboard.entries) {
-      if (e.name == set.entry) found = &e;
+    const auto item_path = set.path.substr(0, set.path.rfind('/'));
+    const auto* file = set.file.empty() ? &graph : module_graph(graphs, set.file);
+    if (file == nullptr) {
+      throw ScenarioError(fmt::format("{}: {}/file: the actor calls no module file \"{}\"", s.name,
+                                      item_path, set.file));
     }
+    const auto* found = entry_named(*file, set.entry);
     if (found == nullptr) {
-      const auto name_path = set.path.substr(0, set.path.rfind('/')) + "/name";
-      throw ScenarioError(fmt::format("{}: {}: {} has no blackboard entry \"{}\"", s.name,
-                                      name_path, graph.file_name(), set.entry));
+      throw ScenarioError(fmt::format("{}: {}/name: {} has no blackboard entry \"{}\"", s.name,
+                                      item_path, file->file_name(), set.entry));
     }
     const auto type = param_type_of(found->type);
     const bool u32 = found->type == BlackboardType::U32;
@@ -241,7 +260,6 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
                                     graph.file_name(), *s.command,
                                     names.empty() ? "it has none" : "it has: " + names));
   }
-  const auto graphs = actor_graphs(graph);
   // Every class the scenario scripts is a user class some node of the actor's files has.
   for (const auto& [cls, behaviour] : s.nodes) {
     bool user = false, built_in = false;
@@ -353,6 +371,14 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
 void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64_t frame) {
   for (const auto& set : scenario.blackboard) {
     if (set.frame != frame) continue;
+    if (!set.file.empty()) {
+      const auto* file = module_graph(actor_graphs(actor.graph()), set.file);
+      const auto* e = file == nullptr ? nullptr : entry_named(*file, set.entry);
+      if (e == nullptr) continue;  // (checked by validate_scenario)
+      const auto v = *json_value(set.value, param_type_of(e->type), e->type == BlackboardType::U32);
+      actor.set_module_value(set.file, e->name, e->type, v);
+      continue;
+    }
     for (const auto& e : actor.graph().model().blackboard.entries) {
       if (e.name != set.entry) continue;
       const auto v = *json_value(set.value, param_type_of(e.type), e.type == BlackboardType::U32);

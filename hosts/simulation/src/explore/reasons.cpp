@@ -94,14 +94,17 @@ std::optional<std::string> fixed_input(const runtime::Graph& graph, bool top, st
       const auto entries = m.blackboard.of_type(blackboard_type_for(in.type, in.flags));
       if (in.flags.index() >= entries.size()) return std::nullopt;
       const auto& entry = entries[in.flags.index()];
-      if (entry.inherit == InheritMode::DontInherit)
-        return fmt::format(
-            "its input is the module's own blackboard entry {}, which only its "
-            "caller sets",
-            entry.name);
+      // A scenario sets it (the module file's entry, or for one it inherits the top file's): no
+      // reason.
+      const bool inherited = entry.inherit != InheritMode::DontInherit;
+      if (std::any_of(targets.entries.begin(), targets.entries.end(), [&](const auto& e) {
+            return e.name == entry.name && e.type == param_type_of(entry.type) &&
+                   (e.file == graph.file_name() || (inherited && e.file.empty()));
+          }))
+        return std::nullopt;
       return fmt::format(
-          "its input is blackboard entry {}, which the module inherits and the "
-          "top file does not have",
+          "its input is the module's blackboard entry {}, which each call of the module sets "
+          "from its caller's argument",
           entry.name);
     }
     if (in.flags.source() == ParamFlags::Source::Constant)

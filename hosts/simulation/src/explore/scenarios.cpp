@@ -104,8 +104,9 @@ void Generator::steer(Scenario& s, const Targets::Decision& decision, std::uint3
     case Targets::Sink::Kind::Entry: {
       const auto& e = targets_.entries[sink.index];
       if (e.unsigned_int && v.is_number_integer() && v.get<std::int64_t>() < 0) return;
-      std::erase_if(s.blackboard, [&](const auto& set) { return set.entry == e.name; });
-      s.blackboard.push_back({0, e.name, v, "/blackboard/value"});
+      std::erase_if(s.blackboard,
+                    [&](const auto& set) { return set.entry == e.name && set.file == e.file; });
+      s.blackboard.push_back({0, e.name, v, "/blackboard/value", e.file});
       break;
     }
     case Targets::Sink::Kind::Output: {
@@ -173,7 +174,7 @@ void Generator::change(Scenario& s, Rng& rng) const {
     const auto& e = rng.pick(targets_.entries);
     const auto frame = rng.chance(50) ? 0 : when();
     s.blackboard.push_back(
-        {frame, e.name, value(e.pool, e.type, e.unsigned_int, rng), "/blackboard/value"});
+        {frame, e.name, value(e.pool, e.type, e.unsigned_int, rng), "/blackboard/value", e.file});
     return;
   }
   std::vector<const Targets::Class*> with_outputs, with_children;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "../actor.hpp"
 #include "ainb/byte_reader.hpp"
@@ -157,11 +158,12 @@ class Finder {
   Finder(const runtime::Graph& top, Targets& targets) : top_(top), targets_(targets) {
     for (const auto& e : top.model().blackboard.entries) {
       // A name listed twice is one entry to a scenario, which sets entries by name.
-      if (e.type == BlackboardType::Pointer || entry_index_.contains({e.type, std::string(e.name)}))
+      if (e.type == BlackboardType::Pointer ||
+          entry_index_.contains({"", e.type, std::string(e.name)}))
         continue;
-      entry_index_[{e.type, std::string(e.name)}] = targets.entries.size();
+      entry_index_[{"", e.type, std::string(e.name)}] = targets.entries.size();
       targets.entries.push_back(
-          {std::string(e.name), param_type_of(e.type), e.type == BlackboardType::U32, {}});
+          {std::string(e.name), param_type_of(e.type), e.type == BlackboardType::U32, {}, {}});
     }
   }
 
@@ -283,15 +285,48 @@ class Finder {
     if (flags.index() >= entries.size()) return;
     if (blackboard_component(type, flags)) return;  // a vec3f's component: not set by scenarios
     const auto& entry = entries[flags.index()];
-    // A module's own entry is its caller's to set; one it inherits is the top file's entry of
-    // that name and type, which a scenario sets (the parent's is taken to inherit it too).
-    if (&graph != &top_ && !inherits(entry)) return;
-    const auto it = entry_index_.find({entry.type, std::string(entry.name)});
+    // An entry a module inherits is the top file's of that name and type when the top file has
+    // one (the parent's is taken to inherit it too); else, as a module's own entry, it is set in
+    // the module file's calls, unless each call sets it from its caller's argument.
+    auto it = entry_index_.end();
+    if (&graph == &top_ || inherits(entry))
+      it = entry_index_.find({"", entry.type, std::string(entry.name)});
+    if (it == entry_index_.end() && &graph != &top_ && entry.type != BlackboardType::Pointer &&
+        !set_by_every_call(graph, entry)) {
+      const std::tuple<std::string, BlackboardType, std::string> key{graph.file_name(), entry.type,
+                                                                     std::string(entry.name)};
+      it = entry_index_.find(key);
+      if (it == entry_index_.end()) {
+        it = entry_index_.emplace(key, targets_.entries.size()).first;
+        targets_.entries.push_back({std::string(entry.name),
+                                    param_type_of(entry.type),
+                                    entry.type == BlackboardType::U32,
+                                    {},
+                                    graph.file_name()});
+      }
+    }
     if (it == entry_index_.end()) return;
     add_sink(out, {Targets::Sink::Kind::Entry, static_cast<std::uint32_t>(it->second), 0,
                    through == nullptr, through ? *through : Pool{}});
   }
   static bool inherits(const BlackboardEntry& e) { return e.inherit != InheritMode::DontInherit; }
+  // Whether every call of `module` in the actor passes an argument for `entry` (written at each
+  // of the module's Enters, so a scenario's value would not last).
+  bool set_by_every_call(const runtime::Graph& module, const BlackboardEntry& entry) const {
+    const auto index =
+        static_cast<std::uint32_t>(&entry - module.model().blackboard.entries.data());
+    bool called = false;
+    for (const auto* g : actor_graphs(top_)) {
+      for (const auto& call : runtime::detail::arrays(*g).module_calls()) {
+        if (call.graph.get() != &module) continue;
+        called = true;
+        if (std::none_of(call.arguments.begin(), call.arguments.end(),
+                         [&](const auto& a) { return a.entry == index; }))
+          return false;
+      }
+    }
+    return called;
+  }
   static void add_sink(std::vector<Targets::Sink>& out, Targets::Sink sink) {
     for (auto& s : out) {
       if (s.kind == sink.kind && s.index == sink.index && s.output == sink.output &&
@@ -306,7 +341,8 @@ class Finder {
 
   const runtime::Graph& top_;
   Targets& targets_;
-  std::map<std::pair<BlackboardType, std::string>, std::size_t> entry_index_;  // by type, name
+  // By file (empty: the top file), type and name.
+  std::map<std::tuple<std::string, BlackboardType, std::string>, std::size_t> entry_index_;
   std::map<std::string, std::size_t> classes_;
 };
 

@@ -19,11 +19,14 @@ namespace ainb::simulation::explorer {
 using Pool = std::vector<nlohmann::json>;
 
 struct Targets {
-  struct Entry {  // a blackboard entry of the top file
+  // A blackboard entry of the top file, or of a module file (set in every call of that file:
+  // the module's own, or one it inherits that the top file lacks).
+  struct Entry {
     std::string name;
     ParamType type = ParamType::Int;
     bool unsigned_int = false;
-    Pool pool;  // the values selectors fed by it compare with
+    Pool pool;         // the values selectors fed by it compare with
+    std::string file;  // the module file's name; empty: the top file's
   };
   struct Output {
     std::string name;

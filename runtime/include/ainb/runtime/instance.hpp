@@ -132,6 +132,13 @@ class alignas(64) Instance : private detail::Scheduler {
   bool set_float(std::string_view name, float value);
   bool set_string(std::string_view name, std::string_view value);
   bool set_vec3f(std::string_view name, Vec3f value);
+  // The same in every call of module file `module_file` (its sub-instances at any depth): what
+  // stands for the module's own nodes writing its own entries, which no file above it has. The
+  // value holds the type's alternative (model.hpp); it is written where the entry lives (an
+  // inherited one in the file it inherits from). A caller's argument for the entry overwrites it
+  // when the module begins again. False when no call has such an entry.
+  bool set_module_value(std::string_view module_file, std::string_view name, BlackboardType type,
+                        const Value& value);
   const Value* blackboard(std::string_view name) const;
 
   // For hosts that tick thousands of actors in turn, whose state no cache holds: each tick then

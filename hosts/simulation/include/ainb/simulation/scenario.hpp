@@ -66,6 +66,9 @@ struct Scenario {
     std::string entry;
     nlohmann::json value;
     std::string path;  // JSON path, for messages
+    // A module file's entry (Instance::set_module_value), set in every call of that file; empty:
+    // the top file's.
+    std::string file;
   };
   std::vector<BlackboardSet> blackboard;
   struct CommandSwitch {

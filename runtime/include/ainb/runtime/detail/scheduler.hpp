@@ -293,6 +293,8 @@ class alignas(64) Scheduler {
   T plug_operand(std::int32_t entry, T constant) const;
   bool set_blackboard(std::string_view name, BlackboardType type, Value value);
   void write_blackboard(std::string_view name, BlackboardType type, Value value, bool& found);
+  void write_module_blackboard(std::string_view module_file, std::string_view name,
+                               BlackboardType type, const Value& value, bool& found);
   Value bound_value(const InputBinding& binding, ParamType type, const Value& fallback) const;
   Value blackboard_value(ParamType type, ParamFlags flags) const;
   Value evaluate(std::int32_t site, ParamType type, const Value& input,
