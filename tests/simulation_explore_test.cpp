@@ -211,7 +211,7 @@ TEST_CASE("explore: why a branch is never reached, when the file says") {
         "same condition (1) and is tried first");
 }
 
-TEST_CASE("explore: the same seed gives the same results at --jobs 1 and --jobs 2") {
+TEST_CASE("explore: the same seed gives the same results at --jobs 1 and on two threads") {
   const auto corpus = test::corpus_dir();
   if (corpus.empty()) return;  // no corpus outside CI (corpus_dir said so; in CI it fails)
   const auto toby = corpus / "ainb/Toby.utility.root.ainb";
