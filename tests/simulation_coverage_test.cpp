@@ -173,7 +173,8 @@ TEST_CASE("every real file: what runs reach, the graph says they can reach") {
     const auto unexpected = first.coverage->unexpected();
     CHECK_MESSAGE(unexpected.empty(), fmt::format("{}", fmt::join(unexpected, "; ")));
     // The report marks as reachable exactly the unreached items its counts leave.
-    for (const auto& f : first.coverage->to_json()["files"]) {
+    const auto report = first.coverage->to_json();
+    for (const auto& f : report["files"]) {
       for (const auto* kind : {"nodes", "branches", "transitions"}) {
         const auto& k = f[kind];
         const auto marked =
