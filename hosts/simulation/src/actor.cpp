@@ -26,6 +26,14 @@ std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph) {
   return out;
 }
 
+const runtime::Graph* actor_file(const runtime::Graph& graph, std::string_view file) {
+  if (file.empty()) return &graph;
+  for (const auto* g : actor_graphs(graph)) {
+    if (g->file_name() == file) return g;
+  }
+  return nullptr;
+}
+
 void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,
                  std::string_view subject, std::string_view text) {
   if (!runtime::listening(log)) return;

@@ -42,6 +42,8 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
 
 // Every file of the actor: the graph and its modules, once each, the graph first.
 std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph);
+// The actor's file named `file` (empty: the graph's own), or null.
+const runtime::Graph* actor_file(const runtime::Graph& graph, std::string_view file);
 
 // One of the run's own warnings to the host's log (a host's whole line as the message).
 void log_warning(const runtime::LogSink* log, runtime::LogKind kind, std::string_view file,

@@ -153,15 +153,6 @@ std::uint32_t running_updates(NodeContext& c, const NodeBehaviour& behaviour) {
   return scaled <= 0 ? 0u : scaled >= 4294967295.0 ? ~0u : static_cast<std::uint32_t>(scaled);
 }
 
-// A module file of the actor by name (not the top file: `graphs[0]`), or null.
-const runtime::Graph* module_graph(const std::vector<const runtime::Graph*>& graphs,
-                                   std::string_view file) {
-  for (std::size_t g = 1; g < graphs.size(); ++g) {
-    if (graphs[g]->file_name() == file) return graphs[g];
-  }
-  return nullptr;
-}
-
 const BlackboardEntry* entry_named(const runtime::Graph& graph, std::string_view name) {
   for (const auto& e : graph.model().blackboard.entries) {
     if (e.name == name) return &e;
@@ -234,8 +225,8 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
   const auto graphs = actor_graphs(graph);
   for (const auto& set : s.blackboard) {
     const auto item_path = set.path.substr(0, set.path.rfind('/'));
-    const auto* file = set.file.empty() ? &graph : module_graph(graphs, set.file);
-    if (file == nullptr) {
+    const auto* file = actor_file(graph, set.file);
+    if (file == nullptr || (!set.file.empty() && file == &graph)) {  // a module's, by "file"
       throw ScenarioError(fmt::format("{}: {}/file: the actor calls no module file \"{}\"", s.name,
                                       item_path, set.file));
     }
@@ -280,15 +271,14 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
   // Every node it scripts on its own is a user node of that class in one of the actor's files.
   for (const auto& at : s.at) {
     const auto where = fmt::format("{}: {}", s.name, at.path);
-    const runtime::Graph* file = nullptr;
-    std::string files;
-    for (const auto* g : graphs) {
-      if (at.file.empty() ? g == &graph : g->file_name() == at.file) file = g;
-      files += fmt::format("{}{}", files.empty() ? "" : ", ", g->file_name());
-    }
-    if (file == nullptr)
+    const auto* file = actor_file(graph, at.file);
+    if (file == nullptr) {
+      std::string files;
+      for (const auto* g : graphs)
+        files += fmt::format("{}{}", files.empty() ? "" : ", ", g->file_name());
       throw ScenarioError(
           fmt::format("{}/file: the actor has no file \"{}\" ({})", where, at.file, files));
+    }
     const auto& nodes = file->model().nodes;
     if (at.node >= nodes.size())
       throw ScenarioError(
@@ -372,7 +362,7 @@ void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64
   for (const auto& set : scenario.blackboard) {
     if (set.frame != frame) continue;
     if (!set.file.empty()) {
-      const auto* file = module_graph(actor_graphs(actor.graph()), set.file);
+      const auto* file = actor_file(actor.graph(), set.file);
       const auto* e = file == nullptr ? nullptr : entry_named(*file, set.entry);
       if (e == nullptr) continue;  // (checked by validate_scenario)
       const auto v = *json_value(set.value, param_type_of(e->type), e->type == BlackboardType::U32);

@@ -155,11 +155,8 @@ std::string started(const Scenario& s, const runtime::Graph& graph) {
 }
 
 const Model* Shared::model_named(std::string_view file) const {
-  if (file.empty()) return &actor_.graph->model();
-  for (const auto* g : actor_graphs(*actor_.graph)) {
-    if (g->file_name() == file) return &g->model();
-  }
-  return nullptr;
+  const auto* g = actor_file(*actor_.graph, file);
+  return g == nullptr ? nullptr : &g->model();
 }
 
 const PreparedBehaviour* Runner::behaviour(std::uint32_t index, const NodeContext& c) const {
