@@ -24,6 +24,8 @@ packages=(
   libfuzzer-14-dev         # scripts/fuzz.sh: libFuzzer
   libclang-rt-14-dev       # scripts/fuzz.sh: ASan + UBSan runtimes for clang
   zstd                     # scripts/fuzz.sh: decompresses the corpus packs into SARC seeds
+  graphviz                 # hosts: dot lays out `ainb graph --svg` and the graphs of the HTML pages
+  chromium                 # tests/browser: the HTML pages in a real (headless) browser
 )
 
 missing=()

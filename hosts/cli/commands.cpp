@@ -91,6 +91,16 @@ std::vector<CLI::Option*> add_run_options(
   return {all.begin() + static_cast<std::ptrdiff_t>(before), all.end()};
 }
 
+// The page of a run (ainb run --html; report/page.hpp).
+void add_page_options(CLI::App& command, RunRequest& request) {
+  command.add_option("--html", request.html,
+                     "Write the run as one HTML page: the graphs, a frame slider, the timeline, "
+                     "the nodes and the blackboard over the run (docs/report.md)");
+  command.add_option("--dot", request.dot,
+                     "Graphviz's dot program, which lays out the page's graphs (default: dot on "
+                     "PATH)");
+}
+
 void add_verbose(CLI::App& command, RunRequest& request) {
   command.add_flag("--verbose", request.verbose,
                    "Warn of each missing module (where it was searched, who calls it) and user "
@@ -173,6 +183,22 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   run->add_option("--coverage", run_request.coverage,
                   "Write what the run reached (nodes, selector branches, transitions, commands) "
                   "to this JSON file, and list what it never reached (docs/simulation.md)");
+  add_page_options(*run, run_request);
+
+  ReportRequest report_request;
+  auto* report = app.add_subcommand(
+      "report", "Write the HTML page of a run (as ainb run --html) from its JSON-lines trace");
+  report->add_option("TRACE", report_request.trace, "A trace of ainb run --format jsonl")
+      ->required();
+  report->add_option("--file", report_request.run.file, "The AINB file the trace ran")->required();
+  report->add_option("-o,--output", report_request.run.html, "The page to write")->required();
+  report->add_option("--modules", report_request.run.module_dirs,
+                     "A folder where module files are found (repeatable; default: the file's own)");
+  report->add_flag("--stub-missing-modules", report_request.run.stub_missing_modules,
+                   "Show module nodes whose file is not found as plain nodes");
+  add_file_lookup(*report, report_request.run.source);
+  report->add_option("--dot", report_request.run.dot,
+                     "Graphviz's dot program (default: dot on PATH)");
 
   RegressRequest regress_request;
   auto* regress = app.add_subcommand(
@@ -359,6 +385,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   // that no input ends the program with an uncaught exception.
   try {
     if (run->parsed()) return run_simulation(run_request, out, err);
+    if (report->parsed()) return run_report(report_request, out, err);
     if (regress->parsed()) {
       if (regress_request.explore != 0 && regress->get_option("--frames")->count() == 0)
         regress_request.run.frames = 120;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ainb/model.hpp"
+#include "ainb/report/page.hpp"
 #include "ainb/simulation/simulation.hpp"
 
 namespace ainb::cli {
@@ -61,6 +62,8 @@ struct RunRequest {
   std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
   std::string coverage;  // where the coverage report goes (JSON); empty for none
+  std::string html;      // where the run's page goes (report::run_page); empty for none
+  std::string dot;       // Graphviz's dot for the page; empty: on PATH
   // Each missing module and user function on a line of its own, with where it was searched and
   // who calls it, rather than one line for all (WarningReport).
   bool verbose = false;
@@ -113,6 +116,20 @@ inline constexpr int kExitRegressError = 2;
 // --record/--check, golden traces for many files (run.cpp).
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err);
 
+struct ReportRequest {
+  std::string trace;  // a JSON-lines trace of `ainb run`
+  RunRequest run;     // the file it ran, where its modules are, the page (html, dot)
+};
+
+// `ainb report`: the page of a run from its JSON-lines trace (report.cpp).
+int run_report(const ReportRequest& request, std::ostream& out, std::ostream& err);
+
+// A page's path, checked before a run costs anything (a folder that exists and can be written,
+// not a folder itself); then the page written, with a warning when graphs are missing from it
+// (report.cpp). False (and a message) on failure.
+bool can_write_page(const std::string& path, std::ostream& err);
+bool write_page(const std::string& path, const report::Page& page, std::ostream& err);
+
 struct CatRequest {
   std::string file;
   std::string dictionaries;  // a folder of *.zsdic or TotK's ZsDic.pack.zs; empty: none
@@ -141,8 +158,7 @@ struct GraphRequest {
   std::string output;  // a file; empty: standard output
 };
 
-// `ainb graph`: the file as Graphviz DOT (graph.cpp).
-std::string format_graph(const Model& model, const std::map<std::uint32_t, std::string>& results);
+// `ainb graph`: the file as Graphviz DOT (graph.cpp; the DOT is report::graph_dot's).
 int run_graph(const Model& model, const GraphRequest& request, std::ostream& out,
               std::ostream& err);
 

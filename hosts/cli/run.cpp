@@ -16,6 +16,7 @@
 
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
+#include "ainb/report/timeline.hpp"
 #include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/golden.hpp"
 #include "ainb/simulation/regress.hpp"
@@ -166,6 +167,26 @@ class FileTrace : public simulation::TraceSink {
   bool failed_ = false;
 };
 
+// Events to two sinks: the trace and the page's timeline.
+class BothSinks : public simulation::TraceSink {
+ public:
+  BothSinks(simulation::TraceSink& first, simulation::TraceSink& second)
+      : first_(first), second_(second) {}
+  void event(const simulation::TraceEvent& e) override {
+    first_.event(e);
+    second_.event(e);
+  }
+  void finish() override {
+    first_.finish();
+    second_.finish();
+  }
+  std::uint64_t dropped() const override { return first_.dropped(); }
+
+ private:
+  simulation::TraceSink& first_;
+  simulation::TraceSink& second_;
+};
+
 bool same_file(const fs::path& a, const fs::path& b) {
   std::error_code ec;
   return fs::equivalent(a, b, ec) && !ec;
@@ -255,10 +276,19 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
     }
     options.coverage = true;
   }
+  if (!request.html.empty() && !can_write_page(request.html, err)) return kExitLoadError;
+  std::optional<report::Timeline> timeline;
+  std::optional<BothSinks> both;
+  simulation::TraceSink* sink = trace.get();
+  if (!request.html.empty()) {
+    timeline.emplace();
+    sink = &*timeline;
+    if (trace) sink = &both.emplace(*trace, *timeline);
+  }
   try {
     simulation::Scenario scenario;
     if (!request.scenario.empty()) scenario = simulation::load_scenario(request.scenario);
-    const auto summary = simulation::simulate(request.file, scenario, options, trace.get());
+    const auto summary = simulation::simulate(request.file, scenario, options, sink);
     if (request.trace == "-" && format == simulation::TraceFormat::Text) out << '\n';
     simulation::print_summary(summary, summary_out);
     // An alert is a trace event; without a trace, each is said once here.
@@ -282,6 +312,10 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
         return kExitLoadError;
       }
     }
+    if (timeline &&
+        !write_page(request.html,
+                    report::run_page(summary, *timeline, {.title = {}, .dot = request.dot}), err))
+      return kExitLoadError;
     if (!summary.fault.empty()) {
       err << "error: the run stopped on a fault: " << summary.fault << '\n';
       return kExitFault;

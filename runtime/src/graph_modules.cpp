@@ -131,4 +131,9 @@ std::vector<const Graph*> Graph::module_graphs() const {
   return graphs;
 }
 
+const Graph* Graph::module_graph(std::uint32_t node) const {
+  if (node >= nodes_.size() || nodes_[node].module < 0) return nullptr;
+  return module_calls_[static_cast<std::size_t>(nodes_[node].module)].graph.get();
+}
+
 }  // namespace ainb::runtime

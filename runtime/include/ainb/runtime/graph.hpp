@@ -109,6 +109,8 @@ class Graph : private detail::GraphArrays {
   // from two nodes is there twice, as one graph): for tools that go through every file an actor
   // runs.
   std::vector<const Graph*> module_graphs() const;
+  // The graph module node `node` calls; null for another node, or a module run as a stub.
+  const Graph* module_graph(std::uint32_t node) const;
   // The index of the command of this name in model().commands, for Instance::start by index.
   std::optional<std::size_t> find_command(std::string_view name) const;
   // Some command's frames read enough of an instance (the footprints its build works out) for

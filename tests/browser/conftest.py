@@ -1,0 +1,97 @@
+# Pages in a real browser: Debian's headless Chromium opens the page `ainb` wrote from a file://
+# URL, through driver.html, which steps the page as a user would and snapshots its state.
+import html
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import urllib.parse
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def _required(what: str, why: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} missing ({why}; CI is set: the browser tests must run)")
+    pytest.skip(f"{what} missing ({why})")
+
+
+@pytest.fixture(scope="session")
+def corpus() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("AINB_CORPUS", "../shared/corpus"))
+    if not path.is_dir():
+        _required(f"corpus at {path}", "the real files")
+    return path
+
+
+@pytest.fixture(scope="session")
+def cli():
+    """Runs the `ainb` program: (exit code, stdout, stderr)."""
+    program = os.environ["AINB_CLI"]
+
+    def run(*args):
+        done = subprocess.run([program, *map(str, args)], capture_output=True, text=True)
+        return done.returncode, done.stdout, done.stderr
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    _required("chromium", "scripts/install-deps.sh installs Debian's chromium")
+
+
+@pytest.fixture(scope="session")
+def browse(chromium, tmp_path_factory):
+    """browse(page, hash, steps) -> the snapshots driver.html took (a list of dicts)."""
+    profile = tmp_path_factory.mktemp("chromium-profile")
+
+    def run(page: pathlib.Path, hash: str = "", steps=("snap",)):
+        target = page.resolve().as_uri() + (f"#{hash}" if hash else "")
+        query = urllib.parse.urlencode({"page": target, "steps": ",".join(steps)})
+        done = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             f"--user-data-dir={profile}", "--allow-file-access-from-files",
+             "--dump-dom", f"{(HERE / 'driver.html').as_uri()}?{query}"],
+            capture_output=True, text=True, timeout=120)
+        match = re.search(r'<pre id="result">(.*?)</pre>', done.stdout, re.S)
+        assert match, f"no result from the driver: {done.stdout[-2000:]} {done.stderr[-2000:]}"
+        result = json.loads(html.unescape(match.group(1)))
+        assert not isinstance(result, dict), f"the driver failed: {result}"
+        return result
+
+    return run
+
+
+def active_at(trace_path: pathlib.Path, file: str, frame: int) -> set:
+    """The nodes of `file` active at the end of `frame`, read from a JSON-lines trace."""
+    open_count = {}
+    for line in trace_path.read_text().splitlines():
+        e = json.loads(line)
+        if e["frame"] > frame:
+            break
+        if e.get("file") != file or "node" not in e:
+            continue
+        if e["event"] == "enter":
+            open_count[e["node"]] = open_count.get(e["node"], 0) + 1
+        elif e["event"] == "leave":
+            open_count[e["node"]] = open_count.get(e["node"], 0) - 1
+    return {node for node, n in open_count.items() if n > 0}
+
+
+def results_at(trace_path: pathlib.Path, file: str, frame: int) -> dict:
+    """Each node of `file` updated in `frame`, with its (last) result."""
+    results = {}
+    for line in trace_path.read_text().splitlines():
+        e = json.loads(line)
+        if e["frame"] == frame and e.get("file") == file and e["event"] == "update":
+            results[e["node"]] = e["result"]
+    return results
