@@ -120,12 +120,16 @@ TEST_CASE("a run's page holds its data safely and says when Graphviz is missing"
   const auto data = page_data(missing.html);
   CHECK(data["kind"] == "run");
   CHECK(data["graphviz"] == missing.missing_graphs);
-  CHECK(data["files"][0]["name"] == "patrol.root.ainb");
-  CHECK(data["files"][0]["nodes"][4]["label"] == "#4 MoveTo");
-  CHECK(data["files"][0]["nodes"][4]["guid"].is_string());
-  CHECK(data["timeline"]["files"]["a.root.ainb"]["alerts"][0][2] ==
+  REQUIRE(data["sides"].size() == 1);
+  const auto& side = data["sides"][0];
+  CHECK(side["prefix"] == "f");
+  CHECK(side["files"][0]["name"] == "patrol.root.ainb");
+  CHECK(side["files"][0]["ids"] == "f0");
+  CHECK(side["files"][0]["nodes"][4]["label"] == "#4 MoveTo");
+  CHECK(side["files"][0]["nodes"][4]["guid"].is_string());
+  CHECK(side["timeline"]["files"]["a.root.ainb"]["alerts"][0][2] ==
         "</script><script>alert(1)</script>");
-  CHECK(data["summary"]["state"] == summary.state);
+  CHECK(side["summary"]["state"] == summary.state);
 
   const auto dot = report::find_dot();
   if (dot.empty()) return;  // the browser tests, which CI runs, need it installed
@@ -159,7 +163,7 @@ TEST_CASE("ainb run --html and ainb report: where a page goes, and traces that d
   CHECK(made.code == 0);
   CHECK(made.out.starts_with("wrote " + page.string() + ": 10 frames, "));
   CHECK(made.err.starts_with("warning: " + page.string() + ": The graphs are not drawn"));
-  CHECK(page_data(ainb::test::read_text(page))["timeline"]["frames"] == 10);
+  CHECK(page_data(ainb::test::read_text(page))["sides"][0]["timeline"]["frames"] == 10);
 
   const auto bad = ainb::test::write_scratch("pages/bad.jsonl", "{\"frame\":1}\nnot json\n");
   CHECK(ainb_cli({"report", bad.string(), "--file", kPatrol.string(), "-o", page.string()}).err ==

@@ -91,14 +91,15 @@ std::vector<CLI::Option*> add_run_options(
   return {all.begin() + static_cast<std::ptrdiff_t>(before), all.end()};
 }
 
-// The page of a run (ainb run --html; report/page.hpp).
-void add_page_options(CLI::App& command, RunRequest& request) {
-  command.add_option("--html", request.html,
-                     "Write the run as one HTML page: the graphs, a frame slider, the timeline, "
-                     "the nodes and the blackboard over the run (docs/report.md)");
-  command.add_option("--dot", request.dot,
-                     "Graphviz's dot program, which lays out the page's graphs (default: dot on "
-                     "PATH)");
+// The page of a run, a regression or an exploration (report/page.hpp; docs/report.md).
+std::vector<CLI::Option*> add_page_options(CLI::App& command, RunRequest& request) {
+  return {command.add_option("--html", request.html,
+                             "Write one HTML page to look at: the graphs, a frame slider, the "
+                             "timeline, the nodes and the blackboard over the run (regress: both "
+                             "files side by side; explore: the coverage) (docs/report.md)"),
+          command.add_option("--dot", request.dot,
+                             "Graphviz's dot program, which lays out the page's graphs "
+                             "(default: dot on PATH)")};
 }
 
 void add_verbose(CLI::App& command, RunRequest& request) {
@@ -228,6 +229,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   for (auto* option : add_run_options(*regress, regress_request.run))
     option->excludes(check);
   add_verbose(*regress, regress_request.run);
+  for (auto* option : add_page_options(*regress, regress_request.run)) {
+    option->excludes(record);
+    option->excludes(check);
+  }
   regress
       ->add_option("--max-trace-events", regress_request.max_held_events,
                    "Events a run may trace: both traces are held in memory to be compared (a few "
@@ -326,6 +331,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       explore->remove_option(option);  // explore chooses commands; its scenarios restart
   }
   add_verbose(*explore, explore_request.run);
+  add_page_options(*explore, explore_request.run);
   explore->add_option("--runs", explore_request.runs, "Scenarios to generate and run")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
       ->capture_default_str();

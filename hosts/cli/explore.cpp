@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ainb/load_error.hpp"
+#include "ainb/report/page.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "commands.hpp"
@@ -37,6 +38,18 @@ int report_difference(const ExploreRequest& request, const simulation::ExploreOp
                        d.shrink_runs);
     out << d.scenario.dump() << '\n';
     simulation::print_regress(d.regress, out);
+    if (!request.run.html.empty()) {
+      // The page shows the shrunk scenario's runs, regress's of it again.
+      simulation::RegressRuns runs;
+      const auto shown = simulation::regress(
+          request.run.file, request.against,
+          {simulation::parse_scenario(d.scenario, "the difference explore found")}, options.run,
+          &runs);
+      if (!write_page(request.run.html,
+                      report::regress_page(shown, runs, {.title = {}, .dot = request.run.dot}),
+                      err))
+        return kExitRegressError;
+    }
     if (!request.output.empty()) {
       auto stem = std::filesystem::path(request.against).filename().string();
       if (stem.ends_with(".ainb")) stem.resize(stem.size() - 5);
@@ -59,6 +72,10 @@ int report_difference(const ExploreRequest& request, const simulation::ExploreOp
                        result.not_fitting);
   }
   out << "; what they reached:\n";
+  if (!request.run.html.empty() &&
+      !write_page(request.run.html,
+                  report::coverage_page(result, {.title = {}, .dot = request.run.dot}), err))
+    return kExitRegressError;
   const auto a = result.coverage->totals(), b = result.edited_coverage->totals();
   out << fmt::format("  {:<12} {:>14} {:>14}\n", "reached", "original", "edited");
   print_counts("nodes", a.nodes, b.nodes, out);
@@ -81,6 +98,8 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
   options.shrink = request.shrink;
   options.against = request.against;
   const bool against = !request.against.empty();
+  if (!request.run.html.empty() && !can_write_page(request.run.html, err))
+    return against ? kExitRegressError : kExitLoadError;
   if (!request.output.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(request.output, ec);
@@ -132,6 +151,10 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
         return kExitLoadError;
       }
     }
+    if (!request.run.html.empty() &&
+        !write_page(request.run.html,
+                    report::coverage_page(result, {.title = {}, .dot = request.run.dot}), err))
+      return kExitLoadError;
     for (const auto& failure : result.replay_failures)
       err << "error: " << failure << '\n';
     return result.replay_failures.empty() ? kExitOk : kExitLoadError;

@@ -16,6 +16,7 @@
 
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
+#include "ainb/report/page.hpp"
 #include "ainb/report/timeline.hpp"
 #include "ainb/simulation/coverage.hpp"
 #include "ainb/simulation/golden.hpp"
@@ -90,8 +91,13 @@ simulation::RunOptions run_options(const RunRequest& request) {
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   // Each file is loaded once per side and scenario: its warnings are said once, at the end.
   WarningReport warnings(request.run.verbose);
-  if (!request.record.empty() || !request.check.empty())
+  if (!request.record.empty() || !request.check.empty()) {
+    if (!request.run.html.empty()) {
+      err << "error: --html shows ORIGINAL EDITED (or --explore), not golden traces\n";
+      return kExitRegressError;
+    }
     return run_golden(request, warnings, out, err);
+  }
   if (request.files.size() != 2) {
     err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
     return kExitRegressError;
@@ -109,13 +115,20 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     explore.run.file = request.files[0];
     return run_explore(explore, out, err);
   }
+  if (!request.run.html.empty() && !can_write_page(request.run.html, err)) return kExitRegressError;
   try {
     std::vector<simulation::Scenario> scenarios;
     for (const auto& path : request.scenarios)
       scenarios.push_back(simulation::load_scenario(path));
+    simulation::RegressRuns runs;
     const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
-                                            regress_options(request, warnings));
+                                            regress_options(request, warnings),
+                                            request.run.html.empty() ? nullptr : &runs);
     simulation::print_regress(result, out);
+    if (!request.run.html.empty() &&
+        !write_page(request.run.html,
+                    report::regress_page(result, runs, {.title = {}, .dot = request.run.dot}), err))
+      return kExitRegressError;
     if (result.difference) return kExitDifferent;
     if (request.strict && !result.notes.empty()) {
       out << fmt::format("strict: {} edited value(s) the runs could not see\n",

@@ -123,6 +123,12 @@ def test_a_real_file_with_modules(cli, corpus, browse, tmp_path):
     # A module's graph: the file tab the page lists for it.
     data = json.loads(page.read_text().split('<script type="application/json" id="data">')[1].split("</script>")[0])
     module = next(f for f in files if f != "Toby.utility.root.ainb")
-    index = [f["name"] for f in data["files"]].index(module)
+    index = [f["name"] for f in data["sides"][0]["files"]].index(module)
     (snap,) = browse(page, f"file={index}&frame=300")
     check_frame(snap, trace, module, 300)
+    # A double click on the module node that calls it opens the module's graph at the same frame.
+    caller = next(i for i, n in enumerate(data["sides"][0]["files"][0]["nodes"]) if n.get("calls") == index)
+    before, after = browse(page, "frame=300", [f"node:{caller}", "snap", f"open:{caller}", "snap"])
+    assert before["file"] == "Toby.utility.root.ainb" and before["panel"].count(f"calls{module}") == 1
+    assert after["file"] == module and after["hash"] == f"#file={index}&frame=300"
+    check_frame(after, trace, module, 300)

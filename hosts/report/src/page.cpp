@@ -1,5 +1,6 @@
-// The page of a run: the template (assets/page.html) filled with the style, the script, the
-// graphs dot laid out and the data the script reads.
+// What every page is made of (page_parts.hpp), and the page of a run: the template
+// (assets/page.html) filled with the style, the script, the graphs dot laid out and the data the
+// script reads.
 
 #include "ainb/report/page.hpp"
 
@@ -14,6 +15,7 @@
 #include "ainb/report/dot.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "assets.hpp"
+#include "page_parts.hpp"
 
 namespace ainb::report {
 
@@ -91,26 +93,22 @@ std::string inline_svg(const std::string& svg) {
   return start == std::string::npos ? std::string() : svg.substr(start);
 }
 
-struct Files {
-  nlohmann::json data = nlohmann::json::array();
-  std::string graphs;   // a <div class="layout"> for each file dot laid out
-  std::string message;  // why graphs are missing, if any are
-};
+}  // namespace
 
-// Each file's nodes (their text form, with a label and the file a module node calls), commands
-// and blackboard, and its graph as SVG; element ids start with `prefix` and the file's number.
-Files page_files(const runtime::Graph& top, const PageOptions& options, std::string_view prefix) {
+namespace detail {
+
+std::string dot_program(const PageOptions& options) {
+  const auto dot = options.dot.empty() ? find_dot() : options.dot;
+  return !dot.empty() && std::filesystem::exists(dot) ? dot : std::string();
+}
+
+Side page_side(const runtime::Graph& top, const std::string& dot, std::string_view prefix,
+               std::string label) {
   std::vector<const runtime::Graph*> graphs;
   collect(top, graphs);
-  Files files;
-  const auto dot = options.dot.empty() ? find_dot() : options.dot;
-  const bool have_dot = !dot.empty() && std::filesystem::exists(dot);
-  if (!have_dot) {
-    files.message =
-        "The graphs are not drawn: Graphviz's dot program was not found. Install Graphviz "
-        "(Debian: apt-get install graphviz, or the project's scripts/install-deps.sh) and write "
-        "the page again. The timeline, the node list and the blackboard below work without it.";
-  }
+  Side side;
+  nlohmann::json files = nlohmann::json::array();
+  std::string layouts;
   for (std::size_t f = 0; f < graphs.size(); ++f) {
     const auto& graph = *graphs[f];
     const auto& model = graph.model();
@@ -118,7 +116,7 @@ Files page_files(const runtime::Graph& top, const PageOptions& options, std::str
     auto text = writer::to_text(model);
     nlohmann::json nodes = nlohmann::json::array();
     for (std::uint32_t n = 0; n < model.nodes.size(); ++n) {
-      nlohmann::json node = text["nodes"][n];
+      nlohmann::json node = std::move(text["nodes"][n]);
       node["label"] = node_label(model, n);
       if (const auto* called = graph.module_graph(n)) {
         const auto at = std::find(graphs.begin(), graphs.end(), called) - graphs.begin();
@@ -129,51 +127,81 @@ Files page_files(const runtime::Graph& top, const PageOptions& options, std::str
     nlohmann::json commands = nlohmann::json::array();
     for (const auto& command : model.commands)
       commands.push_back(command.name);
-    files.data.push_back({{"name", graph.file_name()},
-                          {"ids", ids},
-                          {"nodes", std::move(nodes)},
-                          {"commands", std::move(commands)},
-                          {"blackboard", text["blackboard"]}});
-    if (!have_dot) continue;
+    files.push_back({{"name", graph.file_name()},
+                     {"ids", ids},
+                     {"nodes", std::move(nodes)},
+                     {"commands", std::move(commands)},
+                     {"blackboard", std::move(text["blackboard"])}});
+    if (dot.empty()) continue;
     const auto rendered = render_svg(dot, graph_dot(model, {.results = {}, .ids = ids}));
     if (!rendered.ok) {
-      files.message +=
-          fmt::format("{}{}: {}{}", files.message.empty() ? "" : "\n", graph.file_name(),
+      side.failed +=
+          fmt::format("{}{}: {}{}", side.failed.empty() ? "" : "\n", graph.file_name(),
                       rendered.error, rendered.messages.empty() ? "" : ": " + rendered.messages);
       continue;
     }
-    files.graphs += fmt::format("<div class=\"layout\" data-file=\"{}\" hidden>\n{}</div>\n", f,
-                                inline_svg(rendered.svg));
+    layouts += fmt::format("<div class=\"layout\" data-file=\"{}\" hidden>\n{}</div>\n", f,
+                           inline_svg(rendered.svg));
   }
-  return files;
+  side.graphs = fmt::format(
+      "<div class=\"side\" data-side=\"{}\">\n<h2 class=\"side-label\">{}</h2>\n{}</div>\n", prefix,
+      html_escape(label), layouts);
+  side.data = {{"label", std::move(label)}, {"prefix", prefix}, {"files", std::move(files)}};
+  return side;
 }
 
-}  // namespace
+nlohmann::json summary_json(const simulation::Summary& summary) {
+  return {{"file", summary.file},
+          {"command", summary.command},
+          {"state", summary.state},
+          {"frames", summary.frames},
+          {"ended_frame", summary.ended_frame},
+          {"fault", summary.fault},
+          {"alerts", summary.alerts.size()},
+          {"warnings", summary.warnings.size()}};
+}
+
+Page assemble(std::string_view kind, std::string_view title, const std::string& dot,
+              std::vector<Side> sides, nlohmann::json data) {
+  std::string missing;
+  if (dot.empty()) {
+    missing =
+        "The graphs are not drawn: Graphviz's dot program was not found. Install Graphviz "
+        "(Debian: apt-get install graphviz, or the project's scripts/install-deps.sh) and write "
+        "the page again. The timeline, the node list and the blackboard below work without it.";
+  }
+  std::string graphs;
+  data["sides"] = nlohmann::json::array();
+  for (auto& side : sides) {
+    if (!side.failed.empty()) missing += (missing.empty() ? "" : "\n") + side.failed;
+    graphs += side.graphs;
+    data["sides"].push_back(std::move(side.data));
+  }
+  data["kind"] = kind;
+  data["graphviz"] = missing;
+  const auto escaped_title = html_escape(title);
+  const auto json = script_json(data);
+  return {.html = fill(assets::page_html, {{"TITLE", escaped_title},
+                                           {"STYLE", assets::page_css},
+                                           {"GRAPHS", graphs},
+                                           {"DATA", json},
+                                           {"SCRIPT", assets::page_js}}),
+          .missing_graphs = std::move(missing)};
+}
+
+}  // namespace detail
 
 Page run_page(const simulation::Summary& summary, const Timeline& timeline,
               const PageOptions& options) {
   if (!summary.graph) throw std::invalid_argument("run_page: the summary has no graph");
-  auto files = page_files(*summary.graph, options, "f");
-  nlohmann::json data;
-  data["kind"] = "run";
-  data["files"] = std::move(files.data);
-  data["graphviz"] = files.message;
-  data["summary"] = {{"file", summary.file},
-                     {"command", summary.command},
-                     {"state", summary.state},
-                     {"ended_frame", summary.ended_frame},
-                     {"fault", summary.fault},
-                     {"alerts", summary.alerts.size()},
-                     {"warnings", summary.warnings.size()}};
-  data["timeline"] = timeline.to_json(summary.frames);
-  const auto title = html_escape(options.title.empty() ? summary.file : options.title);
-  const auto json = script_json(data);
-  return {.html = fill(assets::page_html, {{"TITLE", title},
-                                           {"STYLE", assets::page_css},
-                                           {"GRAPHS", files.graphs},
-                                           {"DATA", json},
-                                           {"SCRIPT", assets::page_js}}),
-          .missing_graphs = files.message};
+  const auto dot = detail::dot_program(options);
+  auto side = detail::page_side(*summary.graph, dot, "f", "");
+  side.data["timeline"] = timeline.to_json(summary.frames);
+  side.data["summary"] = detail::summary_json(summary);
+  std::vector<detail::Side> sides;
+  sides.push_back(std::move(side));
+  return detail::assemble("run", options.title.empty() ? summary.file : options.title, dot,
+                          std::move(sides), nlohmann::json::object());
 }
 
 }  // namespace ainb::report

@@ -383,7 +383,7 @@ std::vector<Edit> edits_between(const Model& original, const Model& edited,
                        norm_b(text_b.value(key, json())), found);
     }
     for (auto& what : found)
-      edits.push_back({-1, -1, std::move(what)});
+      edits.push_back({{}, -1, -1, std::move(what)});
   }
 
   // The nodes, pair by pair, then the unpaired ones.
@@ -392,7 +392,7 @@ std::vector<Edit> edits_between(const Model& original, const Model& edited,
   for (std::size_t i = 0; i < original.nodes.size(); ++i) {
     const auto j = pairing.edited_of[i];
     if (j < 0) {
-      edits.push_back({static_cast<std::int64_t>(i), -1, "deleted in the edited file"});
+      edits.push_back({{}, static_cast<std::int64_t>(i), -1, "deleted in the edited file"});
       continue;
     }
     auto a = norm_a(nodes_a[i]);
@@ -402,11 +402,11 @@ std::vector<Edit> edits_between(const Model& original, const Model& edited,
     std::vector<std::string> found;
     compare_node(a, b, found);
     for (auto& what : found)
-      edits.push_back({static_cast<std::int64_t>(i), j, std::move(what)});
+      edits.push_back({{}, static_cast<std::int64_t>(i), j, std::move(what)});
   }
   for (std::size_t j = 0; j < edited.nodes.size(); ++j) {
     if (pairing.original_of[j] < 0)
-      edits.push_back({-1, static_cast<std::int64_t>(j), "new in the edited file"});
+      edits.push_back({{}, -1, static_cast<std::int64_t>(j), "new in the edited file"});
   }
   return edits;
 }

@@ -24,14 +24,7 @@ NodePairing pair_guids(const std::vector<std::string>& original,
 // Every file of an actor by name: the top-level file and the modules it loaded.
 std::map<std::string, const Model*> actor_files(const runtime::Graph& graph);
 
-// One difference between the files: of a node (original_node or, for a new node, edited_node
-// is set) or of the file (both -1). `what` reads "property Speed is 1 in the original and 2 in
-// the edited file"; nodes in it are named by their original numbers.
-struct Edit {
-  std::int64_t original_node = -1;
-  std::int64_t edited_node = -1;
-  std::string what;
-};
+// The edits between two files (Edit::file left empty; nodes named by their original numbers).
 // Compared through the text form (docs/text-form.md), so every field it holds counts, except
 // those that only restate another (GUIDs, name hashes, the names shown beside indices, layout).
 std::vector<Edit> edits_between(const Model& original, const Model& edited,

@@ -177,8 +177,30 @@ NodePairings pair_files(const runtime::Graph& original, const runtime::Graph& ed
   return pairings;
 }
 
+std::vector<Edit> actor_edits(const runtime::Graph& original, const runtime::Graph& edited,
+                              const NodePairings& pairings) {
+  std::vector<Edit> edits;
+  const auto add = [&](const std::string& name, const Model& a, const Model& b) {
+    const auto pairing = pairings.find(name);
+    if (pairing == pairings.end()) return;
+    for (auto& edit : edits_between(a, b, pairing->second)) {
+      edit.file = name;
+      edits.push_back(std::move(edit));
+    }
+  };
+  add(original.file_name(), original.model(), edited.model());
+  const auto edited_files = actor_files(edited);
+  for (const auto& [name, model] : actor_files(original)) {
+    const auto other = edited_files.find(name);
+    if (name != original.file_name() && other != edited_files.end())
+      add(name, *model, *other->second);
+  }
+  return edits;
+}
+
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
-                      const std::vector<Scenario>& scenarios, const RunOptions& options) {
+                      const std::vector<Scenario>& scenarios, const RunOptions& options,
+                      RegressRuns* kept) {
   RegressResult result;
   std::vector<Scenario> runs = scenarios;
   if (runs.empty()) {
@@ -213,7 +235,17 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     std::optional<std::string> does_not_fit;
     with_side("edited", edited,
               [&] { does_not_fit = misfit([&] { sb = run(edited, edited_options, b); }); });
+    // The runs a look at them shows: this scenario's, until a later one's replace them.
+    const auto keep = [&] {
+      if (kept == nullptr) return;
+      *kept = {.scenario = scenario.name,
+               .original = sa,
+               .edited = sb,
+               .original_events = std::move(a.events),
+               .edited_events = std::move(b.events)};
+    };
     if (does_not_fit) {
+      keep();
       // What the scenario or the command names, which the original has, is gone: a difference.
       Difference d;
       d.scenario = scenario.name;
@@ -231,10 +263,12 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
       d->scenario = scenario.name;
       result.events += d->index;
       result.difference = std::move(d);
+      keep();
       return result;
     }
     result.events += a.events.size();
     mark_entered(a.events, entered);
+    keep();
   }
   // Edits the runs could not see: in the file, then in each module both sides loaded (an edit
   // of a module file counts as much as one of the file).

@@ -86,9 +86,33 @@ std::optional<Difference> first_difference(const std::vector<TraceEvent>& origin
 void print_difference(const Difference& difference, std::ostream& out,
                       std::string_view original = "original", std::string_view edited = "edited");
 
-// Throws what simulate() throws, for either file.
+// One difference between two versions of a file, found through their text forms: of a node
+// (original_node, or edited_node alone for a new one) or of the file itself (both -1). `what`
+// reads "property Speed is 1 in the original and 2 in the edited file".
+struct Edit {
+  std::string file;  // the top-level file under the original's name, or a module's
+  std::int64_t original_node = -1;
+  std::int64_t edited_node = -1;
+  std::string what;
+};
+// Every edit between two actors: the top-level file's, then each module both loaded, by name.
+std::vector<Edit> actor_edits(const runtime::Graph& original, const runtime::Graph& edited,
+                              const NodePairings& pairings);
+
+// The two runs of one scenario, kept for a look at them (report::regress_page): the scenario
+// that differed, else the last one. When the edited file does not fit the scenario, `edited`
+// has no graph and no events.
+struct RegressRuns {
+  std::string scenario;
+  Summary original, edited;
+  std::vector<TraceEvent> original_events, edited_events;
+};
+
+// Throws what simulate() throws, for either file. With `kept`, the runs of the scenario shown
+// are kept there.
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
-                      const std::vector<Scenario>& scenarios, const RunOptions& options);
+                      const std::vector<Scenario>& scenarios, const RunOptions& options,
+                      RegressRuns* kept = nullptr);
 void print_regress(const RegressResult& result, std::ostream& out);
 
 }  // namespace ainb::simulation

@@ -1,0 +1,72 @@
+// The page of a regression: two sides, the pairing of their nodes, the first difference and the
+// edits.
+
+#include <stdexcept>
+#include <utility>
+
+#include "ainb/report/page.hpp"
+#include "page_parts.hpp"
+
+namespace ainb::report {
+
+namespace {
+
+detail::Side run_side(const simulation::Summary& summary,
+                      const std::vector<simulation::TraceEvent>& events, const std::string& dot,
+                      std::string_view prefix, const std::string& label) {
+  Timeline timeline;
+  for (const auto& e : events)
+    timeline.event(e);
+  auto side = detail::page_side(*summary.graph, dot, prefix, label + ": " + summary.file);
+  side.data["timeline"] = timeline.to_json(summary.frames);
+  side.data["summary"] = detail::summary_json(summary);
+  return side;
+}
+
+nlohmann::json event_json(const std::optional<simulation::TraceEvent>& e) {
+  return e ? nlohmann::json(simulation::trace_event_json(*e)) : nlohmann::json();
+}
+
+}  // namespace
+
+Page regress_page(const simulation::RegressResult& result, const simulation::RegressRuns& runs,
+                  const PageOptions& options) {
+  if (!runs.original.graph) throw std::invalid_argument("regress_page: no original run");
+  const auto dot = detail::dot_program(options);
+  std::vector<detail::Side> sides;
+  sides.push_back(run_side(runs.original, runs.original_events, dot, "a", "original"));
+  nlohmann::json regress{{"scenario", runs.scenario},
+                         {"scenarios", result.scenarios},
+                         {"events", result.events},
+                         {"notes", result.notes},
+                         {"pairing", nlohmann::json::object()},
+                         {"edits", nlohmann::json::array()}};
+  if (runs.edited.graph) {
+    sides.push_back(run_side(runs.edited, runs.edited_events, dot, "b", "edited"));
+    const auto pairings = simulation::pair_files(*runs.original.graph, *runs.edited.graph);
+    for (const auto& [file, pairing] : pairings) {
+      regress["pairing"][file] = {{"edited_of", pairing.edited_of},
+                                  {"original_of", pairing.original_of}};
+    }
+    for (const auto& edit :
+         simulation::actor_edits(*runs.original.graph, *runs.edited.graph, pairings)) {
+      regress["edits"].push_back({{"file", edit.file},
+                                  {"original_node", edit.original_node},
+                                  {"edited_node", edit.edited_node},
+                                  {"what", edit.what}});
+    }
+  }
+  if (result.difference) {
+    const auto& d = *result.difference;
+    regress["difference"] = {{"explanation", d.explanation},
+                             {"index", d.index},
+                             {"original", event_json(d.original)},
+                             {"edited", event_json(d.edited)}};
+  }
+  const auto title = options.title.empty() ? runs.original.file + " against " +
+                                                 (runs.edited.graph ? runs.edited.file : "its edit")
+                                           : options.title;
+  return detail::assemble("regress", title, dot, std::move(sides), {{"regress", regress}});
+}
+
+}  // namespace ainb::report
