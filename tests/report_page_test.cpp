@@ -76,6 +76,14 @@ TEST_CASE("a timeline keeps spans, run-length results and blackboard changes") {
         nlohmann::json::parse(R"([[1, 3, "R"], [4, 1, "S"], [5, 1, "F"]])"));
   CHECK(json["files"]["a.root.ainb"]["blackboard"] ==
         nlohmann::json::parse(R"({"Alarm": [[2, "true"]], "Name": [[6, "\"a=b\""]]})"));
+  // Output values where they change; a frame's last value.
+  using Values = std::vector<std::pair<std::string_view, std::string>>;
+  t.outputs(event(1, "update", 2, "Running"), Values{{"Left", "3.5"}, {"Name", "\"a\""}});
+  t.outputs(event(2, "update", 2, "Running"), Values{{"Left", "3.5"}, {"Name", "\"a\""}});
+  t.outputs(event(3, "update", 2, "Running"), Values{{"Left", "1"}, {"Name", "\"a\""}});
+  t.outputs(event(3, "update", 2, "Running"), Values{{"Left", "0"}, {"Name", "\"a\""}});
+  CHECK(t.to_json()["files"]["a.root.ainb"]["nodes"]["2"]["outputs"] ==
+        nlohmann::json::parse(R"({"Left": [[1, "3.5"], [3, "0"]], "Name": [[1, "\"a\""]]})"));
   CHECK(t.last_frame() == 6);
   CHECK(t.events() == 16);
   CHECK(t.files() == std::vector<std::string>{"a.root.ainb"});

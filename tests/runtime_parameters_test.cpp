@@ -1,7 +1,7 @@
-// Parameters and the blackboard: inputs read other nodes' outputs, the blackboard (a vec3f
-// component too) and defaults; multi-source inputs; the parameters a class declares, found in each
-// node when the graph is built; blackboard writes and XLink actions reported to the observer, and
-// attachments read by the node.
+// Parameters and the blackboard: inputs read other nodes' outputs (which a tool reads too), the
+// blackboard (a vec3f component too) and defaults; multi-source inputs; the parameters a class
+// declares, found in each node when the graph is built; blackboard writes and XLink actions
+// reported to the observer, and attachments read by the node.
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -44,6 +44,12 @@ TEST_CASE("inputs read other nodes' outputs, the blackboard and defaults") {
   h.tick();
   CHECK(reader->seen == std::vector<std::int32_t>{1, 2});
   CHECK(reader->speeds == std::vector<float>{2.0f, 2.0f});
+  // A tool reads what a node last wrote (Instance::output_value), and no output it lacks.
+  CHECK(std::get<std::int32_t>(h.instance->output_value(1, ParamType::Int, 0)) == 2);
+  CHECK_THROWS_WITH_AS(h.instance->output_value(1, ParamType::Float, 0),
+                       "output_value: node 1 has 0 outputs of that type, not 1", std::out_of_range);
+  CHECK_THROWS_WITH_AS(h.instance->output_value(3, ParamType::Int, 0),
+                       "output_value: node 3 is past the file's 3 nodes", std::out_of_range);
 }
 
 TEST_CASE("multi-source inputs: the class reads every source, and a plain read gives the first") {

@@ -194,6 +194,12 @@ class BothSinks : public simulation::TraceSink {
     second_.finish();
   }
   std::uint64_t dropped() const override { return first_.dropped(); }
+  bool takes_outputs() const override { return first_.takes_outputs() || second_.takes_outputs(); }
+  void outputs(const simulation::TraceEvent& update,
+               const std::vector<std::pair<std::string_view, std::string>>& values) override {
+    if (first_.takes_outputs()) first_.outputs(update, values);
+    if (second_.takes_outputs()) second_.outputs(update, values);
+  }
 
  private:
   simulation::TraceSink& first_;

@@ -202,6 +202,21 @@ void detail::Scheduler::BlockDeleter::operator()(std::byte* block) const {
 }
 
 // An output slot holds its type's value in its natural size (Graph::output_offset).
+Value Instance::output_value(std::uint32_t node, ParamType type, std::uint32_t index) const {
+  const auto& nodes = graph_->model().nodes;
+  if (node >= nodes.size()) {
+    throw std::out_of_range(
+        fmt::format("output_value: node {} is past the file's {} nodes", node, nodes.size()));
+  }
+  const auto t = static_cast<std::size_t>(type);
+  const auto range = nodes[node].outputs[t];
+  if (index >= range.count) {
+    throw std::out_of_range(fmt::format("output_value: node {} has {} outputs of that type, not {}",
+                                        node, range.count, index + 1));
+  }
+  return output(t, range.base + index);
+}
+
 Value detail::Scheduler::output(std::size_t t, std::uint32_t index) const {
   const auto* at = output_at(t, index);
   auto load = [at](auto value) -> Value {

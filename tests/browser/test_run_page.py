@@ -78,6 +78,10 @@ def test_clicking_a_node_shows_its_properties_and_events(patrol, browse):
     assert "Events over the run" in snap["panel"]
     assert "Running" in snap["panel"]
     assert snap["errors"] == ""
+    # Its output values at a frame: the scenario's 3.5, then 0 from frame 3.
+    at2, at3 = browse(page, "frame=2&node=4", ["snap", "key:ArrowRight", "snap"])
+    assert "Output values at frame 2DistanceLeft3.5Events" in at2["panel"]
+    assert "Output values at frame 3DistanceLeft0 (changed)Events" in at3["panel"]
 
 
 def test_a_page_without_graphviz_says_how_to_install_it_and_still_works(cli, patrol, browse, tmp_path):

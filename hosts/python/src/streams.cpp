@@ -68,6 +68,7 @@ class Stream final : public simulation::TraceSink {
         changed_.notify_all();
       }
       if (ended) {
+        read_to_end_ = true;
         join();
         if (error_) std::rethrow_exception(error_);
         throw py::stop_iteration();
@@ -94,9 +95,11 @@ class Stream final : public simulation::TraceSink {
     ready_.clear();
   }
 
-  // The summary, once the run has ended (None before, and for a run that failed to start or was
-  // closed before its end).
+  // The summary, once Python has read the last event (None before, although the run may have
+  // ended with its events still queued; and for a run that failed to start or was closed before
+  // its end).
   py::object result() {
+    if (!read_to_end_) return py::none();
     {
       const std::lock_guard lock(mutex_);
       if (!done_ || cut_ || error_) return py::none();
@@ -114,6 +117,7 @@ class Stream final : public simulation::TraceSink {
   std::vector<std::string> warnings_;
   runtime::LogSink log_;
   simulation::Summary summary_;
+  bool read_to_end_ = false;  // Python's side saw the end (next() raised StopIteration)
   std::exception_ptr error_;
   std::mutex mutex_;
   std::condition_variable changed_;

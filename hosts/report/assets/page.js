@@ -2,8 +2,7 @@
 // files, their graphs and, for a run, its timeline); a frame slider; the node list; the
 // blackboard; the edits or the items never reached. State lives in the location's hash
 // (#file=0&frame=12&side=0&node=5), so a link, a reload or a test opens the page where it was.
-"use strict";
-
+// It uses dom.js's helpers and tracks.js's reading of a run, which come before it in the page.
 (() => {
   const errors = [];
   const report = (message) => {
@@ -21,44 +20,8 @@
   const coverage = data.coverage || null;
   const timed = sides.some((s) => s.timeline);
   const frames = Math.max(0, ...sides.map((s) => (s.timeline ? s.timeline.frames : 0)));
-  const RESULT = { S: "Success", F: "Failure", R: "Running" };
 
   const $ = (id) => document.getElementById(id);
-  const element = (tag, attributes = {}, text = "") => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
-    if (text !== "") e.textContent = text;
-    return e;
-  };
-  const svgElement = (tag, attributes = {}, title = "") => {
-    const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
-    if (title) {
-      const t = document.createElementNS("http://www.w3.org/2000/svg", "title");
-      t.textContent = title;
-      e.append(t);
-    }
-    return e;
-  };
-  const table = (rows) => {
-    const t = element("table");
-    for (const [k, v] of rows) {
-      const tr = element("tr");
-      tr.append(element("td", {}, k), element("td", {}, v));
-      t.append(tr);
-    }
-    return t;
-  };
-  // The index of the last element of sorted array `a` at or below `f` (-1: none).
-  const lastAtOrBelow = (a, f) => {
-    let lo = 0, hi = a.length - 1, found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (a[mid] <= f) { found = mid; lo = mid + 1; } else { hi = mid - 1; }
-    }
-    return found;
-  };
-
   // The selected file is side 0's; the selected node is of side `side`.
   const state = { file: 0, frame: 0, side: 0, node: -1 };
 
@@ -76,70 +39,15 @@
   const fileData = (s, f) => sides[s].files[f];
 
   // --- A node's events in a run -------------------------------------------------------------------
+  // A node's state in words and as classes; nothing on a page without time.
+  const stateWords = (at, track) => (timed ? describeAt(at, track) : "");
+  const stateClasses = (at, track) => (timed ? classesAt(at, track) : []);
   const trackOf = (s, f, node) => {
     const T = sides[s].timeline;
     if (!T || f < 0) return null;
     const file = T.files[fileData(s, f).name];
     return file ? file.nodes[String(node)] || null : null;
   };
-  // A track's spans indexed for lookups by frame, made at its first use: the enter frames (in
-  // order), the latest leave among the spans so far (a span still open never leaves), and the
-  // leave frames sorted.
-  const indexOf = (track) => {
-    if (track.index) return track.index;
-    const enters = [], reach = [], leaves = [];
-    let furthest = -Infinity;
-    for (let i = 0; i < track.spans.length; i += 2) {
-      const leave = track.spans[i + 1] < 0 ? Infinity : track.spans[i + 1];
-      enters.push(track.spans[i]);
-      furthest = Math.max(furthest, leave);
-      reach.push(furthest);
-      if (leave !== Infinity) leaves.push(leave);
-    }
-    leaves.sort((a, b) => a - b);
-    track.index = { enters, reach, leaves, starts: track.updates.map((u) => u[0]) };
-    return track.index;
-  };
-  // What a node did in frame f: active at its end, entered or left in it, its result if updated.
-  const nodeAt = (track, f) => {
-    const at = { active: false, entered: false, left: false, visited: false, result: "" };
-    if (!track) return at;
-    const { enters, reach, leaves, starts } = indexOf(track);
-    const k = lastAtOrBelow(enters, f);
-    if (k >= 0) {
-      at.visited = true;
-      at.entered = enters[k] === f;
-      at.active = reach[k] > f;
-      const l = lastAtOrBelow(leaves, f);
-      at.left = l >= 0 && leaves[l] === f;
-    }
-    const u = lastAtOrBelow(starts, f);
-    if (u >= 0 && f < track.updates[u][0] + track.updates[u][1]) at.result = track.updates[u][2];
-    return at;
-  };
-  const describeAt = (at, track) => {
-    if (!timed) return "";
-    const words = [];
-    if (at.entered) words.push("entered");
-    if (at.result) words.push(`updated: ${RESULT[at.result]}`);
-    if (at.left) words.push("left");
-    if (at.active) words.push("active");
-    if (words.length) return words.join(", ");
-    return !track ? "never entered" : at.visited ? "inactive" : "not entered yet";
-  };
-  const classesAt = (at, track) => {
-    if (!timed) return [];
-    const classes = [];
-    if (!track) classes.push("never");
-    else if (at.visited) classes.push("visited");
-    if (at.active) classes.push("active");
-    if (at.entered) classes.push("entered");
-    if (at.left) classes.push("left");
-    if (at.result) classes.push(`r-${at.result}`);
-    return classes;
-  };
-  const updatesOf = (track) => (track ? track.updates.reduce((n, run) => n + run[1], 0) : 0);
-
   // --- What a page knows besides time: edits, the first difference, coverage -----------------------
   // Marks by side, file name and node: classes that do not change with the frame, and the lines
   // the panel says about the node.
@@ -361,28 +269,6 @@
     }
     return values;
   };
-  const numeric = (v) => (v === "true" ? 1 : v === "false" ? 0 : /^-?[\d.]/.test(v) ? Number(v) : NaN);
-  const plot = (changes, fallback) => {
-    const svg = svgElement("svg", { viewBox: `0 0 ${Math.max(frames, 1)} 10`, preserveAspectRatio: "none" });
-    let last = numeric(fallback);
-    const values = changes.map(([, v]) => numeric(v)).concat([last]).filter((v) => !Number.isNaN(v));
-    const lo = Math.min(...values), hi = Math.max(...values);
-    const y = (v) => (hi === lo ? 5 : 9 - ((v - lo) / (hi - lo)) * 8);
-    const points = Number.isNaN(last) ? [] : [`0,${y(last)}`];
-    for (const [frame, v] of changes) {
-      const n = numeric(v);
-      if (Number.isNaN(n)) {
-        svg.append(svgElement("line", { x1: frame, x2: frame, y1: 0, y2: 10, class: "change" }));
-        continue;
-      }
-      if (!Number.isNaN(last)) points.push(`${frame},${y(last)}`);
-      points.push(`${frame},${y(n)}`);
-      last = n;
-    }
-    if (!Number.isNaN(last)) points.push(`${frames},${y(last)}`);
-    if (points.length > 0) svg.append(svgElement("polyline", { points: points.join(" "), "vector-effect": "non-scaling-stroke" }));
-    return svg;
-  };
   const blackboardRows = [];
   const buildBlackboard = () => {
     if (!timed) {
@@ -413,7 +299,7 @@
           return { changes, fallback, frames: changes.map(([frame]) => frame) };
         });
         const cell = element("td");
-        cell.append(plot(values[0].changes, values[0].fallback));
+        cell.append(plot(values[0].changes, values[0].fallback, frames));
         tr.append(cell);
         body.append(tr);
         blackboardRows.push({ tr, values });
@@ -562,25 +448,6 @@
     }
     return out;
   };
-  const eventRows = (track) => {
-    const events = [];
-    // A node entered and left in each of many frames (a tree that runs every frame) is one row.
-    const spans = track.spans;
-    for (let i = 0; i < spans.length; i += 2) {
-      const enter = spans[i], leave = spans[i + 1];
-      if (leave === enter) {
-        let j = i;
-        while (j + 2 < spans.length && spans[j + 2] === spans[j] + 1 && spans[j + 3] === spans[j + 2]) j += 2;
-        events.push(j === i ? [`frame ${enter}`, "entered and left"] : [`frames ${enter}\u2013${spans[j]}`, "entered and left in each"]);
-        i = j;
-        continue;
-      }
-      events.push([`frames ${enter}\u2013${leave < 0 ? "end" : leave}`, leave < 0 ? "active to the end" : "active"]);
-    }
-    for (const [first, count, result] of track.updates) events.push([count === 1 ? `frame ${first}` : `frames ${first}\u2013${first + count - 1}`, RESULT[result] || result]);
-    for (const [f, what] of track.xlinks || []) events.push([`frame ${f}`, `XLink ${what}`]);
-    return events;
-  };
   let panelShows = null;
   const drawPanel = () => {
     const shows = state.node < 0 ? "" : `${state.file}:${state.side}:${state.node}:${timed ? state.frame : 0}`;
@@ -597,7 +464,7 @@
     const track = trackOf(s, f, state.node);
     panel.append(element("h3", {}, sides.length > 1 ? `${node.label} (${sides[s].label.split(":")[0]})` : node.label));
     const facts = [["GUID", node.guid || ""]];
-    if (timed) facts.push([`frame ${state.frame}`, describeAt(nodeAt(track, state.frame), track)]);
+    if (timed) facts.push([`frame ${state.frame}`, stateWords(nodeAt(track, state.frame), track)]);
     if (sides.length > 1) {
       const other = partner(s, state.file, state.node);
       const otherSide = 1 - s;
@@ -622,6 +489,14 @@
       if (r.length) panel.append(element("h3", {}, title), table(r));
     }
     if (!timed) return;
+    const outputs = Object.entries((track && track.outputs) || {});
+    if (outputs.length) {
+      panel.append(element("h3", {}, `Output values at frame ${state.frame}`));
+      panel.append(table(outputs.map(([name, changes]) => {
+        const k = lastAtOrBelow(changes.map(([frame]) => frame), state.frame);
+        return [name, k < 0 ? "not written yet" : `${changes[k][1]}${changes[k][0] === state.frame ? " (changed)" : ""}`];
+      })));
+    }
     panel.append(element("h3", {}, "Events over the run"));
     if (!track) {
       panel.append(element("p", { class: "hint" }, "Never entered in this run."));
@@ -668,7 +543,7 @@
       side.files[f].nodes.forEach((_, n) => {
         const track = trackOf(s, f, n);
         const at = nodeAt(track, frame);
-        const list = [...classesAt(at, track), ...staticClasses(s, f, n)];
+        const list = [...stateClasses(at, track), ...staticClasses(s, f, n)];
         if (n === selected) list.push("selected");
         const value = list.join(" ");
         const g = graphElement(s, f, `n${n}`);
@@ -677,7 +552,7 @@
           const row = rows[n];
           setClasses(row, value);
           if (timed) {
-            const words = describeAt(at, track);
+            const words = stateWords(at, track);
             if (row.dataset.state !== words) {
               row.dataset.state = words;
               row.cells[2].textContent = words;
@@ -688,7 +563,7 @@
           // The edited side's state beside its partner's row.
           const original = partner(1, state.file, n);
           if (original >= 0 && rows[original]) {
-            const words = describeAt(at, track);
+            const words = stateWords(at, track);
             const cell = rows[original].cells[3];
             if (cell.textContent !== words) {
               cell.textContent = words;

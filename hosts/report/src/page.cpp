@@ -181,11 +181,12 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
   data["graphviz"] = missing;
   const auto escaped_title = html_escape(title);
   const auto json = script_json(data);
+  const auto script = fmt::format("{}\n{}\n{}", assets::dom_js, assets::tracks_js, assets::page_js);
   return {.html = fill(assets::page_html, {{"TITLE", escaped_title},
                                            {"STYLE", assets::page_css},
                                            {"GRAPHS", graphs},
                                            {"DATA", json},
-                                           {"SCRIPT", assets::page_js}}),
+                                           {"SCRIPT", script}}),
           .missing_graphs = std::move(missing)};
 }
 

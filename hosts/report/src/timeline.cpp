@@ -67,6 +67,23 @@ void Timeline::event(const simulation::TraceEvent& e) {
   }
 }
 
+void Timeline::outputs(const simulation::TraceEvent& update,
+                       const std::vector<std::pair<std::string_view, std::string>>& values) {
+  if (update.node < 0) return;
+  auto& track = files_[update.file].nodes[static_cast<std::uint32_t>(update.node)];
+  for (const auto& [name, value] : values) {
+    auto it = track.outputs.find(name);
+    if (it == track.outputs.end()) it = track.outputs.emplace(std::string(name), Changes{}).first;
+    auto& changes = it->second;
+    if (!changes.empty() && changes.back().second == value) continue;
+    if (!changes.empty() && changes.back().first == update.frame) {
+      changes.back().second = value;  // only a frame's last value is seen
+    } else {
+      changes.emplace_back(update.frame, value);
+    }
+  }
+}
+
 const Timeline::Track* Timeline::track(const std::string& file, std::uint32_t node) const {
   const auto f = files_.find(file);
   if (f == files_.end()) return nullptr;
@@ -99,6 +116,14 @@ nlohmann::json Timeline::to_json(std::uint64_t frames) const {
       auto& n = nodes[std::to_string(index)];
       n["spans"] = track.spans;
       n["updates"] = std::move(updates);
+      if (!track.outputs.empty()) {
+        auto& outputs = n["outputs"] = nlohmann::json::object();
+        for (const auto& [output, changes] : track.outputs) {
+          auto& c = outputs[output] = nlohmann::json::array();
+          for (const auto& [frame, value] : changes)
+            c.push_back({frame, value});
+        }
+      }
       if (!track.xlinks.empty()) {
         auto& xlinks = n["xlinks"] = nlohmann::json::array();
         for (const auto& [frame, what] : track.xlinks)

@@ -57,6 +57,16 @@ void Tracer::on_update(const Instance& i, std::uint32_t node, Result result) {
   auto e = event(i, "update", node);
   e.result = runtime::result_name(result);
   send(e);
+  if (!sink_->takes_outputs()) return;
+  const auto& model = i.graph().model();
+  std::vector<std::pair<std::string_view, std::string>> values;
+  for (std::size_t t = 0; t < kParamTypeCount; ++t) {
+    const auto type = static_cast<ParamType>(t);
+    const auto outputs = model.outputs_of(model.nodes[node], type);
+    for (std::uint32_t k = 0; k < outputs.size(); ++k)
+      values.emplace_back(outputs[k].name, format_value(i.output_value(node, type, k)));
+  }
+  if (!values.empty()) sink_->outputs(e, values);
 }
 
 void Tracer::finish_summary() {

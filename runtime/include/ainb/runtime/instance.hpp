@@ -140,6 +140,10 @@ class alignas(64) Instance : private detail::Scheduler {
   bool set_module_value(std::string_view module_file, std::string_view name, BlackboardType type,
                         const Value& value);
   const Value* blackboard(std::string_view name) const;
+  // What node `node`'s output `index` (among its outputs of `type`, in the file's order) holds
+  // now: for tools that show a run (a report page, a debugger), not for a tick's hot path.
+  // Throws std::out_of_range for a node or output the file does not have.
+  Value output_value(std::uint32_t node, ParamType type, std::uint32_t index) const;
 
   // For hosts that tick thousands of actors in turn, whose state no cache holds: each tick then
   // waits for its actor's memory line by line. prefetch() asks the processor to start reading

@@ -95,6 +95,12 @@ class TraceSink {
   virtual void finish() {}
   // Events dropped by a trace writer's limit (0 when nothing was).
   virtual std::uint64_t dropped() const { return 0; }
+  // A sink that shows values (a report page) takes each node's outputs after its updates: the
+  // update event, then each output's name and value (format_value) in the file's order. The
+  // trace writers take none, so a trace is the same with or without them.
+  virtual bool takes_outputs() const { return false; }
+  virtual void outputs(const TraceEvent& /*update*/,
+                       const std::vector<std::pair<std::string_view, std::string>>& /*values*/) {}
 };
 
 // Keeps every event in memory (regress, golden traces, tests), at most `limit`: one more throws
