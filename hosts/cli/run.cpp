@@ -91,13 +91,8 @@ simulation::RunOptions run_options(const RunRequest& request) {
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   // Each file is loaded once per side and scenario: its warnings are said once, at the end.
   WarningReport warnings(request.run.verbose);
-  if (!request.record.empty() || !request.check.empty()) {
-    if (!request.run.html.empty()) {
-      err << "error: --html shows ORIGINAL EDITED (or --explore), not golden traces\n";
-      return kExitRegressError;
-    }
-    return run_golden(request, warnings, out, err);
-  }
+  if (!request.record.empty() || !request.check.empty())
+    return run_golden(request, warnings, out, err);  // no page: the command line refuses --html
   if (request.files.size() != 2) {
     err << "error: regress compares two files: ORIGINAL EDITED (or use --record/--check)\n";
     return kExitRegressError;

@@ -28,6 +28,11 @@ def corpus() -> pathlib.Path:
     return path
 
 
+def corpus_ainb_files(corpus: pathlib.Path) -> list:
+    """Every real AI file: corpus/ainb and corpus/bulk/ainb."""
+    return sorted((corpus / "ainb").glob("*.ainb")) + sorted((corpus / "bulk/ainb").glob("*.ainb"))
+
+
 @pytest.fixture(scope="session")
 def cli():
     """Runs the `ainb` program: (exit code, stdout, stderr)."""
@@ -52,9 +57,8 @@ def chromium() -> str:
 @pytest.fixture(scope="session")
 def browse(chromium, tmp_path_factory):
     """browse(page, hash, steps) -> the snapshots driver.html took (a list of dicts)."""
-    profile = tmp_path_factory.mktemp("chromium-profile")
-
     def run(page: pathlib.Path, hash: str = "", steps=("snap",)):
+        profile = tmp_path_factory.mktemp("chromium-profile")
         target = page.resolve().as_uri() + (f"#{hash}" if hash else "")
         query = urllib.parse.urlencode({"page": target, "steps": ",".join(steps)})
         done = subprocess.run(

@@ -67,7 +67,7 @@
   // The edited side names its top file after itself; edits and pairs name it after the original.
   const sideFileName = (s, name) => (s === 1 && name === main.files[0].name ? sides[1].files[0].name : name);
 
-  let difference = null;  // {frame, sides: [[file, node] or null per side]}
+  let difference = null;  // {frame, events: each side's differing event (null: it had none)}
   if (regress) {
     for (const edit of regress.edits) {
       const what = edit.what;
@@ -400,9 +400,8 @@
         }
         for (const [f, node, message] of file.alerts) timeline.append(svgElement("line", { x1: x(f), x2: x(f), y1: top + 13, y2: top + 17, class: "alert" }, `frame ${f}: alert of #${node}: ${message}`));
       }
-      const f = s === state.side ? fileOn(s, state.file) : fileOn(s, state.file);
-      const node = state.node < 0 ? -1 : s === state.side ? state.node : partner(state.side, state.file, state.node);
-      const track = node >= 0 ? trackOf(s, f, node) : null;
+      const node = selectedOn(s);
+      const track = node >= 0 ? trackOf(s, fileOn(s, state.file), node) : null;
       if (track) {
         for (let i = 0; i < track.spans.length; i += 2) {
           const end = track.spans[i + 1] < 0 ? frames : track.spans[i + 1];

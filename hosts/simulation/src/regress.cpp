@@ -130,37 +130,34 @@ void mark_entered(const std::vector<TraceEvent>& events, Entered& entered) {
 // run entered (its class ignored the change, as a stub does, or the runs were too short), on
 // one no run reached (nothing tested it), or of the file as a whole. `module` names a module
 // file ("" for the top-level file).
-void edit_notes(const Model& a, const Model& b, const NodePairing& pairing,
-                const std::set<std::int64_t>& entered, const std::string& module,
-                std::vector<std::string>& notes) {
-  const auto where = module.empty() ? std::string() : "module " + module + ", ";
-  for (const auto& edit : edits_between(a, b, pairing)) {
-    if (edit.original_node < 0 && edit.edited_node < 0) {
-      notes.push_back(
-          fmt::format("{}{}; the traces agree: the runs did not depend on it, or not in a way "
-                      "their trace shows",
-                      where, edit.what));
-      continue;
-    }
-    const bool ran = entered.contains(edit.original_node);
-    std::string node;
-    if (edit.original_node < 0) {
-      node = fmt::format("node #{} of the edited file ({})", edit.edited_node,
-                         node_class_name(b.nodes[static_cast<std::size_t>(edit.edited_node)]));
-    } else {
-      const auto i = static_cast<std::size_t>(edit.original_node);
-      node = edit.edited_node >= 0 && edit.edited_node != edit.original_node
-                 ? fmt::format("node #{} (#{} in the edited file, {})", i, edit.edited_node,
-                               node_class_name(a.nodes[i]))
-                 : fmt::format("node #{} ({})", i, node_class_name(a.nodes[i]));
-    }
-    notes.push_back(fmt::format(
-        "{}{}: {}; {}", where, node, edit.what,
-        ran ? "the node ran and the traces agree: its class ignores the change (as a stub does), "
-              "or these runs did not last or reach far enough for it to show"
-            : "no run entered this node, so nothing tested the edit (a scenario that reaches it "
-              "would)"));
+// What regress says of an edit the traces could not see; `a` and `b` are the edit's file in the
+// original and the edited actor, `entered` the original's nodes the runs entered there.
+std::string edit_note(const Edit& edit, const Model& a, const Model& b,
+                      const std::set<std::int64_t>& entered, bool in_module) {
+  const auto where = in_module ? "module " + edit.file + ", " : std::string();
+  if (edit.original_node < 0 && edit.edited_node < 0) {
+    return fmt::format(
+        "{}{}; the traces agree: the runs did not depend on it, or not in a way their trace shows",
+        where, edit.what);
   }
+  const bool ran = entered.contains(edit.original_node);
+  std::string node;
+  if (edit.original_node < 0) {
+    node = fmt::format("node #{} of the edited file ({})", edit.edited_node,
+                       node_class_name(b.nodes[static_cast<std::size_t>(edit.edited_node)]));
+  } else {
+    const auto i = static_cast<std::size_t>(edit.original_node);
+    node = edit.edited_node >= 0 && edit.edited_node != edit.original_node
+               ? fmt::format("node #{} (#{} in the edited file, {})", i, edit.edited_node,
+                             node_class_name(a.nodes[i]))
+               : fmt::format("node #{} ({})", i, node_class_name(a.nodes[i]));
+  }
+  return fmt::format(
+      "{}{}: {}; {}", where, node, edit.what,
+      ran ? "the node ran and the traces agree: its class ignores the change (as a stub does), "
+            "or these runs did not last or reach far enough for it to show"
+          : "no run entered this node, so nothing tested the edit (a scenario that reaches it "
+            "would)");
 }
 
 }  // namespace
@@ -272,15 +269,14 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
   }
   // Edits the runs could not see: in the file, then in each module both sides loaded (an edit
   // of a module file counts as much as one of the file).
-  const auto original_files = actor_files(*original_graph),
-             edited_files = actor_files(*edited_graph);
   const auto top = original_graph->file_name();
-  edit_notes(original_graph->model(), edited_graph->model(), pairings.at(top), entered[top], "",
-             result.notes);
-  for (const auto& [name, model] : original_files) {
-    const auto other = edited_files.find(name);
-    if (name == top || other == edited_files.end()) continue;
-    edit_notes(*model, *other->second, pairings.at(name), entered[name], name, result.notes);
+  auto original_files = actor_files(*original_graph), edited_files = actor_files(*edited_graph);
+  // The edited top file may call itself otherwise; edits name it by the original's name.
+  edited_files[top] = &edited_graph->model();
+  for (const auto& edit : actor_edits(*original_graph, *edited_graph, pairings)) {
+    result.notes.push_back(edit_note(edit, *original_files.at(edit.file),
+                                     *edited_files.at(edit.file), entered[edit.file],
+                                     edit.file != top));
   }
   return result;
 }

@@ -1,0 +1,32 @@
+# Every real AI file's page: made by `ainb run --html` (with the modules the corpus has), opened in
+# headless Chromium, every node drawn and listed (some module files have none), and no script
+# error at the start or the end.
+import concurrent.futures
+import re
+
+from conftest import corpus_ainb_files
+
+
+def test_every_real_file_gives_a_page_that_draws_every_node(cli, corpus, browse, tmp_path):
+    files = corpus_ainb_files(corpus)
+    assert len(files) >= 121
+
+    def make(path):
+        page = tmp_path / (path.stem + ".html")
+        code, _, err = cli("run", path, "--stub-missing-modules", "--modules", corpus / "bulk/ainb",
+                           "--modules", corpus / "ainb", "--generic-nodes", "--stub-children",
+                           "--restart", "--frames", 60, "--html", page)
+        assert code == 0, f"{path.name}: {err}"
+        snaps = browse(page, "frame=30", ["snap", "key:End", "snap"])
+        problems = []
+        for snap in snaps:
+            if snap["errors"]:
+                problems.append(snap["errors"])
+            drawn = [g for g in snap["graph"] if g[2] and re.fullmatch(r"f0n\d+", g[0])]
+            if len(drawn) != len(snap["rows"]):
+                problems.append(f"{len(drawn)} nodes drawn, {len(snap['rows'])} listed")
+        return path.name, problems
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        bad = {name: problems for name, problems in pool.map(make, files) if problems}
+    assert bad == {}
