@@ -69,6 +69,13 @@ def test_keys_buttons_and_the_hash_step_the_frame(patrol, browse):
         check_frame(snap, trace, "patrol.root.ainb", frame)
 
 
+def test_a_console_error_is_an_error_of_the_page(patrol, browse):
+    page, _ = patrol
+    clean, logged = browse(page, steps=["snap", "console:something broke", "snap"])
+    assert clean["errors"] == ""
+    assert logged["errors"] == "something broke"
+
+
 def test_clicking_a_node_shows_its_properties_and_events(patrol, browse):
     page, trace = patrol
     snaps = browse(page, "frame=1", ["node:4", "snap"])

@@ -11,6 +11,12 @@
   };
   window.addEventListener("error", (e) => report(e.message));
   window.addEventListener("unhandledrejection", (e) => report(e.reason));
+  // What the console would show as an error, the page's own included, is kept there too.
+  const consoleError = console.error.bind(console);
+  console.error = (...args) => {
+    report(args.join(" "));
+    consoleError(...args);
+  };
 
   const data = JSON.parse(document.getElementById("data").textContent);
   const kind = data.kind;
