@@ -2,47 +2,18 @@
 # URL, through driver.html, which steps the page as a user would and snapshots its state.
 import html
 import json
-import os
 import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import urllib.parse
 
 import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
-
-
-def _required(what: str, why: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} missing ({why}; CI is set: the browser tests must run)")
-    pytest.skip(f"{what} missing ({why})")
-
-
-@pytest.fixture(scope="session")
-def corpus() -> pathlib.Path:
-    path = pathlib.Path(os.environ.get("AINB_CORPUS", "../shared/corpus"))
-    if not path.is_dir():
-        _required(f"corpus at {path}", "the real files")
-    return path
-
-
-def corpus_ainb_files(corpus: pathlib.Path) -> list:
-    """Every real AI file: corpus/ainb and corpus/bulk/ainb."""
-    return sorted((corpus / "ainb").glob("*.ainb")) + sorted((corpus / "bulk/ainb").glob("*.ainb"))
-
-
-@pytest.fixture(scope="session")
-def cli():
-    """Runs the `ainb` program: (exit code, stdout, stderr)."""
-    program = os.environ["AINB_CLI"]
-
-    def run(*args):
-        done = subprocess.run([program, *map(str, args)], capture_output=True, text=True)
-        return done.returncode, done.stdout, done.stderr
-
-    return run
+sys.path.insert(0, str(HERE.parent / "support"))
+from ainb_pytest import cli, corpus, corpus_ainb_files, required  # noqa: E402,F401 (fixtures)
 
 
 @pytest.fixture(scope="session")
@@ -51,7 +22,7 @@ def chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    _required("chromium", "scripts/install-deps.sh installs Debian's chromium")
+    required("chromium missing (scripts/install-deps.sh installs Debian's chromium)")
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from conftest import corpus_ainb_files
 
 
 def test_every_real_file_gives_a_page_that_draws_every_node(cli, corpus, browse, tmp_path):
-    files = corpus_ainb_files(corpus)
+    files = corpus_ainb_files()
     assert len(files) >= 121
 
     def make(path):

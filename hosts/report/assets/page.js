@@ -327,16 +327,14 @@
       }
       for (const note of regress.notes) items.push(["note", note, -1, 0, -1]);
     } else if (coverage) {
-      let count = 0;
       for (const file of coverage.all.files) {
         const f = main.files.findIndex((x) => x.name === file.file);
         for (const n of file.nodes.unreached) items.push([`${file.file} #${n.node} ${n.type}`, n.why || "never reached", f, 0, n.node]);
         for (const b of file.branches.unreached) items.push([`${file.file} #${b.node} ${b.type} plug ${b.plug}${b.name ? ` "${b.name}"` : ""}`, b.why || "never taken", f, 0, b.node]);
         for (const t of file.transitions.unreached) items.push([`${file.file} transition #${t.from} \u2192 #${t.to}`, t.why || "never taken", f, 0, t.from]);
         for (const c of file.commands.unreached) items.push([`${file.file} command ${c}`, "never run", f, 0, -1]);
-        count += file.nodes.unreached.length + file.branches.unreached.length + file.transitions.unreached.length + file.commands.unreached.length;
       }
-      $("items-title").textContent = `Never reached (${count})`;
+      $("items-title").textContent = `Never reached (${items.length})`;
     } else {
       return;
     }
@@ -573,7 +571,6 @@
             if (cell.textContent !== words) {
               cell.textContent = words;
               cell.className = at.result ? `r-${at.result}` : "";
-              rows[original].dataset.edited = words;
             }
           }
         }

@@ -71,10 +71,7 @@ std::string id_attribute(const DotOptions& options, std::string_view lead, std::
 }  // namespace
 
 std::string node_label(const Model& m, std::uint32_t node) {
-  const auto& n = m.nodes[node];
-  return fmt::format(
-      "#{} {}", node,
-      n.type == NodeType::UserDefined ? std::string_view(n.name) : node_type_name(n.type));
+  return fmt::format("#{} {}", node, node_class_name(m.nodes[node]));
 }
 
 std::string graph_dot(const Model& m, const DotOptions& options) {

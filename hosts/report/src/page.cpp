@@ -79,14 +79,6 @@ std::string fill(std::string_view page,
   }
 }
 
-// The files an actor runs: the graph's first, then each module the first time it is called.
-void collect(const runtime::Graph& graph, std::vector<const runtime::Graph*>& out) {
-  if (std::find(out.begin(), out.end(), &graph) != out.end()) return;
-  out.push_back(&graph);
-  for (const auto* module : graph.module_graphs())
-    collect(*module, out);
-}
-
 // dot's SVG without its XML prologue and doctype, to sit inside the page.
 std::string inline_svg(const std::string& svg) {
   const auto start = svg.find("<svg");
@@ -104,8 +96,7 @@ std::string dot_program(const PageOptions& options) {
 
 Side page_side(const runtime::Graph& top, const std::string& dot, std::string_view prefix,
                std::string label) {
-  std::vector<const runtime::Graph*> graphs;
-  collect(top, graphs);
+  const auto graphs = simulation::actor_graphs(top);
   Side side;
   nlohmann::json files = nlohmann::json::array();
   std::string layouts;
@@ -150,15 +141,19 @@ Side page_side(const runtime::Graph& top, const std::string& dot, std::string_vi
   return side;
 }
 
-nlohmann::json summary_json(const simulation::Summary& summary) {
-  return {{"file", summary.file},
-          {"command", summary.command},
-          {"state", summary.state},
-          {"frames", summary.frames},
-          {"ended_frame", summary.ended_frame},
-          {"fault", summary.fault},
-          {"alerts", summary.alerts.size()},
-          {"warnings", summary.warnings.size()}};
+Side run_side(const simulation::Summary& summary, const Timeline& timeline, const std::string& dot,
+              std::string_view prefix, std::string label) {
+  auto side = page_side(*summary.graph, dot, prefix, std::move(label));
+  side.data["timeline"] = timeline.to_json(summary.frames);
+  side.data["summary"] = {{"file", summary.file},
+                          {"command", summary.command},
+                          {"state", summary.state},
+                          {"frames", summary.frames},
+                          {"ended_frame", summary.ended_frame},
+                          {"fault", summary.fault},
+                          {"alerts", summary.alerts.size()},
+                          {"warnings", summary.warnings.size()}};
+  return side;
 }
 
 Page assemble(std::string_view kind, std::string_view title, const std::string& dot,
@@ -196,11 +191,8 @@ Page run_page(const simulation::Summary& summary, const Timeline& timeline,
               const PageOptions& options) {
   if (!summary.graph) throw std::invalid_argument("run_page: the summary has no graph");
   const auto dot = detail::dot_program(options);
-  auto side = detail::page_side(*summary.graph, dot, "f", "");
-  side.data["timeline"] = timeline.to_json(summary.frames);
-  side.data["summary"] = detail::summary_json(summary);
   std::vector<detail::Side> sides;
-  sides.push_back(std::move(side));
+  sides.push_back(detail::run_side(summary, timeline, dot, "f", ""));
   return detail::assemble("run", options.title.empty() ? summary.file : options.title, dot,
                           std::move(sides), nlohmann::json::object());
 }

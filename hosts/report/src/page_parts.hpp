@@ -30,7 +30,9 @@ std::string dot_program(const PageOptions& options);
 Side page_side(const runtime::Graph& top, const std::string& dot, std::string_view prefix,
                std::string label);
 
-nlohmann::json summary_json(const simulation::Summary& summary);
+// A side that ran: page_side of the run's graph, with its timeline and summary.
+Side run_side(const simulation::Summary& summary, const Timeline& timeline, const std::string& dot,
+              std::string_view prefix, std::string label);
 
 // The page: the template filled with `sides` and `data` (which gets "kind", "sides" and
 // "graphviz", the message of graphs left out).

@@ -11,16 +11,14 @@ namespace ainb::report {
 
 namespace {
 
-detail::Side run_side(const simulation::Summary& summary,
-                      const std::vector<simulation::TraceEvent>& events, const std::string& dot,
-                      std::string_view prefix, const std::string& label) {
+// A side of a run `regress` kept: its events read into a timeline.
+detail::Side kept_side(const simulation::Summary& summary,
+                       const std::vector<simulation::TraceEvent>& events, const std::string& dot,
+                       std::string_view prefix, const std::string& label) {
   Timeline timeline;
   for (const auto& e : events)
     timeline.event(e);
-  auto side = detail::page_side(*summary.graph, dot, prefix, label + ": " + summary.file);
-  side.data["timeline"] = timeline.to_json(summary.frames);
-  side.data["summary"] = detail::summary_json(summary);
-  return side;
+  return detail::run_side(summary, timeline, dot, prefix, label + ": " + summary.file);
 }
 
 nlohmann::json event_json(const std::optional<simulation::TraceEvent>& e) {
@@ -34,7 +32,7 @@ Page regress_page(const simulation::RegressResult& result, const simulation::Reg
   if (!runs.original.graph) throw std::invalid_argument("regress_page: no original run");
   const auto dot = detail::dot_program(options);
   std::vector<detail::Side> sides;
-  sides.push_back(run_side(runs.original, runs.original_events, dot, "a", "original"));
+  sides.push_back(kept_side(runs.original, runs.original_events, dot, "a", "original"));
   nlohmann::json regress{{"scenario", runs.scenario},
                          {"scenarios", result.scenarios},
                          {"events", result.events},
@@ -42,7 +40,7 @@ Page regress_page(const simulation::RegressResult& result, const simulation::Reg
                          {"pairing", nlohmann::json::object()},
                          {"edits", nlohmann::json::array()}};
   if (runs.edited.graph) {
-    sides.push_back(run_side(runs.edited, runs.edited_events, dot, "b", "edited"));
+    sides.push_back(kept_side(runs.edited, runs.edited_events, dot, "b", "edited"));
     const auto pairings = simulation::pair_files(*runs.original.graph, *runs.edited.graph);
     for (const auto& [file, pairing] : pairings) {
       regress["pairing"][file] = {{"edited_of", pairing.edited_of},

@@ -6,6 +6,21 @@
 
 namespace ainb::report {
 
+namespace {
+
+// A value seen at `frame`: kept where it differs from the last one kept; of one frame, only the
+// last value is kept.
+void record(Timeline::Changes& changes, std::uint64_t frame, std::string_view value) {
+  if (!changes.empty() && changes.back().second == value) return;
+  if (!changes.empty() && changes.back().first == frame) {
+    changes.back().second = value;
+  } else {
+    changes.emplace_back(frame, value);
+  }
+}
+
+}  // namespace
+
 void Timeline::event(const simulation::TraceEvent& e) {
   ++events_;
   if (e.frame > last_frame_) last_frame_ = e.frame;
@@ -19,14 +34,9 @@ void Timeline::event(const simulation::TraceEvent& e) {
   if (kind == "blackboard") {
     // "name=value": the name has no '=' (an entry's name), the value may.
     const auto equals = e.detail.find('=');
-    auto& changes = file.blackboard[e.detail.substr(0, equals)];
-    auto value = equals == std::string::npos ? std::string() : e.detail.substr(equals + 1);
-    if (!changes.empty() && changes.back().second == value) return;  // written, not changed
-    if (!changes.empty() && changes.back().first == e.frame) {
-      changes.back().second = std::move(value);  // only a frame's last value is seen
-    } else {
-      changes.emplace_back(e.frame, std::move(value));
-    }
+    record(file.blackboard[e.detail.substr(0, equals)], e.frame,
+           equals == std::string::npos ? std::string_view()
+                                       : std::string_view(e.detail).substr(equals + 1));
     return;
   }
   if (kind == "transition") {
@@ -74,21 +84,8 @@ void Timeline::outputs(const simulation::TraceEvent& update,
   for (const auto& [name, value] : values) {
     auto it = track.outputs.find(name);
     if (it == track.outputs.end()) it = track.outputs.emplace(std::string(name), Changes{}).first;
-    auto& changes = it->second;
-    if (!changes.empty() && changes.back().second == value) continue;
-    if (!changes.empty() && changes.back().first == update.frame) {
-      changes.back().second = value;  // only a frame's last value is seen
-    } else {
-      changes.emplace_back(update.frame, value);
-    }
+    record(it->second, update.frame, value);
   }
-}
-
-const Timeline::Track* Timeline::track(const std::string& file, std::uint32_t node) const {
-  const auto f = files_.find(file);
-  if (f == files_.end()) return nullptr;
-  const auto n = f->second.nodes.find(node);
-  return n == f->second.nodes.end() ? nullptr : &n->second;
 }
 
 std::vector<std::string> Timeline::files() const {

@@ -40,8 +40,6 @@ std::shared_ptr<const formats::NodeCatalogue> load_catalogue(const RunOptions& o
 Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
                   const AddClasses& add_classes, const exb::UserFunctions& functions);
 
-// Every file of the actor: the graph and its modules, once each, the graph first.
-std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph);
 // The actor's file named `file` (empty: the graph's own), or null.
 const runtime::Graph* actor_file(const runtime::Graph& graph, std::string_view file);
 

@@ -236,8 +236,8 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     const auto keep = [&] {
       if (kept == nullptr) return;
       *kept = {.scenario = scenario.name,
-               .original = sa,
-               .edited = sb,
+               .original = std::move(sa),
+               .edited = std::move(sb),
                .original_events = std::move(a.events),
                .edited_events = std::move(b.events)};
     };

@@ -40,6 +40,7 @@ class Timeline : public simulation::TraceSink {
   // A value over the run: (frame, value) where it changed, in frame order.
   using Changes = std::vector<std::pair<std::uint64_t, std::string>>;
 
+ private:
   // One node's events: spans [enter, leave] (leave -1 while it stays active), and its updates as
   // runs of consecutive frames with one result.
   struct Track {
@@ -57,9 +58,6 @@ class Timeline : public simulation::TraceSink {
     // latest one.
     std::map<std::uint32_t, std::vector<std::size_t>> open;
   };
-  const Track* track(const std::string& file, std::uint32_t node) const;
-
- private:
   struct File {
     std::map<std::uint32_t, Track> nodes;
     std::map<std::string, Changes> blackboard;

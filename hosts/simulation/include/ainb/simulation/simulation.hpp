@@ -182,6 +182,10 @@ class NoSuchCommand : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// Every file of an actor: the graph and its modules, once each, the graph first and each module
+// where it is first called (tools that go through all of them: coverage, pages).
+std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph);
+
 // Loads `file` (a path, or PACK:MEMBER such as "Pack/Actor/X.pack.zs:AI/X.root.ainb"), resolves
 // its modules and runs it. Throws LoadError (file or module),
 // ScenarioError (a scenario that does not fit the file) or NoSuchCommand.
