@@ -158,17 +158,22 @@ TEST_CASE("quiet and observed runs of every corpus file agree after every frame"
 
 namespace {
 
-// What coverage needs of a run: the nodes entered and the other events, by file. A full observer
-// records the entries as they happen; one without node events reads Instance::was_entered at the
-// end.
+// What coverage needs of a run: the nodes entered, the decisions taken and the other events, by
+// file. A full observer records them as they happen; one without node events reads
+// Instance::was_entered at the end, and one without branch events Instance::branch_taken too.
 struct Reached : Observer {
-  explicit Reached(bool node_events) : node_events_(node_events) {}
+  Reached(bool node_events, bool branch_events)
+      : node_events_(node_events), branch_events_(branch_events) {}
   bool node_events() const override { return node_events_; }
-  std::set<std::pair<std::string, std::uint32_t>> entered;
-  std::vector<std::string> events;  // commands, branches, transitions, in order
+  bool branch_events() const override { return branch_events_; }
+  using Place = std::pair<std::string, std::uint32_t>;
+  std::set<Place> entered;
+  std::set<std::pair<Place, std::uint32_t>> taken;  // (file, node), plug
+  std::vector<std::string> events;                  // commands, branches, transitions, in order
+  std::vector<std::string> others;                  // the same without branches
   std::size_t node_calls = 0;
   void on_command(const Instance& i, std::string_view name) override {
-    events.push_back(fmt::format("{} command {}", i.graph().file_name(), name));
+    log(fmt::format("{} command {}", i.graph().file_name(), name));
   }
   void on_enter(const Instance& i, std::uint32_t n) override {
     ++node_calls;
@@ -178,9 +183,10 @@ struct Reached : Observer {
   void on_leave(const Instance&, std::uint32_t) override { ++node_calls; }
   void on_branch(const Instance& i, std::uint32_t n, std::uint32_t plug) override {
     events.push_back(fmt::format("{} #{} plug {}", i.graph().file_name(), n, plug));
+    taken.insert({{std::string(i.graph().file_name()), n}, plug});
   }
   void on_transition(const Instance& i, std::uint32_t from, std::uint32_t to) override {
-    events.push_back(fmt::format("{} #{} -> #{}", i.graph().file_name(), from, to));
+    log(fmt::format("{} #{} -> #{}", i.graph().file_name(), from, to));
   }
   void read_entered(const Instance& i) {
     for (std::uint32_t n = 0; n < arrays(i.graph()).nodes().size(); ++n) {
@@ -188,53 +194,76 @@ struct Reached : Observer {
       if (const auto* sub = i.module_instance(n)) read_entered(*sub);
     }
   }
+  void read_taken(const Instance& i) {
+    for (std::uint32_t n = 0; n < arrays(i.graph()).nodes().size(); ++n) {
+      for (std::uint32_t k = 0; k < arrays(i.graph()).children(n).size(); ++k) {
+        if (i.branch_taken(n, k)) taken.insert({{std::string(i.graph().file_name()), n}, k});
+      }
+      if (const auto* sub = i.module_instance(n)) read_taken(*sub);
+    }
+  }
 
  private:
-  bool node_events_;
+  void log(std::string line) {
+    others.push_back(line);
+    events.push_back(std::move(line));
+  }
+  bool node_events_, branch_events_;
 };
 
 }  // namespace
 
-TEST_CASE("an observer without node events: the same run, what it entered read at the end") {
+TEST_CASE(
+    "observers without node or branch events: the same run, what it reached read at the end") {
   // Every real file with the modules the corpus has, stubs passing through to their first child
   // after a few Running updates, every command in turn: the observer that takes no node events
   // (the short paths run) hears the same commands, branches and transitions in the same order,
-  // and Instance::was_entered names the nodes the full observer saw entered.
+  // and Instance::was_entered names the nodes the full observer saw entered; one that takes no
+  // branch events either hears the rest, and Instance::branch_taken names the decisions taken.
   const DirectoryResolver resolver(
       {ainb::test::corpus_dir() / "ainb", ainb::test::corpus_dir() / "bulk" / "ainb"});
-  std::size_t files = 0, entered = 0, events = 0;
+  std::size_t files = 0, entered = 0, events = 0, taken = 0;
   for (const auto& path : ainb::test::all_real_ainb_files()) {
     CAPTURE(path.filename().string());
     NodeRegistry registry;
     registry.stub_runs_first_child = true;
     registry.stub_running_updates = 2;
     const auto graph = std::make_shared<Graph>(load_file(path), registry, corpus_options(resolver));
-    Reached full(true), lean(false);
+    Reached full(true, true), lean(false, true), bits(false, false);
     {
       Instance a(graph, InstanceOptions{7, nullptr, &full});
       Instance b(graph, InstanceOptions{7, nullptr, &lean});
+      Instance c(graph, InstanceOptions{7, nullptr, &bits});
       const auto& commands = graph->model().commands;
       for (std::size_t frame = 0; frame < 240; ++frame) {
         if (!commands.empty() && frame % 40 == 0) {
-          a.start(commands[(frame / 40) % commands.size()].name);
-          b.start(commands[(frame / 40) % commands.size()].name);
+          for (auto* i : {&a, &b, &c})
+            i->start(commands[(frame / 40) % commands.size()].name);
         }
-        a.tick();
-        b.tick();
+        for (auto* i : {&a, &b, &c})
+          i->tick();
       }
       lean.read_entered(b);
+      bits.read_entered(c);
+      bits.read_taken(c);
     }
     CHECK(lean.node_calls == 0);
     CHECK(lean.events == full.events);
     CHECK(lean.entered == full.entered);
+    CHECK(bits.node_calls == 0);
+    CHECK(bits.events == full.others);
+    CHECK(bits.entered == full.entered);
+    CHECK(bits.taken == full.taken);
     entered += full.entered.size();
     events += full.events.size();
+    taken += full.taken.size();
     ++files;
   }
   CHECK(files == ainb::test::all_real_ainb_files().size());
   CHECK(events > files);
+  CHECK(taken > files);
   MESSAGE(files << " real files, " << entered << " nodes entered, " << events
-                << " commands, branches and transitions");
+                << " commands, branches and transitions, " << taken << " decisions");
 }
 
 TEST_CASE("ticks allocate nothing: every corpus file with its modules, commands switching") {

@@ -145,6 +145,11 @@ T* carve(std::pmr::memory_resource& arena, std::size_t count) {
   return objects;
 }
 
+// Scheduler::branches_: a bit per child plug.
+std::size_t branch_bytes(const Graph& graph) {
+  return (detail::arrays(graph).child_plug_count() + 7) / 8;
+}
+
 }  // namespace
 
 std::size_t detail::Scheduler::carved_bytes(const Graph& graph) {
@@ -154,7 +159,7 @@ std::size_t detail::Scheduler::carved_bytes(const Graph& graph) {
       room<NodeState>(m.nodes.size()) + room<Value>(entries) + room<BlackboardLink>(entries) +
       room<Value*>(entries) + room<ActiveRoot>(graph.max_active_roots()) +
       room<std::byte>(graph.class_state_bytes()) + room<std::uint8_t>(graph.expression_memory()) +
-      room<Instance*>(graph.module_calls().size()) +
+      room<Instance*>(graph.module_calls().size()) + room<std::uint8_t>(branch_bytes(graph)) +
       (graph.held_flags() != 0 ? room<std::uint8_t>(graph.held_flags()) : 0);
   bytes += room<std::byte>(graph.output_bytes()) +
            room<std::string>(m.blackboard.count[static_cast<std::size_t>(BlackboardType::String)]);
@@ -284,6 +289,8 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
 void detail::Scheduler::attach(Observer* observer) {
   options_.observer = observer;
   set(kObserved, observer != nullptr && observer->node_events());
+  const bool bits = observer != nullptr && !observer->branch_events();
+  marks_ = static_cast<std::uint8_t>(bits ? marks_ | kBranchBits : marks_ & ~kBranchBits);
   marks_ =
       static_cast<std::uint8_t>(observer != nullptr ? marks_ | kAttached : marks_ & ~kAttached);
 }
@@ -308,6 +315,7 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // the corpus's 10 files with commands, a root is one of nodes 0 to 3).
   roots_ = carve<ActiveRoot>(*arena_, graph_->max_active_roots());
   nodes_ = carve<NodeState>(*arena_, m.nodes.size());
+  branches_ = carve<std::uint8_t>(*arena_, branch_bytes(*graph_));
   if (graph_->held_flags() != 0) held_ = carve<std::uint8_t>(*arena_, graph_->held_flags());
   // Outputs start at their types' zero; all-zero bytes are that for every type, string views
   // included, which are written as such all the same.
@@ -466,6 +474,14 @@ std::vector<std::uint32_t> Instance::active_roots() const {
   for (const auto& root : roots())
     nodes.push_back(root.node);
   return nodes;
+}
+
+bool Instance::branch_taken(std::uint32_t node, std::uint32_t plug) const {
+  if (node >= graph_->nodes().size()) return false;
+  const auto& children = graph_->nodes()[node].children;
+  if (plug >= children.count) return false;
+  const auto bit = children.base + plug;
+  return (branches_[bit / 8] & (1u << (bit % 8))) != 0;
 }
 
 const Instance* Instance::module_instance(std::uint32_t node) const {

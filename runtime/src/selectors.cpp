@@ -184,6 +184,11 @@ std::uint8_t detail::Scheduler::choose_random(std::span<const SelectorCase> case
 }
 
 void detail::Scheduler::observe_branch(std::uint32_t node, std::uint32_t plug) {
+  if ((marks_ & kBranchBits) != 0) {
+    const auto bit = graph_->nodes()[node].children.base + plug;
+    branches_[bit / 8] = static_cast<std::uint8_t>(branches_[bit / 8] | (1u << (bit % 8)));
+    return;
+  }
   guarded(Fault::Source::Observer, node, "on_branch",
           [&] { options_.observer->on_branch(self(), node, plug); });
 }

@@ -187,14 +187,20 @@ void Coverage::entered(const runtime::Graph& graph, std::uint32_t node) {
   if (auto* f = file_of(graph); f != nullptr && node < f->nodes.size()) f->nodes[node] |= kReached;
 }
 
-void Coverage::entered_by(const runtime::Instance& actor) {
+void Coverage::reached_by(const runtime::Instance& actor) {
   const auto& graph = actor.graph();
   auto* f = file_of(graph);
   if (f == nullptr) return;
   const auto count = std::min(f->nodes.size(), graph.model().nodes.size());
   for (std::uint32_t n = 0; n < count; ++n) {
     if (actor.was_entered(n)) f->nodes[n] |= kReached;
-    if (const auto* module = actor.module_instance(n)) entered_by(*module);
+    if (f->first_branch[n] != kNoBranch) {
+      const auto plugs = runtime::detail::arrays(graph).children(n).size();
+      for (std::uint32_t k = 0; k < plugs; ++k) {
+        if (actor.branch_taken(n, k)) f->branches[f->first_branch[n] + k] |= kReached;
+      }
+    }
+    if (const auto* module = actor.module_instance(n)) reached_by(*module);
   }
 }
 

@@ -106,20 +106,31 @@ std::optional<std::array<std::uint8_t, 12>> function_result(const nlohmann::json
 
 namespace {
 
-Result run_child(NodeContext& c, std::string_view name, Result otherwise) {
+std::uint32_t plug_named(NodeContext& c, std::string_view name) {
   for (std::size_t k = 0; k < c.child_count(); ++k) {
-    if (c.child_name(k) == name) return c.run_child(k);
+    if (c.child_name(k) == name) return static_cast<std::uint32_t>(k);
   }
-  return otherwise;
+  return kNoPlug;
 }
 
 // The plug whose enum value it is, else the default plug, as the class's own choice would.
-Result run_enum_child(NodeContext& c, std::uint32_t value, Result otherwise) {
+std::uint32_t plug_of_enum(NodeContext& c, std::uint32_t value) {
   for (std::size_t k = 0; k < c.child_count(); ++k) {
-    if (c.child_enum(k) == value) return c.run_child(k);
+    if (c.child_enum(k) == value) return static_cast<std::uint32_t>(k);
   }
-  return run_child(c, kChildEnumDefault, otherwise);
+  return plug_named(c, kChildEnumDefault);
 }
+
+}  // namespace
+
+std::uint32_t chosen_plug(NodeContext& c, const NodeBehaviour& behaviour) {
+  if (behaviour.child) return plug_named(c, *behaviour.child);
+  if (behaviour.child_enum) return plug_of_enum(c, *behaviour.child_enum);
+  if (behaviour.child_plug && *behaviour.child_plug < c.child_count()) return *behaviour.child_plug;
+  return kNoPlug;
+}
+
+namespace {
 
 std::vector<PreparedBehaviour::Write> converted(
     const std::map<std::string, nlohmann::json>& outputs) {
@@ -168,15 +179,13 @@ PreparedBehaviour::PreparedBehaviour(const NodeBehaviour& behaviour)
     overrides.push_back({o.frame, o.result, converted(o.outputs)});
 }
 
-Result scripted_update(NodeContext& c, ScriptedState& state, const PreparedBehaviour& prepared) {
+Result scripted_update(NodeContext& c, ScriptedState& state, const PreparedBehaviour& prepared,
+                       std::uint32_t plug) {
   const auto& behaviour = *prepared.source;
   if (state.updates == 0) state.running = running_updates(c, behaviour);
   const auto updates = ++state.updates;
   auto result = updates <= state.running ? Result::Running : behaviour.result;
-  if (behaviour.child) result = run_child(c, *behaviour.child, result);
-  if (behaviour.child_enum) result = run_enum_child(c, *behaviour.child_enum, result);
-  if (behaviour.child_plug && *behaviour.child_plug < c.child_count())
-    result = c.run_child(*behaviour.child_plug);
+  if (plug != kNoPlug) result = c.run_child(plug);
   write(c, prepared.outputs);
   for (const auto& o : prepared.overrides) {
     if (o.frame != c.instance().frame()) continue;
@@ -216,7 +225,8 @@ void ScriptedClass::on_enter(NodeContext& c, ScriptedState&) {
 }
 
 Result ScriptedClass::on_update(NodeContext& c, ScriptedState& state) {
-  if (const auto* b = behaviour_of(c)) return scripted_update(c, state, *b);
+  if (const auto* b = behaviour_of(c))
+    return scripted_update(c, state, *b, chosen_plug(c, *b->source));
   return stub_update(c, stub_children_);
 }
 

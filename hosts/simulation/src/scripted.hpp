@@ -59,9 +59,15 @@ struct PreparedBehaviour {
   std::vector<Override> overrides;
 };
 
-// A behaviour's Update for one node. (It needs no Enter: the runtime zeroes the state then.)
+// The child plug a behaviour's "child" names on the node (its name, enum value or position),
+// kNoPlug for none: names and enum values are compared, so a caller that can finds it once.
+constexpr std::uint32_t kNoPlug = ~0u;
+std::uint32_t chosen_plug(runtime::NodeContext& c, const NodeBehaviour& behaviour);
+
+// A behaviour's Update for one node, running child plug `plug` (chosen_plug's) if any. (It needs
+// no Enter: the runtime zeroes the state then.)
 runtime::Result scripted_update(runtime::NodeContext& c, ScriptedState& state,
-                                const PreparedBehaviour& behaviour);
+                                const PreparedBehaviour& behaviour, std::uint32_t plug);
 
 // What a stub does at its Enter (writes the node definitions' output defaults, `stub_outputs`
 // when there are any) and its Update (succeeds, or passes through to its first child with

@@ -22,10 +22,12 @@ class ExploredClass : public runtime::NodeClass {
       : NodeClass(hooks), index_(index) {}
   std::size_t state_size() const override { return sizeof(ScriptedState); }
   Result update(NodeContext& c) override {
-    const auto& runner = *static_cast<const Runner*>(c.host());
-    if (const auto* b = runner.behaviour(index_, c))
-      return scripted_update(c, c.state<ScriptedState>(), *b);
-    return runner.shared().stub_children() ? stub_update(c, true) : Result::Success;
+    auto& runner = *static_cast<Runner*>(c.instance().host());
+    auto& s = runner.scripted(c);
+    if (s.behaviour == nullptr)
+      return runner.shared().stub_children() ? stub_update(c, true) : Result::Success;
+    if (s.plug == Runner::Scripted::kUnknown) s.plug = chosen_plug(c, *s.behaviour->source);
+    return scripted_update(c, c.state<ScriptedState>(), *s.behaviour, s.plug);
   }
 
  protected:
@@ -38,8 +40,8 @@ class ExploredWritingClass final : public ExploredClass {
  public:
   explicit ExploredWritingClass(std::uint32_t index) : ExploredClass(index, kEnter) {}
   void enter(NodeContext& c) override {
-    const auto& runner = *static_cast<const Runner*>(c.host());
-    if (runner.behaviour(index_, c) != nullptr) return;
+    auto& runner = *static_cast<Runner*>(c.instance().host());
+    if (runner.scripted(c).behaviour != nullptr) return;
     if (!runner.shared().writes_stub_outputs(index_)) return;
     for (const auto& w : runner.shared().stub_writes(c.model(), c.node_index()))
       c.write_value(w.type, w.name, w.value);
@@ -52,39 +54,35 @@ class Watch : public runtime::Observer {
   Watch(Coverage& coverage, Fingerprint* print) : coverage_(coverage), print_(print) {}
   std::uint64_t frame = 0;
 
-  // Without a fingerprint, the nodes entered are read at the end (Coverage::entered_by), so the
-  // scheduler keeps its short paths.
+  // The nodes entered and the decisions taken are read at the end (Coverage::reached_by):
+  // without a fingerprint, the scheduler keeps its short paths.
   bool node_events() const override { return print_ != nullptr; }
+  bool branch_events() const override { return false; }
 
   void on_command(const runtime::Instance& i, std::string_view name) override {
     coverage_.commanded(i.graph(), name);
     if (print_ != nullptr) print_->command(frame, i, name);
   }
   void on_enter(const runtime::Instance& i, std::uint32_t node) override {
-    coverage_.entered(i.graph(), node);
-    if (print_ != nullptr) print_->node_event(frame, i, 'e', node);
+    print_->node_event(frame, i, 'e', node);
   }
+  // (Node events come only with a fingerprint.)
   void on_update(const runtime::Instance& i, std::uint32_t node, Result result) override {
-    if (print_ != nullptr)
-      print_->node_event(frame, i, 'u', node, static_cast<std::uint64_t>(result));
+    print_->node_event(frame, i, 'u', node, static_cast<std::uint64_t>(result));
   }
   void on_leave(const runtime::Instance& i, std::uint32_t node) override {
-    if (print_ != nullptr) print_->node_event(frame, i, 'l', node);
+    print_->node_event(frame, i, 'l', node);
   }
   void on_transition(const runtime::Instance& i, std::uint32_t from, std::uint32_t to) override {
     coverage_.transitioned(i.graph(), from, to);
     if (print_ != nullptr) print_->transition(frame, i, from, to);
-  }
-  void on_branch(const runtime::Instance& i, std::uint32_t node, std::uint32_t plug) override {
-    coverage_.branched(i.graph(), node, plug);
   }
   void on_alert(const runtime::Instance& i, std::uint32_t node, std::string_view message) override {
     if (print_ != nullptr) print_->detail(frame, i, 'a', node, message);
   }
   void on_xlink(const runtime::Instance& i, std::uint32_t node, std::string_view slot,
                 std::string_view action) override {
-    if (print_ != nullptr)
-      print_->detail(frame, i, 'x', node, std::string(slot) + "=" + std::string(action));
+    print_->detail(frame, i, 'x', node, std::string(slot) + "=" + std::string(action));
   }
   void on_blackboard(const runtime::Instance& i, std::size_t entry) override {
     if (print_ == nullptr) return;
@@ -107,11 +105,24 @@ Shared::Shared(const std::filesystem::path& file, const RunOptions& options, con
     classes_.push_back(c.name);
   for (std::uint32_t k = 0; k < targets.functions.size(); ++k) {
     const auto size = exb::value_size(targets.functions[k].result);
-    functions_.add_erased(targets.functions[k].signature,
-                          [k, size](exb::CallContext& context, std::uint8_t* block) {
-                            const auto& runner = *static_cast<const Runner*>(context.host);
-                            std::memcpy(block, runner.function_result(k).data(), size);
-                          });
+    functions_.add_erased(
+        targets.functions[k].signature, [k, size](exb::CallContext& context, std::uint8_t* block) {
+          const auto* result = static_cast<const Runner*>(context.host)->function_result(k).data();
+          // (Sizes the compiler knows: moves, not a call, in every expression.)
+          switch (size) {
+            case 4:
+              std::memcpy(block, result, 4);
+              break;
+            case 8:
+              std::memcpy(block, result, 8);
+              break;
+            case 12:
+              std::memcpy(block, result, 12);
+              break;
+            default:
+              break;  // None: nothing to return
+          }
+        });
   }
   actor_ = build_actor(
       file, options,
@@ -128,6 +139,11 @@ Shared::Shared(const std::filesystem::path& file, const RunOptions& options, con
   writes_.assign(classes_.size(), false);
   for (const auto* g : actor_graphs(*actor_.graph)) {
     const auto& m = g->model();
+    files_.push_back(g);
+    auto& classes = class_of_.emplace_back(m.nodes.size(), -1);
+    for (std::uint32_t n = 0; n < m.nodes.size(); ++n) {
+      if (m.nodes[n].type == NodeType::UserDefined) classes[n] = class_index(m.nodes[n].name);
+    }
     auto& by_node = stub_writes_[&m];
     by_node.resize(m.nodes.size());
     if (!actor_.stub_outputs) continue;
@@ -154,22 +170,6 @@ std::string started(const Scenario& s, const runtime::Graph& graph) {
   return commands.empty() ? std::string() : std::string(commands[0].name);
 }
 
-const Model* Shared::model_named(std::string_view file) const {
-  const auto* g = actor_file(*actor_.graph, file);
-  return g == nullptr ? nullptr : &g->model();
-}
-
-const PreparedBehaviour* Runner::behaviour(std::uint32_t index, const NodeContext& c) const {
-  if (!at_.empty()) {
-    const auto node = c.node_index();
-    const auto* model = &c.model();
-    for (const auto& at : at_) {
-      if (at.node == node && at.model == model) return at.behaviour;
-    }
-  }
-  return behaviours_[index];
-}
-
 std::int32_t Shared::class_index(std::string_view name) const {
   for (std::size_t k = 0; k < classes_.size(); ++k) {
     if (classes_[k] == name) return static_cast<std::int32_t>(k);
@@ -184,22 +184,33 @@ const std::vector<StubWrite>& Shared::stub_writes(const Model& model, std::uint3
 Runner::Runner(const Shared& shared)
     : shared_(shared),
       behaviours_(shared.class_count(), nullptr),
+      by_node_(shared.files().size()),
       results_(shared.targets().functions.size()),
       coverage_(shared.graph()) {}
 
 const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
                             std::string_view command, Fingerprint* print) {
   std::fill(behaviours_.begin(), behaviours_.end(), nullptr);
-  at_.clear();
   prepared_.clear();
   prepared_.reserve(scenario.at.size() + scenario.nodes.size());  // (pointers into it are kept)
-  for (const auto& at : scenario.at) {
-    if (const auto* model = shared_.model_named(at.file))
-      at_.push_back({model, at.node, &prepared_.emplace_back(at.behaviour)});
-  }
   for (const auto& [cls, behaviour] : scenario.nodes) {
     if (const auto k = shared_.class_index(cls); k >= 0)
       behaviours_[static_cast<std::size_t>(k)] = &prepared_.emplace_back(behaviour);
+  }
+  const auto& files = shared_.files();
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const auto& classes = shared_.classes_of(f);
+    by_node_[f].resize(classes.size());
+    for (std::size_t n = 0; n < classes.size(); ++n) {
+      by_node_[f][n] = {classes[n] < 0 ? nullptr
+                                       : behaviours_[static_cast<std::size_t>(classes[n])]};
+    }
+  }
+  for (const auto& at : scenario.at) {
+    const auto f = std::find(files.begin(), files.end(), actor_file(shared_.graph(), at.file));
+    if (f == files.end()) continue;
+    auto& nodes = by_node_[static_cast<std::size_t>(f - files.begin())];
+    if (at.node < nodes.size()) nodes[at.node] = {&prepared_.emplace_back(at.behaviour)};
   }
   const auto& functions = shared_.targets().functions;
   for (std::size_t k = 0; k < functions.size(); ++k) {
@@ -219,7 +230,7 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
     const auto start = command.empty() ? started(scenario, shared_.graph()) : std::string(command);
     run_frames(actor, scenario, start, scenario.frames.value_or(frames),
                scenario.restart.value_or(true), [&](std::uint64_t frame) { watch.frame = frame; });
-    if (!watch.node_events()) coverage_.entered_by(actor);
+    coverage_.reached_by(actor);
   }  // the actor leaves its nodes: the last frame's events
   return coverage_;
 }

@@ -39,8 +39,9 @@ class Shared {
   std::uint32_t class_count() const { return static_cast<std::uint32_t>(classes_.size()); }
   // The class's index, or -1 for a class the graph does not script.
   std::int32_t class_index(std::string_view name) const;
-  // The model of the actor's file `file` (empty: the top file), or null.
-  const Model* model_named(std::string_view file) const;
+  // The actor's files (actor_graphs), and each node's class index (-1: none) by file.
+  const std::vector<const runtime::Graph*>& files() const { return files_; }
+  const std::vector<std::int32_t>& classes_of(std::size_t file) const { return class_of_[file]; }
   const std::vector<StubWrite>& stub_writes(const Model& model, std::uint32_t node) const;
   // Whether any node of class `index` writes stub outputs (none without node definitions).
   bool writes_stub_outputs(std::uint32_t index) const { return writes_[index]; }
@@ -53,6 +54,8 @@ class Shared {
   exb::UserFunctions functions_;
   Actor actor_;
   std::vector<std::string> classes_;
+  std::vector<const runtime::Graph*> files_;
+  std::vector<std::vector<std::int32_t>> class_of_;  // by file, by node
   std::unordered_map<const Model*, std::vector<std::vector<StubWrite>>> stub_writes_;
   std::vector<bool> writes_;  // by class
   std::deque<std::string> strings_;
@@ -73,9 +76,20 @@ class Runner {
                       Fingerprint* print = nullptr);
   const Shared& shared() const { return shared_; }
   const Coverage& coverage() const { return coverage_; }  // the last run's
-  // What the running scenario scripts for a node of class `index`: the node's own ("at"), else
-  // its class's (null: it runs as a stub).
-  const PreparedBehaviour* behaviour(std::uint32_t index, const runtime::NodeContext& c) const;
+  // What the running scenario scripts for a node: its own behaviour ("at"), else its class's
+  // (null: it runs as a stub), and the child plug it runs there, found at its first update.
+  struct Scripted {
+    const PreparedBehaviour* behaviour = nullptr;
+    std::uint32_t plug = kUnknown;
+    static constexpr std::uint32_t kUnknown = kNoPlug - 1;
+  };
+  Scripted& scripted(runtime::NodeContext& c) {
+    const auto* file = &c.instance().graph();
+    for (std::size_t f = 0; f < by_node_.size(); ++f) {
+      if (shared_.files()[f] == file) return by_node_[f][c.node_index()];
+    }
+    return unscripted_;
+  }
   // What the running scenario has user function `index` (of Targets::functions) return.
   const std::array<std::uint8_t, 12>& function_result(std::uint32_t index) const {
     return results_[index];
@@ -83,14 +97,11 @@ class Runner {
 
  private:
   const Shared& shared_;
-  std::vector<PreparedBehaviour> prepared_;  // the running scenario's behaviours
-  std::vector<const PreparedBehaviour*> behaviours_;
-  struct At {
-    const Model* model;
-    std::uint32_t node;
-    const PreparedBehaviour* behaviour;
-  };
-  std::vector<At> at_;  // the running scenario's nodes scripted on their own
+  std::vector<PreparedBehaviour> prepared_;           // the running scenario's behaviours
+  std::vector<const PreparedBehaviour*> behaviours_;  // by class
+  // By file (Shared::files), by node: what scripted() returns, set at each run's start.
+  std::vector<std::vector<Scripted>> by_node_;
+  Scripted unscripted_;
   std::vector<std::array<std::uint8_t, 12>> results_;
   Coverage coverage_;
   std::pmr::unsynchronized_pool_resource memory_;

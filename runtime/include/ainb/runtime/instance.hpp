@@ -116,6 +116,9 @@ class alignas(64) Instance : private detail::Scheduler {
   // Whether the node was entered since the instance was made (or moved to a newer graph), a
   // fault's reset included: what coverage reads when its observer takes no node events.
   bool was_entered(std::uint32_t node) const { return (state_of(node).bits & kWasEntered) != 0; }
+  // Whether the node took child plug `plug` (a decision, Observer::on_branch) since the instance
+  // was made, while an observer without branch events (Observer::branch_events) was attached.
+  bool branch_taken(std::uint32_t node, std::uint32_t plug) const;
   // The active root nodes, in array order (a Join waiting for its InFlowNum included).
   std::vector<std::uint32_t> active_roots() const;
 

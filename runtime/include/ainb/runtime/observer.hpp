@@ -34,6 +34,10 @@ class Observer {
   // that called it (`node` is then the caller's, `Instance` the caller). Coverage reads these; the
   // trace does not print them.
   virtual void on_branch(const Instance&, std::uint32_t /*node*/, std::uint32_t /*plug*/) {}
+  // Whether on_branch is called at each decision. One that is not, as coverage over many runs
+  // (`ainb explore`), reads Instance::branch_taken once a run is over: a decision then costs a
+  // bit set instead of a call. Read when it is attached.
+  virtual bool branch_events() const { return true; }
   virtual void on_alert(const Instance&, std::uint32_t /*node*/, std::string_view /*message*/) {}
   // A node with XLink actions was entered: the game sets the actor's action slot.
   virtual void on_xlink(const Instance&, std::uint32_t /*node*/, std::string_view /*slot*/,

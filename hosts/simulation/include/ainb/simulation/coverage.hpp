@@ -32,9 +32,10 @@ class Coverage {
   void branched(const runtime::Graph& graph, std::uint32_t node, std::uint32_t plug);
   void transitioned(const runtime::Graph& graph, std::uint32_t from, std::uint32_t to);
   void commanded(const runtime::Graph& graph, std::string_view command);
-  // Every node `actor` and its module calls entered (Instance::was_entered): what an observer
-  // that takes no node events reads once, at the end of a run, instead of on_enter.
-  void entered_by(const runtime::Instance& actor);
+  // Every node `actor` and its module calls entered (Instance::was_entered) and every decision
+  // they took (Instance::branch_taken): what an observer that takes no node and branch events
+  // reads once, at the end of a run, instead of on_enter and on_branch.
+  void reached_by(const runtime::Instance& actor);
   // Adds another coverage of the same files (runs on other threads, say, or of a graph built
   // from the same files with other classes: items are matched by their place).
   void merge(const Coverage& other);

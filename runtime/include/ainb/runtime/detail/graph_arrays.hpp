@@ -194,6 +194,8 @@ class GraphArrays {
   std::span<const std::uint32_t> children(std::uint32_t node) const {
     return window(children_, nodes_[node].children);
   }
+  // Every node's child plugs together (GraphNode::children windows this count).
+  std::size_t child_plug_count() const { return children_.size(); }
   // Each child's GraphNode::state_index, beside children(): a composite's loop finds its
   // children's states without waiting for their graph nodes.
   std::span<const std::uint32_t> child_states(std::uint32_t node) const {

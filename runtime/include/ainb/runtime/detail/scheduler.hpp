@@ -262,7 +262,9 @@ class alignas(64) Scheduler {
   Result update_simultaneous(std::uint32_t node, NodeState& s);
   void leave_simultaneous(std::uint32_t node, NodeState& s, bool quiet);
   void enter_selector(std::uint32_t node, NodeState& s, bool quiet);
-  // Observer::on_branch, for a selector's choice and a user node's run_child.
+  // A decision (a selector's choice, a user node's run_child, a module's ModuleIF_Child), with an
+  // observer attached: kept in branches_ for one that reads them at the end
+  // (Observer::branch_events), else told it (on_branch). `plug` is below the node's plug count.
   [[gnu::cold, gnu::noinline]] void observe_branch(std::uint32_t node, std::uint32_t plug);
   Result update_selector(std::uint32_t node, NodeState& s);
   void enter_split_timing(std::uint32_t node, const GraphNode& g);
@@ -365,6 +367,7 @@ class alignas(64) Scheduler {
   static constexpr std::uint8_t kStateEndKept = 2;  // state_end_ may be non-empty
   static constexpr std::uint8_t kPathFailed = 4;    // a path of the command ended with Failure
   static constexpr std::uint8_t kAttached = 8;      // options_.observer is set
+  static constexpr std::uint8_t kBranchBits = 16;   // it reads decisions from branches_
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
@@ -435,6 +438,9 @@ class alignas(64) Scheduler {
     std::uint32_t entry;
   };
   std::pmr::vector<BlackboardLink> blackboard_links_;
+  // A bit per child plug (GraphArrays::child_plug_count): decisions taken since the instance was
+  // made, for an observer without branch events.
+  std::uint8_t* branches_ = nullptr;
   // Top-level instances only; on the heap, as faults are rare and every sub-instance has one.
   std::unique_ptr<Fault> fault_;
   // The fault thrown during the current entry point (top-level instance only): a class that
