@@ -13,12 +13,14 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.hpp"
+
 namespace ainb::bench {
 
 // Removes `--corpus DIR` from the arguments (the rest go to Google Benchmark) and returns DIR,
 // or the build's default (../shared/corpus beside the checkout).
 inline std::filesystem::path take_corpus_argument(int argc, char** argv, std::vector<char*>& rest) {
-  std::filesystem::path corpus = AINB_CORPUS_DIR;
+  std::filesystem::path corpus = ainb::test::default_corpus_dir();
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
       corpus = argv[++i];

@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   }
 
   std::vector<Case> cases;
-  cases.push_back({"patrol (example classes)", {.file = AINB_DEFAULT_EXAMPLE}});
+  cases.push_back({"patrol (example classes)",
+                   {.file = (ainb::test::examples_dir() / "patrol.root.ainb").string()}});
   for (const auto& file : ainb::bench::corpus_files(corpus)) {
     if (ainb::load_file(file)->commands.empty()) continue;  // Logic and query-only modules
     cases.push_back({file.stem().string(), {.file = file, .stub_missing_modules = true}});

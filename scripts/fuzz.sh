@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer harnesses of fuzz/ under ASan + UBSan (the `fuzz` preset, clang), each for
-# SECONDS (default 60), and fails on any finding. Prints each harness's executions.
+# Runs the libFuzzer harnesses of fuzz/ under ASan + UBSan (built by the `asan` preset, clang, beside
+# the sanitized test suite), each for SECONDS (default 60), as many at a time as there are cores,
+# and fails on any finding. Prints each harness's executions.
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]      harnesses: loader exb runtime byml aamp sarc zstd
 #
@@ -25,7 +26,7 @@ for h in "${harnesses[@]}"; do
   [[ " ${all[*]} " == *" $h "* ]] || { echo "fuzz: unknown harness '$h' (have: ${all[*]})" >&2; exit 2; }
 done
 
-scripts/build.sh fuzz >/dev/null
+scripts/build.sh asan fuzz_harnesses >/dev/null
 corpus="${AINB_CORPUS:-../shared/corpus}"
 out=build/fuzz
 if [[ ! -d "$corpus" ]]; then
@@ -73,20 +74,34 @@ seed() {
 # Inputs longer than this are cut: small inputs keep the executions per second high.
 max_len() { case "$1" in exb) echo 4096 ;; loader | runtime) echo 8192 ;; *) echo 16384 ;; esac; }
 
-failed=()
-printf '%-8s %12s %9s %8s %9s\n' harness executions exec/s corpus findings
+# Runs one harness; its exit status goes to $out/logs/<harness>.status.
+fuzz_one() {
+  local h="$1" status=0
+  # shellcheck disable=SC2086  # FUZZ_FLAGS is a list of flags
+  nice -n 10 build/asan/fuzz/fuzz_"$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="$(max_len "$h")" -print_final_stats=1 -close_fd_mask=3 \
+    -artifact_prefix="$out/findings/$h/" ${FUZZ_FLAGS:-} \
+    "$out/corpus/$h" "$out/seeds/$h" "fuzz/regressions/$h" >"$out/logs/$h.log" 2>&1 || status=$?
+  echo "$status" >"$out/logs/$h.status"
+}
+
 for h in "${harnesses[@]}"; do
   seed "$h"
   mkdir -p "$out/corpus/$h" "$out/findings/$h" "$out/logs"
-  rm -f "$out/findings/$h"/*
-  set +e
-  # shellcheck disable=SC2086  # FUZZ_FLAGS is a list of flags
-  nice -n 10 "$out/fuzz/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len="$(max_len "$h")" -print_final_stats=1 -close_fd_mask=3 \
-    -artifact_prefix="$out/findings/$h/" ${FUZZ_FLAGS:-} \
-    "$out/corpus/$h" "$out/seeds/$h" "fuzz/regressions/$h" >"$out/logs/$h.log" 2>&1
-  status=$?
-  set -e
+  rm -f "$out/findings/$h"/* "$out/logs/$h.status"
+done
+running=0
+for h in "${harnesses[@]}"; do
+  if ((running >= $(nproc))); then wait -n || true; running=$((running - 1)); fi
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait
+
+failed=()
+printf '%-8s %12s %9s %8s %9s\n' harness executions exec/s corpus findings
+for h in "${harnesses[@]}"; do
+  status=$(cat "$out/logs/$h.status")
   figure() { sed -n "s/^stat::$1: *//p" "$out/logs/$h.log" | tail -1; }
   findings=$(find "$out/findings/$h" -type f | wc -l)
   printf '%-8s %12s %9s %8s %9s\n' "$h" "$(figure number_of_executed_units)" \

@@ -8,6 +8,7 @@
 
 #include "ainb/loader.hpp"
 #include "ainb/writer/text_form.hpp"
+#include "build_paths.hpp"
 #include "game.hpp"
 #include "support/scratch.hpp"
 
@@ -15,7 +16,7 @@ using namespace ainb;
 
 namespace {
 
-const std::filesystem::path kPatrol = std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb";
+const std::filesystem::path kPatrol = ainb::test::examples_dir() / "patrol.root.ainb";
 
 game::GameOptions patrol(std::size_t actors, std::uint32_t threads = 1) {
   return {.file = kPatrol, .actors = actors, .threads = threads};

@@ -69,7 +69,9 @@ TEST_CASE("disassembly means what the reference library's listing means") {
     const auto ours = blocks(ainb::exb::disassemble(*model->expressions));
     const auto theirs = blocks(reference);
     REQUIRE(ours.size() == theirs.size());
-    for (const auto& [key, lines] : theirs) {
+    for (const auto& entry : theirs) {  // not a structured binding: clang 14 cannot capture one
+      const auto& key = entry.first;
+      const auto& lines = entry.second;
       REQUIRE(ours.count(key) == 1);
       const auto& mine = ours.at(key);
       REQUIRE(mine.size() == lines.size());

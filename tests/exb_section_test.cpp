@@ -21,7 +21,7 @@ Section decode_bytes(const std::vector<std::uint8_t>& bytes) {
   return decode(ByteReader(bytes, "test.ainb", 0x1000));
 }
 
-std::string rejection(const ExbSpec& spec) {
+std::string decode_rejection(const ExbSpec& spec) {
   try {
     decode_bytes(assemble(spec));
   } catch (const LoadError& e) {
@@ -101,7 +101,8 @@ TEST_CASE("v1 blocks have no counts and run to their terminator") {
 
   SUBCASE("a v1 block without terminator is rejected") {
     s.instructions.back().op = 2;
-    CHECK(rejection(s) == "EXB command info: block starting at instruction 2 has no terminator");
+    CHECK(decode_rejection(s) ==
+          "EXB command info: block starting at instruction 2 has no terminator");
   }
 }
 
@@ -132,66 +133,68 @@ TEST_CASE("every malformed EXB section is rejected with its reason") {
   }
   SUBCASE("version") {
     s.version = 4;
-    CHECK(rejection(s) == "EXB header: unsupported EXB version 4");
+    CHECK(decode_rejection(s) == "EXB header: unsupported EXB version 4");
   }
   SUBCASE("opcode") {
     s.instructions[3].op = 30;
-    CHECK(rejection(s) == "EXB instructions: instruction 3: unknown opcode 0x1e");
+    CHECK(decode_rejection(s) == "EXB instructions: instruction 3: unknown opcode 0x1e");
   }
   SUBCASE("data type") {
     s.instructions[3].type = 7;
-    CHECK(rejection(s) == "EXB instructions: instruction 3: unknown data type 7 for EXB version 2");
+    CHECK(decode_rejection(s) ==
+          "EXB instructions: instruction 3: unknown data type 7 for EXB version 2");
   }
   SUBCASE("operand source") {
     s.instructions[3].rhs_source = 11;
-    CHECK(rejection(s) == "EXB instructions: instruction 3: unknown operand source 11");
+    CHECK(decode_rejection(s) == "EXB instructions: instruction 3: unknown operand source 11");
   }
   SUBCASE("parameter region offset") {
     s.instructions[0].rhs = 10;
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB instructions: instruction 0: parameter-region offset 0xa (+4) runs past its end "
           "(0xc)");
   }
   SUBCASE("immediate string offset") {
     s.instructions[5].rhs = 18;
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB instructions: immediate string offset 0x12 lies outside the EXB string pool "
           "(size 0x12)");
   }
   SUBCASE("vec3f immediate") {
     s.instructions[2].type = 6;
     s.instructions[2].rhs_source = 0;
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB instructions: instruction 2: an immediate cannot hold a VECTOR3F value");
   }
   SUBCASE("signature index") {
     s.instructions[4].lhs = 0;
     s.instructions[4].rhs = 1;  // u32 @4 = 0x00010000
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB instructions: instruction 4: signature index 65536 past the signature table (1)");
   }
   SUBCASE("jump outside its block") {
     s.instructions[7].rhs = 7;
     CHECK(
-        rejection(s) ==
+        decode_rejection(s) ==
         "EXB command info: function 0 main block: instruction 5 jumps to 7, outside the block (7)");
   }
   SUBCASE("block past the instruction table") {
     s.functions[0].main_count = 8;
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB command info: function 0 main block [2, +8) runs past the instruction table (9)");
   }
   SUBCASE("setup base neither -1 nor an index") {
     s.functions[0].setup_base = -2;
-    CHECK(rejection(s) == "EXB command info: function 0: setup base -2 is neither -1 nor an index");
+    CHECK(decode_rejection(s) ==
+          "EXB command info: function 0: setup base -2 is neither -1 nor an index");
   }
   SUBCASE("static size beyond what 16-bit offsets reach (a fuzz finding: 4 GiB per instance)") {
     s.functions[0].static_size = 0x1000C;
-    CHECK(rejection(s) ==
+    CHECK(decode_rejection(s) ==
           "EXB command info: function 0: static size 0x1000c is more than the 0x1000b bytes "
           "16-bit offsets can reach");
     s.functions[0].static_size = 0x1000B;
-    CHECK(rejection(s) == "accepted");
+    CHECK(decode_rejection(s) == "accepted");
   }
   SUBCASE("truncated table") {
     auto bytes = assemble(s);

@@ -21,7 +21,7 @@ using namespace ainb::test;
 
 namespace {
 
-std::string rejection(ExbSpec spec) {
+std::string verifier_rejection(ExbSpec spec) {
   try {
     Fixture fx(std::move(spec));
   } catch (const LoadError& e) {
@@ -39,7 +39,7 @@ TEST_CASE("the verifier rejects what the machine could not run safely") {
     spec.param_region = i32s({0, 0, 0});
     spec.instructions = {ins, {1, 0, 0, 0, 0, 0}};
     spec.functions = {{-1, 0, 0, 2, out, in, 0x10, 0x8, 0x8}};
-    return rejection(spec);
+    return verifier_rejection(spec);
   };
   CHECK(one({2, kInt, kStatic, kStatic, 0x10, 0}) ==
         "EXB function 0 main block: instruction 0: static-memory offset 0x10 (+4) is outside its "
@@ -84,15 +84,15 @@ TEST_CASE("the verifier rejects what the machine could not run safely") {
   call.signatures = {0, 19};
   call.instructions = {{27, kVec, 8, 0, 0, 0}, {1, 0, 0, 0, 0, 0}};
   call.functions = {{-1, 0, 0, 2, kInt, kInt, 0x10, 0, 0}};
-  CHECK(rejection(call) ==
+  CHECK(verifier_rejection(call) ==
         "EXB function 0 main block: instruction 0: call block at static offset 0x8 (+12) is "
         "outside its 16 bytes");
   call.instructions[0] = {27, kInt, 0, 0, 0, 0};
-  CHECK(rejection(call) ==
+  CHECK(verifier_rejection(call) ==
         "EXB function 0 main block: instruction 0: returns INT but its signature "
         "\"F( Vector3F, Int )\" returns VECTOR3F");
   call.instructions[0] = {27, kInt, 0, 0, 1, 0};
-  CHECK(rejection(call) ==
+  CHECK(verifier_rejection(call) ==
         "EXB function 0 main block: instruction 0: cannot parse signature "
         "\"G( Matrix )\": unknown type \"Matrix\"");
 }

@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "ainb_fuzz_harnesses.hpp"
+#include "build_paths.hpp"
 #include "corpus.hpp"
 #include "targets.hpp"
 
@@ -18,7 +19,7 @@ namespace {
 
 // Replays every file of fuzz/regressions/<harness>/; returns how many there were.
 std::size_t replay(const std::string& harness, void (*run)(ainb::fuzz::Bytes)) {
-  const auto folder = std::filesystem::path(AINB_SOURCE_DIR) / "fuzz" / "regressions" / harness;
+  const auto folder = ainb::test::source_dir() / "fuzz" / "regressions" / harness;
   std::vector<std::filesystem::path> files;
   if (std::filesystem::is_directory(folder)) {
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {

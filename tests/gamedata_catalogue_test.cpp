@@ -187,7 +187,7 @@ TEST_CASE("ainb lint: wrong category, types, pointer classes and declared output
 namespace {
 
 // Records what it reads from the stub's outputs.
-struct Reader : runtime::NodeClass {
+struct ParameterReader : runtime::NodeClass {
   std::int32_t count = -1;
   float speed = -1;
   bool flag = false;
@@ -233,7 +233,7 @@ TEST_CASE("stub nodes write the catalogue's declared output defaults") {
       "Vector3": {"Dir": {"default": [1, 0, -2]}}, "game::Mode": {"Mode": {"default": "Run"}}}}}})",
                                                            "outputs.json");
   runtime::NodeRegistry registry;
-  auto recorder = std::make_shared<Reader>();
+  auto recorder = std::make_shared<ParameterReader>();
   registry.add("Reader", recorder);
   registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue);
   auto graph = std::make_shared<const runtime::Graph>(model, registry);
@@ -248,7 +248,7 @@ TEST_CASE("stub nodes write the catalogue's declared output defaults") {
 
   // Without the catalogue a stub writes zeros.
   runtime::NodeRegistry plain;
-  auto zero = std::make_shared<Reader>();
+  auto zero = std::make_shared<ParameterReader>();
   plain.add("Reader", zero);
   runtime::Instance bare(std::make_shared<const runtime::Graph>(model, plain));
   bare.start("Root");

@@ -13,10 +13,6 @@ using namespace ainb::test;
 
 namespace {
 
-std::shared_ptr<const Model> load_spec(const AinbSpec& spec) {
-  return load(build(spec), spec.file_name + ".ainb");
-}
-
 // The LoadError a spec produces (fails the test when it loads).
 LoadError error_of(const std::vector<std::uint8_t>& bytes, const std::string& name = "bad.ainb") {
   try {

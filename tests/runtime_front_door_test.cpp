@@ -11,6 +11,7 @@
 
 #include "ainb/gamedata/use_romfs.hpp"
 #include "ainb/runtime/runtime.hpp"
+#include "build_paths.hpp"
 #include "support/corpus.hpp"
 #include "support/scratch.hpp"
 
@@ -213,8 +214,7 @@ TEST_CASE("tick_while_running stops at the command's end or the frame limit") {
   int updates = 0;
   runtime.add("MoveTo",
               [&](NodeContext&) { return ++updates < 5 ? Result::Running : Result::Failure; });
-  const auto graph =
-      runtime.load((std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb").string());
+  const auto graph = runtime.load((ainb::test::examples_dir() / "patrol.root.ainb").string());
   runtime::Instance actor(graph);
   CHECK(actor.tick_while_running(3) == runtime::CommandState::Idle);  // nothing started
   CHECK(actor.frame() == 0);

@@ -38,10 +38,6 @@ struct Recorder {
   };
 };
 
-std::shared_ptr<const Model> load_spec(const AinbSpec& spec) {
-  return ainb::load(build(spec), spec.file_name + ".ainb");
-}
-
 // A file of one Element_Alert saying `message` (and succeeding) as its command's root.
 AinbSpec alert_file(const std::string& name, const std::string& message) {
   AinbSpec spec;

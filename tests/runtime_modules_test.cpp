@@ -27,10 +27,6 @@ BuildNode module_if(NodeType type, const std::string& name, std::uint8_t flags =
   n.properties = {{ParamType::String, "Name", name}};
   return n;
 }
-std::shared_ptr<const Model> load_spec(const AinbSpec& spec) {
-  return ainb::load(build(spec), spec.file_name + ".ainb");
-}
-
 // Logs like a Probe and records the int input "Doubled" it reads at each update.
 struct Watch : NodeClass {
   Log& log;

@@ -85,11 +85,13 @@ TEST_CASE("a node class that declares no enter or leave is not called for them")
     }
     void leave(NodeContext&) override { log.push_back("leave"); }
   };
-  for (const auto& [hooks, expected] : std::vector<std::pair<NodeClass::Hooks, Log>>{
+  for (const auto& pair : std::vector<std::pair<NodeClass::Hooks, Log>>{
            {NodeClass::kEnterAndLeave, {"enter", "update", "leave"}},
            {NodeClass::kEnter, {"enter", "update"}},
            {NodeClass::kLeave, {"update", "leave"}},
            {NodeClass::kUpdateOnly, {"update"}}}) {
+    const auto& [hooks_value, expected] = pair;
+    const NodeClass::Hooks hooks = hooks_value;  // CAPTURE cannot capture a binding in clang 14
     CAPTURE(static_cast<int>(hooks));
     for (const bool observed : {true, false}) {
       Harness h;

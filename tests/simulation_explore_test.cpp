@@ -15,6 +15,7 @@
 #include "ainb/loader.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/writer/text_form.hpp"
+#include "build_paths.hpp"
 #include "cli_run.hpp"
 #include "corpus.hpp"
 #include "scratch.hpp"
@@ -28,8 +29,7 @@ namespace {
 
 // tests/data/explore/NAME.root.json compiled into the scratch folder.
 std::filesystem::path hand_made(const std::string& name) {
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore" /
-                   (name + ".root.json"));
+  std::ifstream in(ainb::test::source_dir() / "tests/data/explore" / (name + ".root.json"));
   REQUIRE(in);
   const auto text = nlohmann::ordered_json::parse(in);
   return test::write_scratch(name + ".root.ainb", writer::from_text(text, name));
@@ -169,7 +169,7 @@ TEST_CASE("explore: a node reachable only after a transition") {
 TEST_CASE("explore: a module's own blackboard entry, set in the module file's calls") {
   // gate.root calls Gate.module, whose BoolSelector reads its own entry Open (not inherited,
   // no argument from the caller): a scenario sets it with "file".
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore/Gate.module.json");
+  std::ifstream in(ainb::test::source_dir() / "tests/data/explore/Gate.module.json");
   REQUIRE(in);
   test::write_scratch("Gate.module.ainb",
                       writer::from_text(nlohmann::ordered_json::parse(in), "Gate.module"));
@@ -297,7 +297,7 @@ TEST_CASE("ainb explore: the report, the scenario files and coverage.json") {
 TEST_CASE("regress --explore: a threshold edit no plain run sees is found, shrunk and written") {
   // seven.root with its condition 7 edited to 8: the plain run takes the default plug in both.
   const auto original = hand_made("seven");
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "tests/data/explore/seven.root.json");
+  std::ifstream in(ainb::test::source_dir() / "tests/data/explore/seven.root.json");
   auto text = nlohmann::ordered_json::parse(in);
   text["nodes"][0]["plugs"]["child"][0]["condition"] = 8;
   const auto edited = test::write_scratch("seven8.root.ainb", writer::from_text(text, "seven8"));

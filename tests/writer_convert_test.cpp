@@ -12,6 +12,7 @@
 
 #include "ainb/loader.hpp"
 #include "ainb_builder.hpp"
+#include "build_paths.hpp"
 #include "cli_run.hpp"
 #include "corpus.hpp"
 #include "scratch.hpp"
@@ -124,11 +125,9 @@ TEST_CASE("ainb convert: a written file that is likely a mistake gives warnings"
             ": ainb run refuses it: nodes at offset 0xa4: node 0 is its "
             "own descendant through child plugs (from node 0): a cycle would never finish\n");
   // The example itself gives none.
-  CHECK(
-      ainb_cli({"convert",
-                (std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.root.json").string(),
-                out})
-          .err.empty());
+  CHECK(ainb_cli(
+            {"convert", (ainb::test::source_dir() / "examples" / "patrol.root.json").string(), out})
+            .err.empty());
 }
 
 TEST_CASE("ainb convert: a misnamed built-in plug is not written unless forced") {

@@ -15,6 +15,7 @@
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
 #include "ainb_builder.hpp"
+#include "build_paths.hpp"
 #include "cli_run.hpp"
 #include "corpus.hpp"
 #include "text_form_examples.hpp"
@@ -356,7 +357,7 @@ TEST_CASE("text form: fields the format stores narrower are refused, not wrapped
 TEST_CASE("text form: the bundled example's JSON compiles to the file the build ships") {
   const auto text = example_text();
   const auto bytes = writer::from_text(text, "patrol.root.json");
-  std::ifstream in(std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb", std::ios::binary);
+  std::ifstream in(ainb::test::examples_dir() / "patrol.root.ainb", std::ios::binary);
   REQUIRE(in);
   const std::vector<std::uint8_t> built{std::istreambuf_iterator<char>(in),
                                         std::istreambuf_iterator<char>()};
@@ -367,7 +368,7 @@ TEST_CASE("text form: the bundled example's JSON compiles to the file the build 
 }
 
 TEST_CASE("the hurry example: an expression authored as assembly in JSON, compiled by the build") {
-  const auto path = std::filesystem::path(AINB_EXAMPLES_DIR) / "hurry.root.ainb";
+  const auto path = ainb::test::examples_dir() / "hurry.root.ainb";
   const auto model = load_file(path);
   REQUIRE(model->expressions.has_value());
   CHECK(model->expressions->instructions.size() == 5);
@@ -388,7 +389,8 @@ TEST_CASE("text form: any value of the examples replaced by a wrong one gives a 
     const auto base = example_text(name);
     const auto flat = base.flatten();
     std::size_t converted = 0, rejected = 0;
-    for (const auto& [pointer, value] : flat.items()) {
+    for (const auto& item : flat.items()) {
+      const std::string pointer = item.key();  // CAPTURE cannot capture a binding in clang 14
       for (const auto& replacement : replacements) {
         auto edited = base;
         edited[json::json_pointer(pointer)] = replacement;

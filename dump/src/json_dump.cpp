@@ -17,7 +17,7 @@ std::string hex(std::uint32_t v) {
   return fmt::format("{:#010x}", v);
 }
 
-json value_json(const Value& value) {
+json model_value_json(const Value& value) {
   return json_values::to_json(value, json_values::Pointers::AsNull);
 }
 
@@ -232,7 +232,7 @@ class DumpWriter {
            {"notes", std::string(e.notes)},
            {"inherit", kInherit[static_cast<int>(e.inherit)]},
            {"file_reference", e.file_reference ? json(*e.file_reference) : json(nullptr)},
-           {"default", value_json(e.default_value)},
+           {"default", model_value_json(e.default_value)},
            {"word", hex(e.raw_word)}});
     }
     json refs = json::array();
@@ -309,7 +309,7 @@ class DumpWriter {
         json entry = {{"name", std::string(p.name)}};
         if (p.type == ParamType::Pointer) entry["class"] = std::string(p.class_name);
         entry["source"] = source_json(p.flags);
-        entry["value"] = value_json(p.value);
+        entry["value"] = model_value_json(p.value);
         list.push_back(std::move(entry));
       }
       out[std::string(param_type_name(static_cast<ParamType>(t)))] = std::move(list);
@@ -334,7 +334,7 @@ class DumpWriter {
           entry["source"] = source_json(in.flags);
           if (in.set_blackboard()) entry["set_blackboard"] = true;
         }
-        entry["default"] = value_json(in.default_value);
+        entry["default"] = model_value_json(in.default_value);
         list.push_back(std::move(entry));
       }
       out[std::string(param_type_name(static_cast<ParamType>(t)))] = std::move(list);

@@ -28,7 +28,7 @@ constexpr std::string_view kPlugKeys[kPlugKindCount] = {"Bool/Float Input Link a
 constexpr std::string_view kParamKeys[kParamTypeCount] = {"s32",    "bool",  "f32",
                                                           "string", "vec3f", "pointer"};
 
-json value_json(const Value& value) {
+json peer_value_json(const Value& value) {
   return json_values::to_json(value, json_values::Pointers::AsRaw);
 }
 
@@ -116,7 +116,7 @@ class PeerWriter {
       for (const auto& e : entries) {
         json entry = {{"Name", std::string(e.name)}, {"Notes", std::string(e.notes)}};
         entry["Default Value"] =
-            type == BlackboardType::Pointer ? json(nullptr) : value_json(e.default_value);
+            type == BlackboardType::Pointer ? json(nullptr) : peer_value_json(e.default_value);
         if (e.file_reference) {
           entry["File Reference"] = {
               {"Filename", std::string(m_.blackboard.file_references[*e.file_reference].path)}};
@@ -149,7 +149,7 @@ class PeerWriter {
     json out = {{"Name", std::string(p.name)}};
     if (p.type == ParamType::Pointer) out["Class"] = std::string(p.class_name);
     add_source_flags(out, p.flags);
-    if (p.type != ParamType::Pointer) out["Value"] = value_json(p.value);
+    if (p.type != ParamType::Pointer) out["Value"] = peer_value_json(p.value);
     return out;
   }
 
@@ -174,7 +174,7 @@ class PeerWriter {
     // for it, and the reference tool's writer keeps it only this way.
     out["Output Index"] = in.raw_output_index;
     if (!in.is_multi_source()) add_source_flags(out, in.flags);
-    out["Value"] = value_json(in.default_value);
+    out["Value"] = peer_value_json(in.default_value);
     if (in.is_multi_source()) {
       auto& sources = out["Sources"] = json::array();
       for (const auto& s : m_.sources_of(in)) {

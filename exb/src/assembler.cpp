@@ -9,14 +9,13 @@
 #include <fmt/format.h>
 
 #include "ainb/exb/disassembler.hpp"
+#include "ainb/exb/section.hpp"
 #include "ainb/exb/signature.hpp"
 #include "instruction_text.hpp"
 
 namespace ainb::exb {
 
 namespace {
-
-constexpr std::uint32_t kHeaderSize = 0x2C;
 
 void put16(std::vector<std::uint8_t>& out, std::uint16_t v) {
   out.push_back(static_cast<std::uint8_t>(v));
@@ -47,7 +46,7 @@ struct Tables {
   std::vector<std::uint8_t> pool;
 
   std::vector<std::uint8_t> bytes() const {
-    std::vector<std::uint8_t> out(kHeaderSize, 0);
+    std::vector<std::uint8_t> out(kSectionHeaderSize, 0);
     std::memcpy(out.data(), "EXB ", 4);
     patch32(out, 0x04, version);
     patch32(out, 0x08, static_size);

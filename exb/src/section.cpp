@@ -8,7 +8,6 @@ namespace ainb::exb {
 
 namespace {
 
-constexpr std::uint64_t kHeaderSize = 0x2C;
 constexpr std::uint64_t kInstructionSize = 8;
 
 // The tables below are indexed by value, and the decoder takes 1..kMaxOpcode for the opcodes.
@@ -70,7 +69,7 @@ class Decoder {
 
   Section run() {
     auto scope = r_.section("EXB header");
-    r_.require(0, kHeaderSize, "EXB header");
+    r_.require(0, kSectionHeaderSize, "EXB header");
     const auto magic = r_.bytes(0, 4);
     if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != "EXB ") {
       r_.fail(0, "bad EXB magic (expected \"EXB \")");
@@ -93,7 +92,7 @@ class Decoder {
                                 {0x20u, signature_offset},
                                 {0x24u, param_offset},
                                 {0x28u, pool_offset}}) {
-      if (value < kHeaderSize || value > r_.size()) {
+      if (value < kSectionHeaderSize || value > r_.size()) {
         r_.fail(field, "section offset {:#x} lies outside the EXB section (size {:#x})", value,
                 r_.size());
       }

@@ -1,4 +1,5 @@
 #include "ainb/formats/byml.hpp"
+#include "byml_layout.hpp"
 
 #include <unordered_map>
 
@@ -16,10 +17,6 @@ namespace ainb::formats::byml {
 namespace {
 
 constexpr std::uint64_t kHeaderSize = 0x10;
-
-std::uint64_t align4(std::uint64_t value) {
-  return (value + 3) & ~std::uint64_t{3};
-}
 
 bool is_container(std::uint8_t type) {
   return type == static_cast<std::uint8_t>(NodeType::Array) ||

@@ -5,6 +5,7 @@
 #include <boost/container/flat_set.hpp>
 
 #include "ainb/formats/byml.hpp"
+#include "byml_layout.hpp"
 
 // The layout the writer produces is the one of TotK's files (and roead's): header, hash key
 // table, string table, the 64-bit values and binary data in the order a depth-first walk meets
@@ -87,10 +88,6 @@ NodeType node_type(Value::Type type) {
       return NodeType::Hash32Map;
   }
   return NodeType::Null;
-}
-
-std::uint64_t align4(std::uint64_t value) {
-  return (value + 3) & ~std::uint64_t{3};
 }
 
 std::size_t entry_count(const Value& container) {

@@ -14,7 +14,7 @@ namespace ainb::formats {
 
 namespace {
 
-constexpr std::string_view kSection = "node definitions";
+constexpr std::string_view kDefinitionsSection = "node definitions";
 constexpr std::array<std::string_view, 3> kCategories{"AI", "Logic", "Sequence"};
 
 bool is_category(std::string_view text) {
@@ -22,7 +22,7 @@ bool is_category(std::string_view text) {
 }
 
 [[noreturn]] void fail(std::string_view file, std::string reason) {
-  throw LoadError(std::string(file), std::string(kSection), 0, std::move(reason));
+  throw LoadError(std::string(file), std::string(kDefinitionsSection), 0, std::move(reason));
 }
 
 // One input or output (`kind` says which, for messages) and its default.
@@ -190,9 +190,9 @@ NodeCatalogue NodeCatalogue::from_json(std::string_view text, std::string_view f
   try {
     root = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw LoadError(std::string(file_name), std::string(kSection), e.byte, e.what());
+    throw LoadError(std::string(file_name), std::string(kDefinitionsSection), e.byte, e.what());
   } catch (const nlohmann::json::exception& e) {  // a number past double's range
-    throw LoadError(std::string(file_name), std::string(kSection), 0, e.what());
+    throw LoadError(std::string(file_name), std::string(kDefinitionsSection), 0, e.what());
   }
   if (!root.is_object()) fail(file_name, "the top level is not an object of categories");
   NodeCatalogue catalogue;
@@ -250,10 +250,6 @@ nlohmann::json to_json(const byml::Value& value, std::string_view file, const st
   }
 }
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 NodeCatalogue NodeCatalogue::from_byml(const byml::Value& root, std::string_view category,
@@ -301,7 +297,7 @@ NodeCatalogue NodeCatalogue::from_file(const std::filesystem::path& path,
     }
     return from_byml(bytes, table_category, name);
   }
-  if (compressed || ends_with(name, ".byml") || ends_with(name, ".zs")) {
+  if (compressed || name.ends_with(".byml") || name.ends_with(".zs")) {
     fail(name, fmt::format("not a BYML file (the {}data do not start with \"BY\" or \"YB\")",
                            compressed ? "decompressed " : ""));
   }

@@ -11,16 +11,7 @@
 
 namespace ainb::formats {
 
-namespace {
-
-constexpr std::uint32_t kFrameMagic = 0xFD2FB528;
-constexpr std::uint32_t kDictionaryMagic = 0xEC30A437;
-constexpr std::string_view kSection = "zstd";
-
-[[noreturn]] void fail(std::string_view file, std::uint64_t offset, std::string reason) {
-  throw LoadError(std::string(file), std::string(kSection), offset, std::move(reason));
-}
-
+// Outside the anonymous namespace: ZstdDictionaries::Entry, a class with linkage, holds one.
 struct DCtxDeleter {
   void operator()(ZSTD_DCtx* context) const noexcept { ZSTD_freeDCtx(context); }
 };
@@ -28,8 +19,14 @@ struct DDictDeleter {
   void operator()(ZSTD_DDict* dictionary) const noexcept { ZSTD_freeDDict(dictionary); }
 };
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+namespace {
+
+constexpr std::uint32_t kFrameMagic = 0xFD2FB528;
+constexpr std::uint32_t kDictionaryMagic = 0xEC30A437;
+constexpr std::string_view kZstdSection = "zstd";
+
+[[noreturn]] void fail(std::string_view file, std::uint64_t offset, std::string reason) {
+  throw LoadError(std::string(file), std::string(kZstdSection), offset, std::move(reason));
 }
 
 std::string_view base_name(std::string_view path) {
@@ -111,7 +108,7 @@ ZstdDictionaries ZstdDictionaries::from_pack(std::span<const std::uint8_t> pack_
   auto archive = Sarc::parse(zstd_decompress(pack_bytes, file_name), std::string(file_name));
   ZstdDictionaries set;
   for (const auto& file : archive.files()) {
-    if (!ends_with(file.name, ".zsdic")) continue;
+    if (!std::string_view(file.name).ends_with(".zsdic")) continue;
     const auto data = archive.data(file);
     set.add(file.name, {data.begin(), data.end()});
   }
@@ -169,8 +166,8 @@ const ZstdDictionaries::Entry* ZstdDictionaries::find_name(std::string_view name
 }
 
 std::string_view ZstdDictionaries::dictionary_name_for(std::string_view file_name) noexcept {
-  if (ends_with(file_name, ".pack.zs")) return "pack.zsdic";
-  if (ends_with(file_name, ".bcett.byml.zs")) return "bcett.byml.zsdic";
+  if (file_name.ends_with(".pack.zs")) return "pack.zsdic";
+  if (file_name.ends_with(".bcett.byml.zs")) return "bcett.byml.zsdic";
   return "zs.zsdic";
 }
 

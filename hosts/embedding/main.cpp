@@ -114,10 +114,12 @@ class Warnings {
 
 }  // namespace
 
+const char* ainb_game_default_example();  // default_example.cpp, generated
+
 int main(int argc, char** argv) {
   CLI::App app{"ainb-game: many actors running one AINB file in a fixed-rate game loop"};
   ainb::game::GameOptions options;
-  options.file = AINB_DEFAULT_EXAMPLE;
+  options.file = ainb_game_default_example();
   std::uint64_t frames = 600;
   bool realtime = false;
   std::vector<std::string> modules;

@@ -27,11 +27,13 @@ def chromium() -> str:
 
 @pytest.fixture(scope="session")
 def browse(chromium, tmp_path_factory):
-    """browse(page, hash, steps) -> the snapshots driver.html took (a list of dicts)."""
-    def run(page: pathlib.Path, hash: str = "", steps=("snap",)):
+    """browse(page, hash, steps) -> the snapshots driver.html took (a list of dicts); with a list
+    of pages, one browser start opens them all and returns a list of snapshot lists."""
+    def run(page, hash: str = "", steps=("snap",)):
         profile = tmp_path_factory.mktemp("chromium-profile")
-        target = page.resolve().as_uri() + (f"#{hash}" if hash else "")
-        query = urllib.parse.urlencode({"page": target, "steps": ",".join(steps)})
+        pages = page if isinstance(page, list) else [page]
+        targets = [p.resolve().as_uri() + (f"#{hash}" if hash else "") for p in pages]
+        query = urllib.parse.urlencode([("page", t) for t in targets] + [("steps", ",".join(steps))])
         done = subprocess.run(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              f"--user-data-dir={profile}", "--allow-file-access-from-files",
@@ -40,7 +42,8 @@ def browse(chromium, tmp_path_factory):
         match = re.search(r'<pre id="result">(.*?)</pre>', done.stdout, re.S)
         assert match, f"no result from the driver: {done.stdout[-2000:]} {done.stderr[-2000:]}"
         result = json.loads(html.unescape(match.group(1)))
-        assert not isinstance(result, dict), f"the driver failed: {result}"
+        for snaps in (result if isinstance(page, list) else [result]):
+            assert not isinstance(snaps, dict), f"the driver failed: {snaps}"
         return result
 
     return run

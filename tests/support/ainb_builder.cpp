@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "ainb/byte_writer.hpp"
+#include "ainb/loader.hpp"
 
 namespace ainb::test {
 
@@ -440,6 +441,10 @@ AinbSpec probe_steers_selector() {
   choose.plugs = {{PlugKind::Child, 3, "True"}, {PlugKind::Child, 4, "False"}};
   spec.nodes = {seq, probe, choose, BuildNode{.name = "Yes"}, BuildNode{.name = "No"}};
   return spec;
+}
+
+std::shared_ptr<const Model> load_spec(const AinbSpec& spec) {
+  return ainb::load(build(spec), spec.file_name + ".ainb");
 }
 
 }  // namespace ainb::test

@@ -6,6 +6,7 @@
 // a test fixture, not the project's writer (writer/).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -149,6 +150,8 @@ struct AinbSpec {
 };
 
 std::vector<std::uint8_t> build(const AinbSpec& spec);
+// The spec built and loaded as `<file_name>.ainb`.
+std::shared_ptr<const Model> load_spec(const AinbSpec& spec);
 
 // A Sequential (IsUpdateNextInFrame) of a Probe node, whose Bool output Flag a BoolSelector reads
 // next: True leads to a Yes node, False to a No node. What a stub's declared output steers.

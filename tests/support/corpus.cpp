@@ -1,4 +1,5 @@
 #include "corpus.hpp"
+#include "build_paths.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +11,7 @@
 namespace ainb::test {
 
 std::filesystem::path corpus_dir() {
-  std::filesystem::path dir = AINB_CORPUS_DIR;
+  std::filesystem::path dir = ainb::test::default_corpus_dir();
   if (const char* env = std::getenv("AINB_CORPUS")) dir = env;
   if (std::filesystem::is_directory(dir / "ainb")) return dir;
   if (std::getenv("CI") != nullptr) {

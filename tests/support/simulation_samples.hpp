@@ -8,14 +8,14 @@
 #include <string>
 
 #include "ainb_builder.hpp"
+#include "build_paths.hpp"
 
 namespace ainb::test {
 
 // The bundled example, as the build compiles it, and its scenario.
-inline const std::filesystem::path kPatrol =
-    std::filesystem::path(AINB_EXAMPLES_DIR) / "patrol.root.ainb";
+inline const std::filesystem::path kPatrol = ainb::test::examples_dir() / "patrol.root.ainb";
 inline const std::filesystem::path kScenario =
-    std::filesystem::path(AINB_SOURCE_DIR) / "examples" / "patrol.scenario.json";
+    ainb::test::source_dir() / "examples" / "patrol.scenario.json";
 
 // Guard.root: Sequential [BoolSelector on Alarm (True -> Attack, False -> Patrol), Wait].
 ainb::test::AinbSpec guard();

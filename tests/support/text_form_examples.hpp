@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "build_paths.hpp"
+
 namespace ainb::test {
 
 // The text as a person stores it: printed, then parsed again.
@@ -19,7 +21,7 @@ inline nlohmann::ordered_json reparse(const nlohmann::ordered_json& text) {
 
 // The JSON of a bundled example (examples/NAME).
 inline nlohmann::ordered_json example_text(const std::string& name = "patrol.root.json") {
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "examples" / name);
+  std::ifstream in(ainb::test::source_dir() / "examples" / name);
   REQUIRE(in);
   return nlohmann::ordered_json::parse(in);
 }

@@ -316,7 +316,8 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
         "{}: /functions/{}: no expression of {} or its modules calls it ({})", s.name, signature,
         graph.file_name(), list.empty() ? "they call no user function" : "they call: " + list));
   }
-  for (const auto& [cls, behaviour] : s.nodes) {
+  for (const auto& [class_name, behaviour] : s.nodes) {
+    const std::string& cls = class_name;  // clang 14 cannot capture a structured binding
     auto check = [&](const std::map<std::string, nlohmann::json>& outputs,
                      const std::string& path) {
       for (const auto& [name, json] : outputs) {

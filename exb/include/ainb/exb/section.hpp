@@ -29,6 +29,9 @@
 
 namespace ainb::exb {
 
+// The EXB section header's size: eleven u32 fields, then the tables it points at.
+inline constexpr std::uint32_t kSectionHeaderSize = 0x2C;
+
 // What an instruction's bytes 2-7 hold: which operands it has, and so how it is decoded, checked,
 // compiled, printed, assembled and dumped. Every one of those asks shape_of(opcode).
 enum class Shape : std::uint8_t {

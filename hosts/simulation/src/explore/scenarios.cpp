@@ -260,8 +260,8 @@ using Behaviour = std::function<NodeBehaviour&(Scenario&)>;
 // The ways to make one behaviour smaller: an output, a frame's override taken out, Running
 // updates, result and child back to their defaults, an override moved to half its frame.
 void behaviour_steps(const NodeBehaviour& b, const Behaviour& of, std::vector<Step>& steps) {
-  for (const auto& [output, value] : b.outputs)
-    steps.push_back([of, output](Scenario& x) { of(x).outputs.erase(output); });
+  for (const auto& entry : b.outputs)  // not a structured binding: clang 14 cannot capture one
+    steps.push_back([of, output = entry.first](Scenario& x) { of(x).outputs.erase(output); });
   for (std::size_t i = 0; i < b.overrides.size(); ++i) {
     steps.push_back([of, i](Scenario& x) {
       auto& o = of(x).overrides;
