@@ -92,9 +92,33 @@ TEST_CASE("every real file needs no user function but the game's own") {
       missing.insert(std::move(signature));
   }
   CHECK(with_expressions > 30);
-  // What the game's state answers: blackboard codes, the actor, whether a state was entered.
-  CHECK(missing == std::set<std::string>{"Actor.Forward( Vector3F )", "Actor.Pos( Vector3F )",
-                                         "Actor.Up( Vector3F )", "GetBBCodeBool( Bool, Int )",
-                                         "GetBBCodeFloat( Float, Int )", "GetBBCodeInt( Int, Int )",
-                                         "GetBBCodeVector3F( Vector3F, Int )", "IsEnter( Bool )"});
+  // What the game's state answers: blackboard codes, the actor, whether a state was entered, the
+  // frame's step rate. The others are math the standard library lacks so far (issue 55's note):
+  // the wide corpus's files call them.
+  CHECK(missing == std::set<std::string>{
+                       "(Vector3F).Distance( Float, Vector3F )",
+                       "Abs( Float, Float )",
+                       "Actor.Forward( Vector3F )",
+                       "Actor.HomePos( Vector3F )",
+                       "Actor.Pos( Vector3F )",
+                       "Actor.Up( Vector3F )",
+                       "CastFloatToInt( Int, Float )",
+                       "ClampMinMax( Float, Float, Float, Float )",
+                       "ClampMinMax( Int, Int, Int, Int )",
+                       "GetBBCodeBool( Bool, Int )",
+                       "GetBBCodeFloat( Float, Int )",
+                       "GetBBCodeInt( Int, Int )",
+                       "GetBBCodeVector3F( Vector3F, Int )",
+                       "GetRand( Float, Float )",
+                       "GetRand( Int, Int )",
+                       "GetRandRange( Int, Int, Int )",
+                       "GetY( Float, Vector3F )",
+                       "IsEnter( Bool )",
+                       "Lerp( Vector3F, Vector3F, Vector3F, Float )",
+                       "Pow( Float, Float, Float )",
+                       "SetY( Vector3F, Vector3F, Float )",
+                       "Sin( Float, Float )",
+                       "Sqrt( Float, Float )",
+                       "StepRate( Float )",
+                   });
 }

@@ -61,7 +61,11 @@ TEST_CASE("every truncated prefix of every input is rejected cleanly") {
     }
   }
   MESSAGE(prefixes << " truncated prefixes tried");
-  CHECK_MESSAGE(accepted == 0, accepted << " prefixes loaded, first: " << first_accepted);
+  // One cut is indistinguishable from a whole file: EnemyBase_FrozenInIce cut at the start of its
+  // pool's last string, which only parameter values use; they read as the empty string at the
+  // pool's end, as a modders' tool writes it (docs/loader.md, "Files modders' tools write").
+  CHECK_MESSAGE(accepted == 1, accepted << " prefixes loaded, first: " << first_accepted);
+  CHECK(first_accepted == "input 2 cut to 806 bytes");
 }
 
 TEST_CASE("10,000 seeded random mutations either load or raise LoadError") {

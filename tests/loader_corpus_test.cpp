@@ -57,6 +57,8 @@ struct Comparison {
       for (const auto& [key, value] : ref.items()) {
         if (multi && (key == "Node Index" || key == "Output Index")) continue;
         if (replacement_mark(key)) continue;
+        // The tool prints a random selector's blackboard word as its weight (docs/dump-json.md).
+        if (key == "Weight" && value == 0.0 && ours.contains(key)) continue;
         if (!ours.contains(key)) {
           fail(path + "/" + key, "missing");
           continue;
@@ -95,7 +97,11 @@ struct Comparison {
       return;
     }
     if (ref.is_number()) {
-      if (!ours.is_number_integer() || ref.get<std::int64_t>() != ours.get<std::int64_t>()) {
+      // The tool prints an S32 blackboard default as unsigned (docs/dump-json.md).
+      const auto wrapped = path.find("/Blackboard Parameters/s32/") != std::string::npos &&
+                           ref.get<std::int64_t>() >= 0x80000000ll;
+      const auto expected = ref.get<std::int64_t>() - (wrapped ? 0x100000000ll : 0);
+      if (!ours.is_number_integer() || expected != ours.get<std::int64_t>()) {
         fail(path, ref.dump() + " != " + ours.dump());
       }
       return;
@@ -211,5 +217,5 @@ TEST_CASE("the peer dump marks exactly the child plugs the replacement table nam
     CHECK(seen == expected);
     marks += seen.size();
   }
-  if (!ainb::test::corpus_dir().empty()) CHECK(marks == 16);
+  if (!ainb::test::corpus_dir().empty()) CHECK(marks == 44);
 }

@@ -14,6 +14,7 @@
 #include "ainb/load_error.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/runtime/instance.hpp"
+#include "ainb/runtime/query_cycles.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "ainb_builder.hpp"
 #include "commands.hpp"
@@ -191,8 +192,10 @@ TEST_CASE("a cycle of child plugs is refused when the graph is built (a fuzz fin
         "finish");
 }
 
-TEST_CASE("a query cycle is refused when the graph is built") {
-  // Node 0 queries node 1, which queries node 2, which queries node 1 again.
+TEST_CASE("a query cycle builds: each walk stops at the query already on its path") {
+  // Node 0 queries node 1, which queries node 2, which queries node 1 again: node 0's walk is
+  // 1, 2 (whose query 1 is on the path: no step), then 1's calculation (docs/semantics.md,
+  // "Query cycles").
   AinbSpec spec;
   spec.file_name = "loop";
   spec.commands = {{"Root", 0, {}}};
@@ -204,16 +207,25 @@ TEST_CASE("a query cycle is refused when the graph is built") {
   first.flags = second.flags = node_flags::kIsQuery;
   spec.nodes = {root, first, second};
   const auto model = load(build(spec), "loop.ainb");
-  const auto e = graph_error(model);
-  CHECK(e.section() == "nodes");
-  CHECK(e.offset() == model->nodes[1].entry_offset);
-  CHECK(e.reason() ==
-        "node 1 is its own query (through node 2): a query cycle has no order to calculate in");
+  CHECK(query_cycles(*model) == std::vector<std::vector<std::uint32_t>>{{1, 2}});
+  const auto graph = graph_of(spec, NodeRegistry{});
+  const auto& graph_arrays = arrays(*graph);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> steps;  // node, within a cycle
+  for (const auto& step : graph_arrays.query_plan(0))
+    steps.emplace_back(step.node, step.within_cycle);
+  CHECK(steps == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 0}, {2, 1}, {1, 0}});
+  CHECK(graph_arrays.counts_as_user(0, 1));
+  CHECK_FALSE(graph_arrays.counts_as_user(1, 2));
+  CHECK_FALSE(graph_arrays.counts_as_user(2, 1));
   SUBCASE("a node that is its own query") {
     spec.nodes[1].queries = {0};
     spec.nodes[2].queries = {};
-    CHECK_THROWS_WITH(graph_of(spec, NodeRegistry{}),
-                      doctest::Contains("node 1 is its own query (through node 1)"));
+    const auto self = load(build(spec), "loop.ainb");
+    CHECK(query_cycles(*self) == std::vector<std::vector<std::uint32_t>>{{1}});
+    CHECK(describe_query_cycle({1}) == "node 1");
+    CHECK(describe_query_cycle({14, 27, 28}) == "nodes 14, 27 and 28");
+    const auto self_graph = graph_of(spec, NodeRegistry{});
+    CHECK(arrays(*self_graph).query_plan(0).size() == 1);
   }
 }
 

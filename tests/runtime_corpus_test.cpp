@@ -220,8 +220,7 @@ TEST_CASE(
   // (the short paths run) hears the same commands, branches and transitions in the same order,
   // and Instance::was_entered names the nodes the full observer saw entered; one that takes no
   // branch events either hears the rest, and Instance::branch_taken names the decisions taken.
-  const DirectoryResolver resolver(
-      {ainb::test::corpus_dir() / "ainb", ainb::test::corpus_dir() / "bulk" / "ainb"});
+  const DirectoryResolver resolver(ainb::test::real_ainb_folders());
   std::size_t files = 0, entered = 0, events = 0, taken = 0;
   for (const auto& path : ainb::test::all_real_ainb_files()) {
     CAPTURE(path.filename().string());

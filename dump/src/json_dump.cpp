@@ -273,6 +273,7 @@ class DumpWriter {
         for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k))) {
           json plug = {{"kind", std::string(plug_kind_name(p.kind))},
                        {"node", p.target ? json(*p.target) : json(nullptr)}};
+          if (p.multi_source_mark != 0) plug["multi_source_mark"] = p.multi_source_mark;
           if (p.kind == PlugKind::Transition) {
             plug["transition"] = p.transition_index;
           } else {

@@ -3,6 +3,7 @@
 // deliberately differ (the tool's bugs are not reproduced).
 
 #include <fmt/format.h>
+#include <cstring>
 
 #include "ainb/byte_reader.hpp"
 #include "ainb/dump/json.hpp"
@@ -103,6 +104,12 @@ class PeerWriter {
   }
 
  private:
+  std::uint32_t read_u32(std::uint64_t at) const {
+    std::uint32_t v = 0;
+    std::memcpy(&v, m_.bytes.data() + at, 4);
+    return v;
+  }
+
   json blackboard() {
     json out = json::object();
     // The tool's type order; U32 (0x408, unknown to the tool) goes after s32.
@@ -194,7 +201,10 @@ class PeerWriter {
   }
 
   json plug(const Node& n, const Plug& p, std::optional<std::uint16_t>& node_blackboard) {
-    json out = {{"Node Index", p.target.value_or(kEmptyPlugIndex)}};
+    // As the peer tool prints it: the stored word, unsigned (a multi-source mark too).
+    json out = {{"Node Index", p.multi_source_mark != 0
+                                   ? static_cast<std::uint32_t>(p.multi_source_mark)
+                                   : p.target.value_or(kEmptyPlugIndex)}};
     if (p.kind == PlugKind::Transition) {
       const auto& tr = m_.transitions[p.transition_index];
       json flags = json::array();
@@ -235,6 +245,12 @@ class PeerWriter {
       // The reference tool names the two words of a `__CHILD_ENUM[k]` plug by position.
       out["Unknown 1"] = e->blackboard.used ? 0x80000000u | e->blackboard.index : 0u;
       out["Unknown 2"] = e->value;
+    } else if (n.type == NodeType::UserDefined && p.name.starts_with("__CHILD_STRING") &&
+               std::uint64_t{p.offset} + 16 <= m_.bytes.size()) {
+      // A string-choosing updater's plug (SelectorBSAFormChangeUpdater): two words the loader
+      // keeps unread (the writer keeps them as bytes), which the tool prints by position.
+      out["Unknown 1"] = read_u32(p.offset + 8);
+      out["Unknown 2"] = read_u32(p.offset + 12);
     } else if (const auto* extra = std::get_if<InputPlugExtra>(&p.data)) {
       // Selector input plugs show their stored default as the "Condition".
       if (n.type == NodeType::S32Selector && p.kind == PlugKind::Int) {

@@ -45,6 +45,15 @@ class Loader {
     const auto at = c.offset();
     return string(at, c.u32(what), what);
   }
+  // A parameter's string value, which may also lie at the pool's very end: the empty string, as
+  // a modders' tool writes it for a pool without one (docs/loader.md, "Files modders' tools
+  // write"). Names may not: a file cut at a string's start would then load as if whole.
+  std::string_view value_string_ref(Cursor& c, std::string_view what) {
+    const auto at = c.offset();
+    const auto pool_offset = c.u32(what);
+    if (pool_offset == pool_.size()) return pool_.substr(pool_offset);
+    return string(at, pool_offset, what);
+  }
 
   // An array of `entry_size`-byte entries filling [begin, end) exactly. `type` optionally
   // qualifies `what` in messages ("float" "inputs").

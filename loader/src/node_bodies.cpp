@@ -102,7 +102,9 @@ Plug Loader::read_plug(const Node& n, std::size_t node, PlugKind kind, std::uint
   p.kind = kind;
   p.offset = at;
   const auto target = c.s32("plug node index");
-  if (target != static_cast<std::int32_t>(kEmptyPlugIndex)) {
+  if (kind == PlugKind::Generic && target <= kMultiSourceMark) {
+    p.multi_source_mark = target;
+  } else if (target != static_cast<std::int32_t>(kEmptyPlugIndex)) {
     if (target < 0 || static_cast<std::uint32_t>(target) >= m_.nodes.size()) {
       r_.fail(at, "node {}: {} plug leads to node {}, but the file has {} nodes", node,
               plug_kind_name(kind), target, m_.nodes.size());

@@ -15,7 +15,7 @@ Value Loader::read_value(Cursor& c, ParamType type, std::string_view what) {
     case ParamType::Float:
       return c.f32(what);
     case ParamType::String:
-      return string_ref(c, what);
+      return value_string_ref(c, what);
     case ParamType::Vec3f: {
       Vec3f v;
       v.x = c.f32(what);
@@ -115,9 +115,14 @@ void Loader::read_properties() {
   bounds[kParamTypeCount] = offset(header_slot::kInputsOutputs);
   for (std::size_t t = 0; t < kParamTypeCount; ++t) {
     const auto type = static_cast<ParamType>(t);
-    const auto count =
-        array_count(bounds[t], bounds[t + 1], property_entry_size(static_cast<ParamType>(t)),
-                    "properties", param_type_name(type));
+    // An offset of 0 (the header, never a table) is a type without properties, as a modders'
+    // tool writes an empty table; the type's entries then end at the next type's offset.
+    if (bounds[t] == 0) continue;
+    auto end = t + 1;
+    while (bounds[end] == 0 && end < kParamTypeCount)
+      ++end;
+    const auto count = array_count(bounds[t], bounds[end], property_entry_size(type), "properties",
+                                   param_type_name(type));
     auto& out = m_.properties[t];
     out.reserve(count);
     for (std::uint32_t i = 0; i < count; ++i) {

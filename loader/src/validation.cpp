@@ -98,20 +98,29 @@ void Loader::resolve_references() {
   for (const auto& n : m_.nodes) {
     if (n.is_query()) query_nodes.push_back(n.index);
   }
+  // Entries no node's window covers need not name a query node: a modders' tool writes a lone
+  // 0 for an empty array (docs/loader.md, "Files modders' tools write").
+  std::vector<std::uint8_t> covered(m_.query_indices.size(), 0);
+  for (const auto& n : m_.nodes) {
+    check_range(n.entry_offset + (m_.version() == kVersion404 ? 0x20 : 0x24), n.queries,
+                m_.query_indices.size(), [&] { return fmt::format("node {} queries", n.index); });
+    std::fill_n(covered.begin() + n.queries.base, n.queries.count, 1);
+  }
   m_.query_nodes.reserve(m_.query_indices.size());
   for (std::size_t i = 0; i < m_.query_indices.size(); ++i) {
     const auto q = m_.query_indices[i];
-    if (q >= query_nodes.size()) {
+    if (q < query_nodes.size()) {
+      m_.query_nodes.push_back(query_nodes[q]);
+    } else if (covered[i] == 0) {
+      m_.query_nodes.push_back(Model::kUnresolvedQuery);
+    } else {
       auto q_scope = r_.section("queries");
       r_.fail(offset(header_slot::kQueries) + 4 * i,
               "query {} names query node {}, but the file has {} query nodes", i, q,
               query_nodes.size());
     }
-    m_.query_nodes.push_back(query_nodes[q]);
   }
   for (const auto& n : m_.nodes) {
-    check_range(n.entry_offset + (m_.version() == kVersion404 ? 0x20 : 0x24), n.queries,
-                m_.query_nodes.size(), [&] { return fmt::format("node {} queries", n.index); });
     check_range(n.entry_offset + (m_.version() == kVersion404 ? 0x1C : 0x20), n.attachments,
                 m_.attachment_indices.size(),
                 [&] { return fmt::format("node {} attachments", n.index); });
@@ -119,22 +128,24 @@ void Loader::resolve_references() {
       for (const auto& p : m_.plugs_of(n, static_cast<PlugKind>(k)))
         check_plug(n, p);
     }
-    if (n.is_module()) {
-      const auto listed = std::any_of(m_.modules.begin(), m_.modules.end(), [&](const Module& mod) {
-        return mod.path.size() == n.name.size() + 5 && mod.path.starts_with(n.name) &&
-               mod.path.ends_with(".ainb");
-      });
-      if (!listed) {
-        r_.fail(n.entry_offset, "module node {} calls \"{}\", which the module array does not list",
-                n.index, n.name);
-      }
-    }
   }
   if (m_.replacements) check_replacements();
 }
 
 void Loader::check_plug(const Node& n, const Plug& p) {
   const auto what = [&] { return fmt::format("node {} {} plug", n.index, plug_kind_name(p.kind)); };
+  if (p.multi_source_mark != 0) {
+    // A tool's stand-in for a source node: it must mark one of the node's multi-source inputs.
+    bool marks_input = false;
+    for (std::size_t t = 0; t < kParamTypeCount && !marks_input; ++t) {
+      for (const auto& in : m_.inputs_of(n, static_cast<ParamType>(t)))
+        marks_input = marks_input || in.raw_node_index == p.multi_source_mark;
+    }
+    if (!marks_input) {
+      r_.fail(p.offset, "{} \"{}\" holds the multi-source mark {}, but no input of the node has it",
+              what(), p.name, p.multi_source_mark);
+    }
+  }
   if (const auto* s = std::get_if<S32Condition>(&p.data); s && s->blackboard.used) {
     check_blackboard_index(p.offset, BlackboardType::S32, s->blackboard.index, what);
   } else if (const auto* str = std::get_if<StringCondition>(&p.data); str && str->blackboard.used) {

@@ -4,6 +4,8 @@
 
 #include "graph_build.hpp"
 
+#include "ainb/runtime/query_cycles.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -43,9 +45,18 @@ std::uint64_t lines_spanned(const std::vector<Range>& windows, std::uint32_t uni
 }  // namespace
 
 // Depth first from each node with queries, without recursion. A query reached again while it is
-// on the path (the node itself included) closes a cycle, which the file is refused for.
+// on the path (the node itself included) closes a cycle: it is not calculated again there, so
+// its user reads what it holds (docs/semantics.md, "Query cycles").
 void Graph::build_query_plans() {
   const auto& m = *model_;
+  query_cycle_.assign(nodes_.size(), 0);
+  const auto cycles = query_cycles(m);
+  for (std::uint32_t c = 0; c < cycles.size(); ++c) {
+    for (const auto n : cycles[c]) {
+      query_cycle_[n] = c + 1;
+      nodes_[n].in_query_cycle = true;
+    }
+  }
   std::vector<std::uint8_t> on_path(nodes_.size(), 0);
   struct Open {
     std::uint32_t node;
@@ -67,8 +78,9 @@ void Graph::build_query_plans() {
           // The query's last step (none for a query without queries: its first step is its
           // only one), and where its first step skips to.
           if (query_plan_.size() - 1 != open.first_step) query_plan_.push_back({open.node, 0});
+          // (Within the window; below kMaxQuerySteps, so it fits the field.)
           query_plan_[open.first_step].end =
-              static_cast<std::uint32_t>(query_plan_.size()) - range.base;  // within the window
+              (static_cast<std::uint32_t>(query_plan_.size()) - range.base) & 0x7FFFFFFFu;
         }
         on_path[open.node] = 0;
         path.pop_back();
@@ -76,12 +88,7 @@ void Graph::build_query_plans() {
       }
       const auto from = open.node;
       const auto q = inner[open.next++];
-      if (on_path[q] != 0) {
-        throw LoadError(m.name, "nodes", m.nodes[q].entry_offset,
-                        fmt::format("node {} is its own query (through node {}): a query cycle "
-                                    "has no order to calculate in",
-                                    q, from));
-      }
+      if (on_path[q] != 0) continue;
       if (query_plan_.size() + 2 > kMaxQuerySteps) {
         throw LoadError(m.name, "nodes", m.nodes[n].entry_offset,
                         fmt::format("node {}: the queries unroll to more than {} steps (the "
@@ -91,7 +98,7 @@ void Graph::build_query_plans() {
       }
       on_path[q] = 1;
       path.push_back({q, static_cast<std::uint32_t>(query_plan_.size())});
-      query_plan_.push_back({q, 0});
+      query_plan_.push_back({q, 0, counts_as_user(from, q) ? 0u : 1u});
     }
     range.count = static_cast<std::uint32_t>(query_plan_.size()) - range.base;
   }

@@ -48,8 +48,9 @@ void detail::Scheduler::leave_composite(std::uint32_t node, NodeState& s) {
 void detail::Scheduler::enter_node(std::uint32_t node, const GraphNode& g, NodeState& s) {
   if (!first_enter(s)) return;
   if (g.queries.count != 0) {
-    for (const auto q : graph_->queries(node))
-      ++state_of(q).query_users;
+    for (const auto q : graph_->queries(node)) {
+      if (!g.in_query_cycle || graph_->counts_as_user(node, q)) ++state_of(q).query_users;
+    }
     calculate_queries(node);
   }
   if (g.runs_setup || observed()) enter_setup_and_events(node, g);

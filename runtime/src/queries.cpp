@@ -43,9 +43,10 @@ void detail::Scheduler::calculate_queries(std::uint32_t node) {
 void detail::Scheduler::enter_query(std::uint32_t q, NodeState& s) {
   s.active = 1;
   s.bits |= kWasEntered;
-  for (const auto inner : graph_->queries(q))
-    ++state_of(inner).query_users;
   const auto& g = graph_->nodes()[q];
+  for (const auto inner : graph_->queries(q)) {
+    if (!g.in_query_cycle || graph_->counts_as_user(q, inner)) ++state_of(inner).query_users;
+  }
   if (g.runs_setup) run_setup_blocks(q);  // as enter_node does, before the observer hears of it
   if (observed()) {
     guarded(Fault::Source::Observer, q, "on_enter",
@@ -55,7 +56,8 @@ void detail::Scheduler::enter_query(std::uint32_t q, NodeState& s) {
 }
 
 // The same walk: a query its last user leaves is left, then its own queries; one still in use
-// (or not active) is skipped with them.
+// (or not active) is skipped with them. A query of a cycle, listed by a cycle-mate, counts only
+// its users outside the cycle: it is left with the last of them.
 void detail::Scheduler::leave_queries(std::uint32_t node) {
   const auto plan = graph_->query_plan(node);
   for (std::size_t i = 0; i < plan.size();) {
@@ -65,7 +67,7 @@ void detail::Scheduler::leave_queries(std::uint32_t node) {
       continue;
     }
     auto& s = nodes_[plan[i].state_index];
-    if (s.active != 0 && s.query_users > 0) --s.query_users;
+    if (plan[i].within_cycle == 0 && s.active != 0 && s.query_users > 0) --s.query_users;
     if (s.active == 0 || s.query_users > 0) {
       i = end;
       continue;

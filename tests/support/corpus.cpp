@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <string>
 
 #include <doctest/doctest.h>
 
@@ -55,11 +57,40 @@ std::vector<std::filesystem::path> corpus_files(const std::string& folder,
 std::vector<std::filesystem::path> corpus_bulk_ainb_files() {
   return corpus_files("bulk/ainb", ".ainb");
 }
+std::vector<std::filesystem::path> corpus_wide_ainb_files() {
+  return corpus_files("wide/ainb", ".ainb");
+}
+std::map<std::string, std::string> corpus_refusals() {
+  std::map<std::string, std::string> refusals;
+  std::ifstream in(source_dir() / "tests" / "corpus-refusals.txt");
+  REQUIRE_MESSAGE(in.good(), "cannot open tests/corpus-refusals.txt");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.starts_with('#')) continue;
+    const auto space = line.find(' ');
+    REQUIRE_MESSAGE(space != std::string::npos, "corpus-refusals.txt: no reason on: " << line);
+    refusals.emplace(line.substr(0, space), line.substr(space + 1));
+  }
+  return refusals;
+}
 std::vector<std::filesystem::path> all_real_ainb_files() {
-  auto files = corpus_ainb_files();
-  const auto bulk = corpus_bulk_ainb_files();
-  files.insert(files.end(), bulk.begin(), bulk.end());
+  std::vector<std::filesystem::path> files;
+  const auto refused = corpus_refusals();
+  for (const auto& folder :
+       {corpus_ainb_files(), corpus_bulk_ainb_files(), corpus_wide_ainb_files()}) {
+    for (const auto& path : folder) {
+      if (!refused.contains(path.filename().string())) files.push_back(path);
+    }
+  }
   return files;
+}
+std::vector<std::filesystem::path> real_ainb_folders() {
+  const auto dir = corpus_dir();
+  if (dir.empty()) return {};
+  return {dir / "ainb", dir / "bulk" / "ainb", dir / "wide" / "ainb"};
+}
+std::vector<std::filesystem::path> corpus_rewritten_files(const std::string& tool) {
+  return corpus_files("rewritten/" + tool, ".ainb");
 }
 
 std::vector<std::filesystem::path> corpus_byml_files() {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,18 @@ std::vector<std::filesystem::path> corpus_ainb_files();
 // Every `*.ainb` of the bulk corpus (bulk/ainb/: 109 AI files of two TotK actor packs, each with
 // the reference tool's `X.peer.json`), sorted by name.
 std::vector<std::filesystem::path> corpus_bulk_ainb_files();
-// Every real AI file: ainb/ then bulk/ainb/.
+// The wide corpus (wide/ainb/: 478 AI and Logic files of 37 actor packs of three mods; 28 of them
+// written or edited by the modders).
+std::vector<std::filesystem::path> corpus_wide_ainb_files();
+// The real files the loader refuses, by file name, with the reason argued for each
+// (tests/corpus-refusals.txt: lines "NAME REASON"; the test "corpus refusals" pins them).
+std::map<std::string, std::string> corpus_refusals();
+// Every real AI file: ainb/, bulk/ainb/, then wide/ainb/, but the refused ones.
 std::vector<std::filesystem::path> all_real_ainb_files();
+// The folders those files are in, where their modules are found.
+std::vector<std::filesystem::path> real_ainb_folders();
+// The public files as a modders' tool writes them back (rewritten/<tool>/: "ainb2", "legacy").
+std::vector<std::filesystem::path> corpus_rewritten_files(const std::string& tool);
 
 // The files of a corpus folder (byml/, aamp/, packs/, zsdic/) whose names end with `suffix`,
 // sorted by name; empty when the corpus is missing outside CI (in CI: the test fails).

@@ -115,7 +115,8 @@ void FromText::run() {
 void FromText::read_layout() {
   if (!root_.has("layout")) return;
   const auto l = root_["layout"];
-  l.only({"strings", "gaps", "padding", "queries", "unknown_0x50_is_queries", "unknown_0x6c_word"});
+  l.only({"strings", "gaps", "padding", "queries", "unknown_0x50_is_queries", "unknown_0x6c_word",
+          "zero_property_offsets", "empty_string_at_pool_end"});
   if (l.has("strings")) {
     const auto s = l["strings"];
     for (std::size_t i = 0; i < s.array(); ++i)
@@ -138,6 +139,13 @@ void FromText::read_layout() {
     b_.layout.unknown_0x50_is_queries = l["unknown_0x50_is_queries"].boolean();
   }
   if (l.has("unknown_0x6c_word")) b_.layout.unknown_0x6c_word = l["unknown_0x6c_word"].u32();
+  if (l.has("empty_string_at_pool_end")) {
+    b_.layout.empty_string_at_pool_end = l["empty_string_at_pool_end"].boolean();
+  }
+  if (l.has("zero_property_offsets")) {
+    b_.layout.zero_property_offsets = static_cast<std::uint8_t>(
+        l["zero_property_offsets"].integer(0, (1 << kParamTypeCount) - 1));
+  }
 }
 
 void FromText::read_header() {

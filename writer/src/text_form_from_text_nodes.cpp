@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -252,15 +253,15 @@ void FromText::apply_query_layout() {
   for (const auto& n : m_.nodes) {
     if (n.is_query()) query_nodes.push_back(n.index);
   }
-  for (const auto q_index : array) {
-    if (q_index >= query_nodes.size()) return;
-  }
   for (std::size_t i = 0; i < node_count_; ++i)
     m_.nodes[i].queries.base = bases_at[i].u32();
   m_.query_indices = array;
   m_.query_nodes.clear();
-  for (const auto q_index : array)
-    m_.query_nodes.push_back(query_nodes[q_index]);
+  // (Entries the windows cover were checked above; the others may name no query node.)
+  for (const auto q_index : array) {
+    m_.query_nodes.push_back(q_index < query_nodes.size() ? query_nodes[q_index]
+                                                          : Model::kUnresolvedQuery);
+  }
 }
 
 // A node-output reference `at` ({node, output}) for an input of `type` with flags `f`.
@@ -442,6 +443,13 @@ void FromText::read_plugs(const At& n, std::size_t i) {
       Plug plug;
       plug.kind = kind;
       if (!at["node"].j.is_null()) plug.target = at["node"].index(node_count_, "nodes");
+      if (at.has("multi_source_mark")) {
+        plug.multi_source_mark = static_cast<std::int32_t>(at["multi_source_mark"].integer(
+            std::numeric_limits<std::int32_t>::min(), kMultiSourceMark));
+        if (plug.target)
+          at["multi_source_mark"].fail(
+              "a plug with a multi-source mark leads to no node (\"node\": null)");
+      }
       if (kind == PlugKind::Transition) {
         plug.transition_index = at["transition"].index(m_.transitions.size(), "transitions");
         m_.plugs.push_back(plug);
@@ -488,6 +496,7 @@ std::vector<std::string_view> FromText::plug_fields(const Node& node, PlugKind k
                                                     std::string_view name, bool v407) {
   if (kind == PlugKind::Transition) return {"node", "node_name", "transition"};
   std::vector<std::string_view> fields{"node", "node_name", "name"};
+  if (kind == PlugKind::Generic) fields.push_back("multi_source_mark");
   auto add = [&](std::initializer_list<std::string_view> more) {
     fields.insert(fields.end(), more.begin(), more.end());
   };

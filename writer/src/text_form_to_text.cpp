@@ -373,6 +373,7 @@ class ToText {
     } else {
       out["node"] = nullptr;  // an empty plug
     }
+    if (p.multi_source_mark != 0) out["multi_source_mark"] = p.multi_source_mark;
     if (p.kind == PlugKind::Transition) {
       out["transition"] = p.transition_index;
       return out;
@@ -537,6 +538,9 @@ class ToText {
       out["queries"] = {{"array", m_.query_indices}, {"bases", bases}};
     }
     if (layout_.unknown_0x6c_word != 0) out["unknown_0x6c_word"] = hex(layout_.unknown_0x6c_word);
+    if (layout_.zero_property_offsets != 0)
+      out["zero_property_offsets"] = layout_.zero_property_offsets;
+    if (layout_.empty_string_at_pool_end) out["empty_string_at_pool_end"] = true;
     return out;
   }
 

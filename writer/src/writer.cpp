@@ -236,11 +236,18 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
     // pointers is unspecified).
     const auto p = reinterpret_cast<std::uintptr_t>(s.data());
     const auto begin = reinterpret_cast<std::uintptr_t>(source_pool_.data());
-    if (!source_pool_.empty() && p >= begin && p - begin + s.size() < source_pool_.size()) {
+    // (An empty string may lie at the pool's very end, with no NUL there: docs/loader.md.)
+    if (!source_pool_.empty() && p >= begin && p - begin + s.size() <= source_pool_.size()) {
+      if (s.empty() && p - begin == source_pool_.size()) captured_.empty_string_at_pool_end = true;
       return static_cast<std::uint32_t>(p - begin);
     }
     if (!indexed_) index_pool();
     if (const auto it = by_value_.find(std::string(s)); it != by_value_.end()) return it->second;
+    if (s.empty() && layout_ && layout_->empty_string_at_pool_end) {
+      if (!empty_at_end_) empty_at_end_ = static_cast<std::uint32_t>(pool_.size());
+      return *empty_at_end_;
+    }
+    if (empty_at_end_ && *empty_at_end_ == pool_.size()) pool_.push_back(0);  // now it has one
     const auto at = static_cast<std::uint32_t>(pool_.size());
     add_string(s);
     return at;
@@ -488,7 +495,10 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_plug(std::size_t node, std::uint32_t slot_index, const Plug& p) {
-    u32(p.target.value_or(kEmptyPlugIndex));
+    if (p.multi_source_mark != 0)
+      u32(static_cast<std::uint32_t>(p.multi_source_mark));
+    else
+      u32(p.target.value_or(kEmptyPlugIndex));
     if (p.kind == PlugKind::Transition) {
       u32(p.transition_index);
       return;
@@ -626,7 +636,16 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
         anchor([&] { return fmt::format("{} properties", param_type_name(type)); },
                m_.properties[t][0].offset);
       }
-      patch32(table + 4 * static_cast<std::uint32_t>(t), size());
+      const auto bit = static_cast<std::uint8_t>(1u << t);
+      const auto stored_at = std::uint64_t{offset(header_slot::kProperties)} + 4 * t;
+      if (layout_ == nullptr && m_.properties[t].empty() && stored_at + 4 <= m_.bytes.size() &&
+          read32(stored_at) == 0) {
+        captured_.zero_property_offsets |= bit;
+      }
+      const auto zero =
+          (layout_ ? layout_->zero_property_offsets : captured_.zero_property_offsets) & bit;
+      patch32(table + 4 * static_cast<std::uint32_t>(t),
+              zero != 0 && m_.properties[t].empty() ? 0 : size());
       for (const auto& p : m_.properties[t]) {
         u32(str(p.name));
         if (type == ParamType::Pointer) {
@@ -694,6 +713,8 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   std::vector<std::uint8_t> pool_;
   std::unordered_map<std::string, std::uint32_t> by_value_;
   bool indexed_ = false;
+  // Where empty strings point when the layout puts them at the pool's end.
+  std::optional<std::uint32_t> empty_at_end_;
   std::array<std::uint32_t, 21> offsets_{};
   std::uint32_t nodes_at_ = 0;
 };

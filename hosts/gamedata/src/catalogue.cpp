@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ainb/runtime/query_cycles.hpp"
 #include "ainb/runtime/unhonoured.hpp"
 
 namespace ainb::gamedata {
@@ -239,9 +240,31 @@ const char* lint_kind_name(LintFinding::Kind kind) {
       return "not-honoured";
     case Kind::AbsentPlug:
       return "absent-plug";
+    case Kind::QueryCycle:
+      return "query-cycle";
+    case Kind::MultiSourceMark:
+      return "multi-source-mark";
+    case Kind::UnlistedModule:
+      return "unlisted-module";
   }
   return "";
 }
+
+namespace {
+
+std::string_view class_of(const Node& n) {
+  return n.type == NodeType::UserDefined ? n.name : node_type_name(n.type);
+}
+
+// The module array names a module by its path: the module node's name and ".ainb".
+bool module_listed(const Model& m, const Node& n) {
+  return std::any_of(m.modules.begin(), m.modules.end(), [&](const Module& mod) {
+    return mod.path.size() == n.name.size() + 5 && mod.path.starts_with(n.name) &&
+           mod.path.ends_with(".ainb");
+  });
+}
+
+}  // namespace
 
 std::vector<LintFinding> lint_builtins(const Model& m) {
   std::vector<LintFinding> findings;
@@ -264,6 +287,36 @@ std::vector<LintFinding> lint_builtins(const Model& m) {
                           fmt::format("no {} plug: a {} input selects nothing and succeeds "
                                       "(docs/semantics.md, \"Built-in plugs and inputs\")",
                                       name, name == "True" ? "true" : "false")});
+    }
+  }
+  for (const auto& cycle : runtime::query_cycles(m)) {
+    const auto& first = m.nodes[cycle.front()];
+    findings.push_back(
+        {LintFinding::Kind::QueryCycle,
+         cycle.front(),
+         std::string(class_of(first)),
+         {},
+         fmt::format("{} are each other's queries (a query cycle): a query met "
+                     "again while it is calculated gives the outputs it holds ({})",
+                     runtime::describe_query_cycle(cycle), runtime::kQueryCycleDoc)});
+  }
+  for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
+    const auto& n = m.nodes[i];
+    for (const auto& p : m.plugs_of(n, PlugKind::Generic)) {
+      if (p.multi_source_mark == 0) continue;
+      findings.push_back(
+          {LintFinding::Kind::MultiSourceMark, i, std::string(class_of(n)), std::string(p.name),
+           fmt::format("generic plug {} holds the multi-source mark {} where the game's files name "
+                       "a source node (as dt-12345/AINB writes it); the input reads all its "
+                       "sources (docs/loader.md, \"Multi-source marks\")",
+                       p.name, p.multi_source_mark)});
+    }
+    if (n.is_module() && !module_listed(m, n)) {
+      findings.push_back(
+          {LintFinding::Kind::UnlistedModule, i, std::string(n.name), std::string(n.name),
+           fmt::format("calls {}, which the file's module array does not list (the game may not "
+                       "load it for this file; the run finds it by name)",
+                       n.name)});
     }
   }
   std::stable_sort(findings.begin(), findings.end(),

@@ -195,6 +195,9 @@ struct Property {
   std::uint32_t offset = 0;  // file offset of the entry
 };
 
+// A node index at or below this marks a multi-source input (-100 - index is its first source).
+inline constexpr std::int32_t kMultiSourceMark = -100;
+
 // One source of a multi-source input.
 struct MultiSource {
   std::int16_t node_index = -1;
@@ -215,11 +218,11 @@ struct Input {
   Value default_value;
   std::uint32_t offset = 0;
 
-  bool is_multi_source() const { return raw_node_index <= -100; }
+  bool is_multi_source() const { return raw_node_index <= kMultiSourceMark; }
   // The sources in Model::multi_sources (multi-source inputs only).
   Range multi_sources() const {
     if (!is_multi_source()) return {};
-    return {static_cast<std::uint32_t>(-100 - raw_node_index),
+    return {static_cast<std::uint32_t>(kMultiSourceMark - raw_node_index),
             static_cast<std::uint16_t>(raw_output_index)};
   }
   bool has_node_source() const { return raw_node_index >= 0; }
@@ -311,6 +314,9 @@ struct Plug {
   PlugKind kind = PlugKind::Generic;
   // The node the plug leads to (or reads from); none for an empty plug (stored as kEmptyPlugIndex).
   std::optional<std::uint32_t> target;
+  // A generic plug as dt-12345/AINB writes it for a source of a multi-source input: the input's
+  // marker (its node index, <= -100) instead of the source node; no target (docs/loader.md).
+  std::int32_t multi_source_mark = 0;
   std::string_view name;               // empty for transitions
   std::uint32_t transition_index = 0;  // Transition plugs: index into Model::transitions
   PlugData data;
@@ -506,6 +512,8 @@ class Model {
   std::vector<std::uint32_t> attachment_indices;
   std::vector<std::uint16_t> query_indices;  // as stored: index among query nodes
   std::vector<std::uint16_t> query_nodes;    // the same, resolved to node indices
+  // A query array entry that no node's window covers and that names no query node.
+  static constexpr std::uint16_t kUnresolvedQuery = 0xFFFF;
   std::optional<exb::Section> expressions;
   std::vector<Module> modules;
   std::vector<XLinkAction> xlink_actions;

@@ -43,6 +43,12 @@ struct Layout {
   bool unknown_0x50_is_queries = true;
   // The u32 at header offset 0x6C's target (a 4-byte section of unknown meaning).
   std::uint32_t unknown_0x6c_word = 0;
+  // Bit t: the property table's offset of parameter type t is stored as 0 (a type without
+  // properties, as a modders' tool writes it) instead of where its empty table lies.
+  std::uint8_t zero_property_offsets = 0;
+  // Empty strings point at the pool's very end, where no NUL is stored (a modders' tool's way,
+  // for a pool without an empty string).
+  bool empty_string_at_pool_end = false;
   // Unused bytes inside records when they are not the usual ones (zeros; for attachment parameter
   // blocks six (0, end of block) pairs): "node N plug I" (F32 selector conditions), "attachment I
   // parameters".

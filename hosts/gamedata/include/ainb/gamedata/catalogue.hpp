@@ -48,23 +48,29 @@ struct LintFinding {
     MissingOutput,  // the same for outputs, when the catalogue declares outputs
     ExtraOutput,
     OutputType,
-    // Built-in nodes, checked without a catalogue:
-    NotHonoured,  // a property set to a value the runtime does not implement (unhonoured.hpp)
-    AbsentPlug,   // a BoolSelector without its True or False plug: that value selects nothing
+    // The file's own structure, checked without a catalogue:
+    NotHonoured,      // a property set to a value the runtime does not implement (unhonoured.hpp)
+    AbsentPlug,       // a BoolSelector without its True or False plug: that value selects nothing
+    QueryCycle,       // queries that are their own queries (query_cycles.hpp)
+    MultiSourceMark,  // a generic plug holding a multi-source input's mark, as a tool writes it
+    UnlistedModule,   // a module node whose module the file's module array does not list
   };
   Kind kind = Kind::UnknownClass;
   std::uint32_t node = 0;
   std::string node_class;
   std::string parameter;  // empty for class findings
   std::string message;    // readable, without the node prefix
-  // NotHonoured: the file is as the game has it, the runtime is what falls short, so lint
-  // reports it without counting it as a finding of the file.
-  bool is_note() const { return kind == Kind::NotHonoured; }
+  // Notes: the file is as the game (or a tool the game accepts the output of) has it, and the
+  // runtime has a documented reading, so lint reports it without counting it as a finding.
+  bool is_note() const {
+    return kind == Kind::NotHonoured || kind == Kind::QueryCycle || kind == Kind::MultiSourceMark;
+  }
 };
 const char* lint_kind_name(LintFinding::Kind kind);  // "unknown-class", "wrong-category", ...
 
-// Built-in nodes: the findings of kinds NotHonoured and AbsentPlug; `node_class` is the type's
-// name (Element_Sequential), `parameter` the property or plug.
+// Without a catalogue: the findings of kinds NotHonoured, AbsentPlug, QueryCycle (at the cycle's
+// first node), MultiSourceMark and UnlistedModule; `node_class` is the class or type's name
+// (Element_Sequential), `parameter` the property, plug or module.
 std::vector<LintFinding> lint_builtins(const Model& model);
 
 // lint_builtins, then every UserDefined node that is not a module call. Types: the catalogue's

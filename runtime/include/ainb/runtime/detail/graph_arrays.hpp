@@ -59,7 +59,9 @@ struct QueryStep {
   // A query's first step (enter it if it is not active) holds the index after its last step,
   // so its own queries can be skipped; its last step (calculate it) holds 0. A query without
   // queries, the common case, has one step that does both: its `end` is the next index.
-  std::uint32_t end = 0;
+  std::uint32_t end : 31 = 0;
+  // Listed by a query of its own cycle (query_cycles.hpp): a use not counted among its users.
+  std::uint32_t within_cycle : 1 = 0;
   std::uint32_t state_index = 0;  // the query's GraphNode::state_index
 };
 
@@ -100,9 +102,10 @@ struct GraphNode {
   // with no observer attached, its Enter, Update and Leave are its own work on its children.
   bool plain_composite = false;
   bool calls_enter = false, calls_leave = false;  // the class's hooks
-  bool enter_work = false;  // Enter writes stub outputs, zeroes a state block or calls enter()
-  bool is_stub = false;     // an unregistered class, or a missing module under the Stub policy
-  bool has_xlink = false;   // the file names XLink actions for this node
+  bool enter_work = false;      // Enter writes stub outputs, zeroes a state block or calls enter()
+  bool is_stub = false;         // an unregistered class, or a missing module under the Stub policy
+  bool has_xlink = false;       // the file names XLink actions for this node
+  bool in_query_cycle = false;  // a query of a query cycle (query_cycles.hpp)
   // One of its expression sites has a setup block, run on every Enter. Sites without one are
   // evaluated where their value is read, so they leave the node on the short paths.
   bool runs_setup = false;
@@ -215,10 +218,15 @@ class GraphArrays {
   }
   // The node's queries unrolled, depth first, into the order calculating them visits them
   // (docs/semantics.md, "Queries"): each query's first step, its own queries' steps, its last
-  // step. The instance walks it in a loop. A file whose queries form a cycle is refused when the
-  // graph is built.
+  // step. The instance walks it in a loop. A query the walk meets again while it is on the
+  // path (a query cycle) has no step there: that read gives the outputs the query holds.
   std::span<const QueryStep> query_plan(std::uint32_t node) const {
     return window(query_plan_, nodes_[node].query_plan);
+  }
+  // Whether `user` listing `query` makes it one of the query's users (kept entered by it): not
+  // when both are queries of one cycle, whose uses of each other would keep them entered forever.
+  bool counts_as_user(std::uint32_t user, std::uint32_t query) const {
+    return !nodes_[user].in_query_cycle || query_cycle_[user] != query_cycle_[query];
   }
   std::span<const std::uint32_t> attachments(std::uint32_t node) const {
     return window(attachments_, nodes_[node].attachments);
@@ -360,6 +368,7 @@ class GraphArrays {
   std::vector<SelectorCase> selector_cases_;  // parallel to children_
   std::vector<std::uint32_t> queries_;
   std::vector<QueryStep> query_plan_;
+  std::vector<std::uint32_t> query_cycle_;  // per node: 1 + its cycle's index, 0 for none
   std::vector<std::uint32_t> attachments_;
   std::vector<GraphTransition> transitions_;
   std::vector<StubOutput> stub_outputs_;
