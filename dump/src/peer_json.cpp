@@ -2,8 +2,9 @@
 // conditions under which keys appear follow that tool; docs/dump-json.md lists where the values
 // deliberately differ (the tool's bugs are not reproduced).
 
-#include <fmt/format.h>
 #include <cstring>
+
+#include <fmt/format.h>
 
 #include "ainb/byte_reader.hpp"
 #include "ainb/dump/json.hpp"
