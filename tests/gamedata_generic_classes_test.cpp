@@ -518,3 +518,35 @@ TEST_CASE("regress --explore on a real file: an edit of a SelectorMathLessOrEqua
                        "  > edited:   frame 1 enter #5 ExecuteGenericSetResultSuccess "
                        "[UnderWaterFloatWait.actionseq.root.ainb]\n") != std::string::npos);
 }
+
+TEST_CASE("ainb run and regress --ambiguous-readings: the readings run, golden folders keep it") {
+  // A Logic file whose root is an ExecuteGenericCounter of 3 frames that then fails: a stub
+  // succeeds at once; the reading fails at the third frame.
+  test::AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  test::BuildNode counter{.name = "ExecuteGenericCounter"};
+  counter.properties = {{ParamType::Int, "ResultBeforeFinish", std::int32_t{1}},
+                        {ParamType::Int, "ResultOnFinish", std::int32_t{3}},
+                        {ParamType::Float, "BaseFrameTime", 3.0f}};
+  spec.nodes = {counter};
+  const auto dir = test::fresh_dir("ambiguous_readings");
+  const auto file = dir / "mod" / "counter.root.ainb";
+  test::write_file(file, test::build(spec));
+  const auto stub = ainb_cli({"run", file.string(), "--frames", "3", "--generic-nodes"});
+  CHECK(stub.code == 0);
+  CHECK(stub.out.starts_with(
+      "summary: Test.root.ainb, command Root: succeeded in frame 1 of 3, 1 node update\n"));
+  const auto read = ainb_cli({"run", file.string(), "--frames", "3", "--ambiguous-readings"});
+  CHECK(read.code == 0);
+  CHECK(read.out.starts_with(
+      "summary: Test.root.ainb, command Root: failed in frame 3 of 3, 3 node updates\n"));
+
+  const auto golden = (dir / "golden").string();
+  CHECK(ainb_cli({"regress", "--record", golden, (dir / "mod").string(), "--frames", "3",
+                  "--ambiguous-readings"})
+            .code == 0);
+  const auto manifest = nlohmann::json::parse(test::read_text(dir / "golden" / "manifest.json"));
+  CHECK(manifest["options"]["ambiguous_readings"] == true);
+  CHECK(manifest["options"]["generic_nodes"] == true);
+  CHECK(ainb_cli({"regress", "--check", golden, (dir / "mod").string()}).code == 0);
+}
