@@ -81,6 +81,7 @@ TEST_CASE("ainb scan: a folder with a broken file names it, sums up, exits 1") {
                      "lint findings       - (no node definitions)\n"
                      "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties "
                      "not honoured\")\n"
+                     "generic classes     0 of 2 user nodes (0.0%, docs/generic-nodes.md)\n"
                      "graph valid         2\n"
                      "ran without fault   2 (600 frames)\n"
                      "warnings            0\n"
@@ -164,6 +165,7 @@ TEST_CASE("ainb scan: a pack of the corpus, its members run with the pack's modu
                      "lint findings       - (no node definitions)\n"
                      "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties "
                      "not honoured\")\n"
+                     "generic classes     15 of 269 user nodes (5.6%, docs/generic-nodes.md)\n"
                      "graph valid         1\n"
                      "ran without fault   1 (600 frames)\n"
                      "warnings            0\n"
@@ -181,6 +183,7 @@ TEST_CASE("ainb scan: a pack of the corpus, its members run with the pack's modu
         "lint findings       - (no node definitions)\n"
         "not honoured        0 properties in 0 files (docs/semantics.md, \"Properties not "
         "honoured\")\n"
+        "generic classes     15 of 269 user nodes (5.6%, docs/generic-nodes.md)\n"
         "graph valid         2\n"
         "ran without fault   2 (600 frames)\n"
         "warnings            1\n"
@@ -205,10 +208,11 @@ TEST_CASE("ainb scan --romfs: every pack under Pack/Actor, dictionaries from the
             actors + "/Npc_TripMaster_02.pack.zs:AI/NpcTripMaster.utility.root.ainb"});
   CHECK(json["summary"] == nlohmann::json::parse(R"({"files": 4, "loaded": 4, "round_tripped": 4,
       "lint_findings": null, "not_honoured": 0, "validated": 4, "ran_without_fault": 4, "frames": 600,
-      "warnings": 2, "failed": 0})"));
+      "warnings": 2, "user_nodes": 273, "modelled_user_nodes": 15, "failed": 0})"));
   CHECK(json["files"][2] == nlohmann::json::parse(R"({"file": ")" + files[2] + R"(",
       "passed": true, "loaded": true, "round_trip": true, "lint_findings": null, "not_honoured": 0,
-      "validated": true, "ran": true, "warnings": 1, "failures": []})"));
+      "validated": true, "ran": true, "warnings": 1, "user_nodes": 268, "modelled_user_nodes": 15,
+      "failures": []})"));
   CHECK(r.code == 0);
 
   // Three shards cover every file once, each the files i with i mod 3 = K - 1.
@@ -254,6 +258,7 @@ TEST_CASE("ainb scan: the bulk corpus gives the same report at one job and at tw
         "lint findings       - (no node definitions)\n"
         "not honoured        87 properties in 40 files (docs/semantics.md, \"Properties not "
         "honoured\")\n"
+        "generic classes     748 of 2451 user nodes (30.5%, docs/generic-nodes.md)\n"
         "graph valid         109\n"
         "ran without fault   109 (60 frames)\n"
         "warnings            319\n"
@@ -268,4 +273,23 @@ TEST_CASE("ainb scan: the bulk corpus gives the same report at one job and at tw
                                "first: node "));
   CHECK(linted.out.find("\nlint findings       4\n") != std::string::npos);
   CHECK(linted.out.find("\nfailed              1\n") != std::string::npos);
+}
+
+TEST_CASE("ainb scan: the share of user nodes the generic classes model, on a real file") {
+  const auto files = ainb::test::corpus_ainb_files();
+  if (files.empty()) return;
+  const auto toby = (files.front().parent_path() / "Toby.utility.root.ainb").string();
+  // 41 of Toby's 102 UserDefined nodes are of a class --generic-nodes implements; the readings
+  // add one (docs/generic-nodes.md).
+  const auto text = ainb_cli({"scan", toby, "--no-time", "--stub-missing-modules"});
+  CHECK(text.out.find(
+            "\ngeneric classes     41 of 102 user nodes (40.2%, docs/generic-nodes.md)\n") !=
+        std::string::npos);
+  const auto json =
+      nlohmann::json::parse(ainb_cli({"scan", toby, "--no-time", "--stub-missing-modules",
+                                      "--format", "json", "--ambiguous-readings"})
+                                .out);
+  CHECK(json["summary"]["user_nodes"] == 102);
+  CHECK(json["summary"]["modelled_user_nodes"] == 42);
+  CHECK(json["files"][0]["modelled_user_nodes"] == 42);
 }

@@ -286,6 +286,8 @@ TEST_CASE("the bulk files with receiver methods round-trip, evaluate and run") {
   const auto run = ainb_cli({"run", lift, "--frames", "5", "--stub-missing-modules",
                              "--generic-nodes", "--scenario", scenario.string()});
   CHECK(run.code == 0);
-  CHECK(run.out.find("  TargetPos                                [0, 0, 2.5]\n") !=
+  // (0, 1, 0) before the move: QuerySelectVector3fByBool's fallback B, the action's target
+  // (stubbed: 0) raised by 1, as its stubbed top-surface query finds none (docs/generic-nodes.md).
+  CHECK(run.out.find("  TargetPos                                [0, 1, 2.5]\n") !=
         std::string::npos);
 }

@@ -68,6 +68,10 @@ std::vector<CLI::Option*> add_run_options(
   command.add_flag("--generic-nodes", request.generic_nodes,
                    "Run TotK's generic classes (blackboard writes, result setters, math queries) "
                    "as implemented (docs/generic-nodes.md) instead of as stubs");
+  command.add_flag("--ambiguous-readings", request.ambiguous_readings,
+                   "With --generic-nodes (implied), also our readings of the generic classes the "
+                   "evidence leaves open (ExecuteGenericCounter, QueryGenericMultiBool, "
+                   "SelectorBoolTrigger, ...: docs/generic-nodes.md, \"Readings\")");
   command.add_flag("--stub-children", request.stub_children,
                    "Stubs with child plugs run their first one and return its result, so the tree "
                    "below a class nobody scripted runs (an event's Execute wrapper, a Selector* "

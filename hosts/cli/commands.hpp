@@ -56,6 +56,7 @@ struct RunRequest {
   bool stub_missing_modules = false;
   bool restart = false;
   bool generic_nodes = false;
+  bool ambiguous_readings = false;  // implies generic_nodes
   bool stub_children = false;
   bool simultaneous_ends_first = false;
   FileLookup source;              // the romfs also holds modules and blackboard parameter files

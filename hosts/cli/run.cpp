@@ -75,7 +75,8 @@ simulation::RunOptions run_options(const RunRequest& request) {
   options.frames = request.frames;
   options.seed = request.seed;
   options.restart = request.restart;
-  options.generic_nodes = request.generic_nodes;
+  options.generic_nodes = request.generic_nodes || request.ambiguous_readings;
+  options.ambiguous_readings = request.ambiguous_readings;
   options.stub_children = request.stub_children;
   options.simultaneous_ends_first = request.simultaneous_ends_first;
   options.stub_missing_modules = request.stub_missing_modules;

@@ -23,6 +23,7 @@
 
 #include "ainb/formats/sarc.hpp"
 #include "ainb/gamedata/catalogue.hpp"
+#include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/load_error.hpp"
 #include "ainb/runtime/unhonoured.hpp"
@@ -53,6 +54,8 @@ struct FileResult {
   std::optional<std::size_t> findings;  // nullopt: not linted
   std::size_t not_honoured = 0;         // properties the runtime does not honour (notes)
   std::size_t warnings = 0;
+  // UserDefined nodes, and those of a class --generic-nodes implements (the share modelled).
+  std::size_t user_nodes = 0, modelled = 0;
   double seconds = 0;
   std::vector<Failure> failures;
 };
@@ -66,7 +69,9 @@ Json to_json(const FileResult& r, bool with_time) {
          {"not_honoured", r.not_honoured},
          {"validated", r.validated},
          {"ran", r.ran},
-         {"warnings", r.warnings}};
+         {"warnings", r.warnings},
+         {"user_nodes", r.user_nodes},
+         {"modelled_user_nodes", r.modelled}};
   if (with_time) j["seconds"] = r.seconds;
   auto failures = Json::array();
   for (const auto& f : r.failures)
@@ -85,6 +90,8 @@ FileResult from_json(const Json& j) {
   r.validated = j.at("validated").get<bool>();
   r.ran = j.at("ran").get<bool>();
   r.warnings = j.at("warnings").get<std::size_t>();
+  r.user_nodes = j.at("user_nodes").get<std::size_t>();
+  r.modelled = j.at("modelled_user_nodes").get<std::size_t>();
   r.seconds = j.at("seconds").get<double>();
   for (const auto& f : j.at("failures"))
     r.failures.push_back({f.at("check").get<std::string>(), f.at("message").get<std::string>()});
@@ -155,6 +162,7 @@ struct Context {
   FileLookup lookup;
   simulation::RunOptions options;
   std::optional<formats::NodeCatalogue> catalogue;  // lint when there are definitions
+  std::vector<std::string> generic_classes;         // sorted: gamedata::generic_node_names
 };
 
 // The checks of one file (in a worker). Each runs even when an earlier one failed, after load.
@@ -202,6 +210,12 @@ FileResult check_file(const Target& target, const Context& context) {
     fail("round-trip", e.what());
   }
   r.not_honoured = runtime::unhonoured_properties(*model).size();
+  for (const auto& node : model->nodes) {
+    if (node.type != NodeType::UserDefined) continue;
+    ++r.user_nodes;
+    r.modelled += std::binary_search(context.generic_classes.begin(), context.generic_classes.end(),
+                                     node.name, std::less<>());
+  }
   if (context.catalogue) {
     auto findings = gamedata::lint(*model, *context.catalogue);
     std::erase_if(findings, [](const gamedata::LintFinding& f) { return f.is_note(); });
@@ -339,7 +353,8 @@ std::vector<FileResult> check_all(const std::vector<Target>& targets, const Cont
 
 struct Totals {
   std::size_t files = 0, loaded = 0, round_trip = 0, validated = 0, ran = 0, warnings = 0,
-              failed = 0, findings = 0, not_honoured = 0, not_honoured_files = 0;
+              failed = 0, findings = 0, not_honoured = 0, not_honoured_files = 0, user_nodes = 0,
+              modelled = 0;
 };
 
 Totals totals_of(const std::vector<FileResult>& results) {
@@ -355,6 +370,8 @@ Totals totals_of(const std::vector<FileResult>& results) {
     t.findings += r.findings.value_or(0);
     t.not_honoured += r.not_honoured;
     t.not_honoured_files += r.not_honoured != 0;
+    t.user_nodes += r.user_nodes;
+    t.modelled += r.modelled;
   }
   return t;
 }
@@ -377,6 +394,11 @@ void print_text(const std::vector<FileResult>& results, bool linted, const ScanR
   row("not honoured", fmt::format("{} propert{} in {} file{} ({})", t.not_honoured,
                                   t.not_honoured == 1 ? "y" : "ies", t.not_honoured_files,
                                   t.not_honoured_files == 1 ? "" : "s", runtime::kUnhonouredDoc));
+  row("generic classes",
+      fmt::format("{} of {} user nodes ({:.1f}%, docs/generic-nodes.md)", t.modelled, t.user_nodes,
+                  t.user_nodes > 0
+                      ? 100.0 * static_cast<double>(t.modelled) / static_cast<double>(t.user_nodes)
+                      : 0.0));
   row("graph valid", std::to_string(t.validated));
   row("ran without fault", fmt::format("{} ({} frames)", t.ran, request.run.frames));
   row("warnings", std::to_string(t.warnings));
@@ -403,6 +425,8 @@ void print_json(const std::vector<FileResult>& results, bool linted, const ScanR
                {"ran_without_fault", t.ran},
                {"frames", request.run.frames},
                {"warnings", t.warnings},
+               {"user_nodes", t.user_nodes},
+               {"modelled_user_nodes", t.modelled},
                {"failed", t.failed}};
   if (request.time) {
     summary["seconds"] = seconds;
@@ -429,6 +453,8 @@ int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
   context.request = &request;
   context.lookup = request.run.source;
   context.options = run_options(request.run);
+  context.generic_classes =
+      gamedata::generic_node_names({.ambiguous_readings = request.run.ambiguous_readings});
   std::vector<Target> targets;
   try {
     const auto dictionaries = gamedata::load_dictionaries(romfs, request.run.source.zsdic);

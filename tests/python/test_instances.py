@@ -148,6 +148,15 @@ def test_an_instance_of_a_file_from_bytes_or_a_pack_member(corpus):
     run = ainb.run(spec, frames=1, **options)
     assert seen == run.trace
     assert len(seen) == 19
+    # The readings of docs/generic-nodes.md (ambiguous_readings, as `--ambiguous-readings`).
+    toby = corpus / "ainb/Toby.utility.root.ainb"
+    read_options = dict(stub_missing_modules=True, ambiguous_readings=True, seed=5)
+    read_seen = []
+    reader = ainb.Instance(toby, observer=read_seen.append, **read_options)
+    reader.start()
+    reader.tick(10)
+    reader.stop()
+    assert read_seen == ainb.run(toby, frames=10, **read_options).trace
     assert actor.warnings == run.warnings
     pack = corpus / "packs/Npc_TripMaster_02.pack.zs"
     assert actor.warnings[0].endswith(

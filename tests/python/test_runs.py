@@ -57,6 +57,13 @@ def test_a_real_file_with_options_runs_as_the_command_line_runs_it(corpus, cli, 
         f'{path}: user function "GetBBCodeBool( Bool, Int )" is not registered; expressions that '
         "call it give their stored values"
     )
+    # With the readings of docs/generic-nodes.md, as `--ambiguous-readings`.
+    r = ainb.run(path, **options, ambiguous_readings=True)
+    trace, summary = cli_trace(
+        cli, tmp_path, path, "--frames", 60, "--seed", 3, "--stub-missing-modules", "--ambiguous-readings", "--restart"
+    )
+    assert r.trace == trace
+    assert r.text == summary
 
 
 def test_a_file_from_bytes_runs_from_a_temporary_copy(cli, tmp_path):

@@ -62,7 +62,10 @@ class Actor {
     for (auto& [name, node_class] : node_classes_from(o["node_classes"].cast<py::dict>()))
       registry.add(name, node_class);
     registry.stub_runs_first_child = o["stub_children"].cast<bool>();
-    if (o["generic_nodes"].cast<bool>()) gamedata::add_generic_nodes(registry);
+    if (o["generic_nodes"].cast<bool>()) {
+      gamedata::add_generic_nodes(registry,
+                                  {.ambiguous_readings = o["ambiguous_readings"].cast<bool>()});
+    }
     for (const auto& dir : o["modules"].cast<std::vector<std::string>>())
       runtime_.add_module_folder(dir);
     if (o["stub_missing_modules"].cast<bool>())

@@ -24,6 +24,7 @@ simulation::RunOptions run_options(const py::dict& o) {
   options.seed = o["seed"].cast<std::uint64_t>();
   options.restart = o["restart"].cast<bool>();
   options.generic_nodes = o["generic_nodes"].cast<bool>();
+  options.ambiguous_readings = o["ambiguous_readings"].cast<bool>();
   options.stub_children = o["stub_children"].cast<bool>();
   options.simultaneous_ends_first = o["simultaneous_ends_first"].cast<bool>();
   options.stub_missing_modules = o["stub_missing_modules"].cast<bool>();

@@ -70,7 +70,8 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
   for (const auto& [cls, node_class] : options.node_classes)
     registry.add(cls, node_class);
   if (add_classes) add_classes(registry);
-  if (options.generic_nodes) gamedata::add_generic_nodes(registry);
+  if (options.generic_nodes || options.ambiguous_readings)
+    gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
   // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs
   // and the packs (when a romfs or a pack is used).
   auto dirs = options.module_dirs;

@@ -91,17 +91,20 @@ std::vector<fs::path> paths(const nlohmann::json& strings) {
 }
 
 nlohmann::json options_json(const RunOptions& o) {
-  return {{"command", o.command},
-          {"frames", o.frames},
-          {"seed", o.seed},
-          {"restart", o.restart},
-          {"generic_nodes", o.generic_nodes},
-          {"stub_children", o.stub_children},
-          {"modules", strings(o.module_dirs)},
-          {"stub_missing_modules", o.stub_missing_modules},
-          {"romfs", o.romfs.generic_string()},
-          {"zsdic", o.zsdic.generic_string()},
-          {"definitions", strings(o.definitions)}};
+  nlohmann::json j = {{"command", o.command},
+                      {"frames", o.frames},
+                      {"seed", o.seed},
+                      {"restart", o.restart},
+                      {"generic_nodes", o.generic_nodes},
+                      {"stub_children", o.stub_children},
+                      {"modules", strings(o.module_dirs)},
+                      {"stub_missing_modules", o.stub_missing_modules},
+                      {"romfs", o.romfs.generic_string()},
+                      {"zsdic", o.zsdic.generic_string()},
+                      {"definitions", strings(o.definitions)}};
+  // Only when set, so that folders recorded before it existed read back the same.
+  if (o.ambiguous_readings) j["ambiguous_readings"] = true;
+  return j;
 }
 
 RunOptions options_from(const nlohmann::json& j) {
@@ -112,6 +115,7 @@ RunOptions options_from(const nlohmann::json& j) {
   // Absent from folders recorded before they existed.
   o.restart = j.value("restart", false);
   o.generic_nodes = j.value("generic_nodes", false);
+  o.ambiguous_readings = j.value("ambiguous_readings", false);
   o.stub_children = j.value("stub_children", false);
   o.module_dirs = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();

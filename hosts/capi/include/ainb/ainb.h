@@ -101,8 +101,9 @@ AINB_API ainb_status ainb_runtime_register_node(ainb_runtime* runtime, const cha
  * (default 0; at most 65535: loading a graph fails with a larger value). Graphs loaded
  * afterwards use the value. */
 AINB_API void ainb_runtime_set_stub_running_updates(ainb_runtime* runtime, uint32_t updates);
-/* Registers the generic TotK classes that need no game world (blackboard setters, result setters,
- * math and cast queries; docs/generic-nodes.md lists them) for graphs loaded afterwards. A class
+/* Registers the generic TotK classes that need no game world (blackboard setters and reads, result
+ * setters, math, choice and cast queries, SelectorMath*; docs/generic-nodes.md lists them; not the
+ * readings of --ambiguous-readings) for graphs loaded afterwards. A class
  * registered with ainb_runtime_register_node before or after this call wins. Parameters cannot be
  * declared (ainb_runtime_declare_parameter) on these classes. */
 AINB_API ainb_status ainb_runtime_add_generic_nodes(ainb_runtime* runtime);

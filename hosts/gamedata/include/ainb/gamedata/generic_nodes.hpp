@@ -12,11 +12,19 @@
 
 namespace ainb::gamedata {
 
+// Which classes add_generic_nodes registers besides those whose names, parameters and wiring
+// determine their behaviour.
+struct GenericNodeOptions {
+  // Also our readings of common classes the evidence leaves open (ExecuteGenericCounter,
+  // QueryGenericMultiBool, SelectorBoolTrigger, ...: docs/generic-nodes.md, "Readings").
+  bool ambiguous_readings = false;
+};
+
 // Registers every generic class in `registry` (a class already registered there is kept: the
 // host's own implementation wins).
-void add_generic_nodes(runtime::NodeRegistry& registry);
+void add_generic_nodes(runtime::NodeRegistry& registry, const GenericNodeOptions& options = {});
 
 // The names of the generic classes, sorted.
-std::vector<std::string> generic_node_names();
+std::vector<std::string> generic_node_names(const GenericNodeOptions& options = {});
 
 }  // namespace ainb::gamedata

@@ -37,6 +37,9 @@ struct RunOptions {
   // TotK's generic classes (blackboard writes, result setters, math queries) run as implemented
   // by gamedata::add_generic_nodes instead of as stubs; a scenario's scripted classes win.
   bool generic_nodes = false;
+  // With the generic classes, also our readings of those the evidence leaves open
+  // (gamedata::GenericNodeOptions::ambiguous_readings); implies generic_nodes.
+  bool ambiguous_readings = false;
   // Stubs with child plugs pass through to their first (NodeRegistry::stub_runs_first_child),
   // so the trees below classes nobody scripted run; a scenario's "child" picks another plug.
   bool stub_children = false;
