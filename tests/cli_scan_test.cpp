@@ -57,6 +57,44 @@ fs::path romfs_folder() {
   return root;
 }
 
+// A little-endian SARC holding one file (SFAT node, SFNT name, data at 0x40).
+std::vector<std::uint8_t> one_file_sarc(std::string_view name,
+                                        const std::vector<std::uint8_t>& data) {
+  std::vector<std::uint8_t> b;
+  auto u16 = [&](std::uint16_t v) { b.insert(b.end(), {std::uint8_t(v), std::uint8_t(v >> 8)}); };
+  auto u32 = [&](std::uint32_t v) {
+    u16(static_cast<std::uint16_t>(v));
+    u16(static_cast<std::uint16_t>(v >> 16));
+  };
+  auto text = [&](std::string_view t) { b.insert(b.end(), t.begin(), t.end()); };
+  std::uint32_t hash = 0;
+  for (const char c : name)
+    hash = hash * 0x65 + static_cast<std::uint8_t>(c);
+  constexpr std::uint32_t kData = 0x80;
+  text("SARC");
+  u16(0x14);
+  u16(0xFEFF);
+  u32(kData + static_cast<std::uint32_t>(data.size()));
+  u32(kData);
+  u16(0x100);
+  u16(0);
+  text("SFAT");
+  u16(0x0C);
+  u16(1);
+  u32(0x65);
+  u32(hash);
+  u32(0x01000000);  // the name at SFNT offset 0
+  u32(0);
+  u32(static_cast<std::uint32_t>(data.size()));
+  text("SFNT");
+  u16(8);
+  u16(0);
+  text(name);
+  b.resize(kData, 0);
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
 std::vector<std::string> files_of(const std::string& json) {
   std::vector<std::string> files;
   const auto report = nlohmann::json::parse(json);  // alive through the loop
@@ -189,6 +227,38 @@ TEST_CASE("ainb scan: a pack of the corpus, its members run with the pack's modu
         "warnings            1\n"
         "failed              0\n");
   CHECK(stubbed.code == 0);
+}
+
+TEST_CASE("ainb scan: a mod folder's packs are scanned, a module found in another of them") {
+  // As a mod ships: romfs/Pack/Actor/*.pack.zs, no loose AI file. The event file of
+  // Accessory_Battery.pack.zs calls EventPlayASAnimDrive.module, which its pack lacks: found in
+  // the mod's other pack (a hand-made SARC holding a module with no nodes).
+  const auto packs = ainb::test::corpus_pack_files();
+  if (packs.empty()) return;
+  const auto mod = ainb::test::scratch_dir() / "scan_packed_mod";
+  const auto actors = mod / "romfs/Pack/Actor";
+  fs::create_directories(actors);
+  fs::copy_file(packs.front(), actors / packs.front().filename(),
+                fs::copy_options::overwrite_existing);  // Accessory_Battery.pack.zs
+  ainb::test::AinbSpec module;
+  module.file_name = "EventPlayASAnimDrive.module";
+  ainb::test::write_file(
+      actors / "Shared.sarc",
+      one_file_sarc("AI/EventPlayASAnimDrive.module.ainb", ainb::test::build(module)));
+  const auto zsdic = ainb::test::corpus_zsdic_dir().string();
+  const auto r =
+      ainb_cli({"scan", mod.string(), "--zsdic", zsdic, "--no-time", "--format", "json"});
+  CHECK(r.err == "");
+  CHECK(files_of(r.out) ==
+        std::vector<std::string>{
+            (actors / "Accessory_Battery.pack.zs").string() + ":AI/Accessory_Battery.root.ainb",
+            (actors / "Accessory_Battery.pack.zs").string() +
+                ":AI/Accessory_Battery_Event.event.root.ainb",
+            (actors / "Shared.sarc").string() + ":AI/EventPlayASAnimDrive.module.ainb"});
+  const auto json = nlohmann::json::parse(r.out);
+  CHECK(json["summary"]["validated"] == 3);
+  CHECK(json["summary"]["failed"] == 0);
+  CHECK(r.code == 0);
 }
 
 TEST_CASE("ainb scan --romfs: every pack under Pack/Actor, dictionaries from the romfs") {

@@ -117,6 +117,7 @@ void add_verbose(CLI::App& command, RunRequest& request) {
 std::shared_ptr<const Model> open_model(const std::string& spec, const FileLookup& source) {
   const auto dictionaries = gamedata::load_dictionaries(source.romfs, source.zsdic);
   gamedata::FileSource files(source.romfs, &dictionaries);
+  if (source.packs) files.add_shared_packs(source.packs);
   return gamedata::open_ai_file(spec, files);
 }
 

@@ -24,6 +24,7 @@ inline constexpr int kExitUsage = 2;      // bad command line
 struct FileLookup {
   std::string romfs;
   std::string zsdic;  // a folder of *.zsdic or ZsDic.pack.zs; default ROMFS/Pack/ZsDic.pack.zs
+  std::shared_ptr<const std::vector<gamedata::OpenedPack>> packs;  // opened already (scan's)
 };
 // The AI file `spec` names (gamedata::open_ai_file). Throws LoadError.
 std::shared_ptr<const Model> open_model(const std::string& spec, const FileLookup& source);

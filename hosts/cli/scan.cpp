@@ -100,46 +100,55 @@ FileResult from_json(const Json& j) {
 
 bool is_pack(const fs::path& path) {
   const auto name = path.filename().string();
+  if (name == "ZsDic.pack.zs") return false;  // the zstd dictionaries, not an actor's files
   for (const char* suffix : {".pack.zs", ".pack", ".sarc", ".sarc.zs"}) {
     if (name.ends_with(suffix)) return true;
   }
   return false;
 }
 
-void add_folder(const fs::path& dir, std::vector<Target>& out) {
-  for (const auto& entry :
-       fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".ainb")
-      out.push_back({entry.path().string(), {}});
+// What the scan reads: the AI files to check, and the packs it opened (kept open: their
+// members' modules are looked up in them, by every worker, without opening them again).
+struct Targets {
+  std::vector<Target> files;
+  std::shared_ptr<gamedata::OpenedPacks> packs = std::make_shared<gamedata::OpenedPacks>();
+};
+
+// The pack's AI/*.ainb members; a pack that does not open is one failed target.
+void add_pack(const fs::path& pack, const formats::ZstdDictionaries& dictionaries, Targets& out) {
+  try {
+    auto sarc = formats::open_pack_file(pack, &dictionaries);
+    for (const auto& f : sarc.files()) {
+      if (f.name.starts_with("AI/") && f.name.ends_with(".ainb"))
+        out.files.push_back({pack.string() + ":" + f.name, {}});
+    }
+    out.packs->push_back({pack, std::move(sarc)});
+  } catch (const LoadError& e) {
+    out.files.push_back({pack.string(), e.what()});
   }
 }
 
-// The pack's AI/*.ainb members; a pack that does not open is one failed target.
-void add_pack(const fs::path& pack, const formats::ZstdDictionaries& dictionaries,
-              std::vector<Target>& out) {
-  try {
-    const auto sarc = formats::open_pack_file(pack, &dictionaries);
-    for (const auto& f : sarc.files()) {
-      if (f.name.starts_with("AI/") && f.name.ends_with(".ainb"))
-        out.push_back({pack.string() + ":" + f.name, {}});
-    }
-  } catch (const LoadError& e) {
-    out.push_back({pack.string(), e.what()});
+// Every *.ainb under the folder, and (with `packs`) the AI files of every pack under it (a
+// mod's romfs/Pack/Actor/*.pack.zs), packs in name order.
+void add_folder(const fs::path& dir, const formats::ZstdDictionaries& dictionaries, Targets& out,
+                bool packs = true) {
+  std::vector<fs::path> found;
+  for (const auto& entry :
+       fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied)) {
+    if (!entry.is_regular_file()) continue;
+    if (entry.path().extension() == ".ainb") out.files.push_back({entry.path().string(), {}});
+    if (packs && is_pack(entry.path())) found.push_back(entry.path());
   }
+  std::sort(found.begin(), found.end());
+  for (const auto& pack : found)
+    add_pack(pack, dictionaries, out);
 }
 
 // Every pack under ROMFS/Pack/Actor, and every loose AI file of the romfs.
-void add_romfs(const fs::path& romfs, const formats::ZstdDictionaries& dictionaries,
-               std::vector<Target>& out) {
-  const auto actors = romfs / "Pack" / "Actor";
-  if (fs::is_directory(actors)) {
-    for (const auto& entry :
-         fs::recursive_directory_iterator(actors, fs::directory_options::skip_permission_denied)) {
-      if (entry.is_regular_file() && is_pack(entry.path()))
-        add_pack(entry.path(), dictionaries, out);
-    }
-  }
-  add_folder(romfs, out);
+void add_romfs(const fs::path& romfs, const formats::ZstdDictionaries& dictionaries, Targets& out) {
+  if (const auto actors = romfs / "Pack" / "Actor"; fs::is_directory(actors))
+    add_folder(actors, dictionaries, out);
+  add_folder(romfs, dictionaries, out, false);
 }
 
 // "K/N" with 1 <= K <= N.
@@ -455,17 +464,18 @@ int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
   context.options = run_options(request.run);
   context.generic_classes =
       gamedata::generic_node_names({.ambiguous_readings = request.run.ambiguous_readings});
-  std::vector<Target> targets;
+  Targets scanned;
+  auto& targets = scanned.files;
   try {
     const auto dictionaries = gamedata::load_dictionaries(romfs, request.run.source.zsdic);
     auto catalogue = gamedata::load_node_definitions(request.run.defs, romfs, &dictionaries);
     if (!catalogue.classes().empty()) context.catalogue = std::move(catalogue);
-    if (request.paths.empty()) add_romfs(romfs, dictionaries, targets);
+    if (request.paths.empty()) add_romfs(romfs, dictionaries, scanned);
     for (const auto& path : request.paths) {
       if (fs::is_directory(path)) {
-        add_folder(path, targets);
+        add_folder(path, dictionaries, scanned);
       } else if (is_pack(path)) {
-        add_pack(path, dictionaries, targets);
+        add_pack(path, dictionaries, scanned);
       } else {
         targets.push_back({path, {}});
       }
@@ -478,6 +488,8 @@ int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
     err << "error: no AI files (*.ainb, a pack's AI/*.ainb) found\n";
     return kExitUsage;
   }
+  // Opened once here, before the workers fork: each worker reads them without decompressing.
+  if (!scanned.packs->empty()) context.options.shared_packs = context.lookup.packs = scanned.packs;
   std::sort(targets.begin(), targets.end(),
             [](const Target& a, const Target& b) { return a.file < b.file; });
   targets.erase(std::unique(targets.begin(), targets.end(),

@@ -49,6 +49,11 @@ const FileSource::Pack* FileSource::pack_at(const std::filesystem::path& path) c
   for (const auto& p : packs_) {
     if (p->path == path) return p.get();
   }
+  if (shared_) {
+    for (const auto& p : *shared_) {
+      if (p.path == path) return &p;
+    }
+  }
   packs_.push_back(
       std::make_unique<Pack>(Pack{path, formats::open_pack_file(path, dictionaries_)}));
   return packs_.back().get();
@@ -97,6 +102,15 @@ std::optional<FileSource::Found> FileSource::find(std::string_view path) const {
   for (const auto* pack : primary_) {
     if (const auto* file = pack->sarc.find(path)) return copy(*pack, *file);
   }
+  if (shared_) {
+    for (const auto& pack : *shared_) {
+      if (const auto* file = pack.sarc.find(path)) {
+        const auto data = pack.sarc.data(*file);
+        return Found{{data.begin(), data.end()},
+                     fmt::format("{}:{}", pack.path.string(), file->name)};
+      }
+    }
+  }
   if (root_.empty()) return std::nullopt;
   if (const auto loose = root_ / path; is_file(loose)) {
     return Found{formats::read_binary_file(loose), loose.string()};
@@ -114,11 +128,23 @@ std::optional<FileSource::Found> FileSource::find(std::string_view path) const {
   return std::nullopt;
 }
 
+void FileSource::add_shared_packs(std::shared_ptr<const OpenedPacks> packs) {
+  std::lock_guard lock(mutex_);
+  shared_ = std::move(packs);
+}
+
 std::string FileSource::where() const {
   std::lock_guard lock(mutex_);
   std::string text = "searched ";
   for (const auto* pack : primary_)
     text += fmt::format("{}, ", pack->path.string());
+  if (shared_) {
+    const auto others = std::count_if(shared_->begin(), shared_->end(), [&](const OpenedPack& p) {
+      return std::none_of(primary_.begin(), primary_.end(),
+                          [&](const Pack* own) { return own->path == p.path; });
+    });
+    if (others != 0) text += fmt::format("{} other pack{}, ", others, others == 1 ? "" : "s");
+  }
   if (root_.empty()) {
     text += "(no romfs folder)";
   } else {

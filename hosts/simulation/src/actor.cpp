@@ -60,6 +60,7 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
   const bool packed = !spec.member.empty();
   const auto dictionaries = gamedata::load_dictionaries(options.romfs, options.zsdic);
   gamedata::FileSource source(options.romfs, &dictionaries);
+  if (options.shared_packs) source.add_shared_packs(options.shared_packs);
   auto model = gamedata::open_ai_file(file.string(), source);
   Actor actor;
   actor.catalogue = options.catalogue ? options.catalogue : load_catalogue(options);
@@ -72,13 +73,13 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
   if (add_classes) add_classes(registry);
   if (options.generic_nodes || options.ambiguous_readings)
     gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
-  // Modules: the --modules folders (default: the file's own, for a plain file), then the romfs
-  // and the packs (when a romfs or a pack is used).
+  // Modules: the --modules folders (default: the file's own, for a plain file), then the file's
+  // pack, the shared packs and the romfs (when any of them is used).
   auto dirs = options.module_dirs;
   if (dirs.empty() && !packed) {
     dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
   }
-  const bool game_layout = packed || !options.romfs.empty();
+  const bool game_layout = packed || !options.romfs.empty() || options.shared_packs;
   runtime::ChainResolver modules;
   const runtime::DirectoryResolver directories(dirs);
   const gamedata::RomfsResolver romfs(source);

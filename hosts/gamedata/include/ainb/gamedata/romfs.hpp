@@ -32,17 +32,26 @@ FileSpec parse_file_spec(std::string_view spec);
 formats::ZstdDictionaries load_dictionaries(const std::filesystem::path& romfs,
                                             const std::filesystem::path& zsdic);
 
+// A pack opened once and shared (`ainb scan` opens the packs it scans before its workers start).
+struct OpenedPack {
+  std::filesystem::path path;
+  formats::Sarc sarc;
+};
+using OpenedPacks = std::vector<OpenedPack>;
+
 // Looks files up by their romfs path: first the packs opened explicitly (the actor's own pack),
-// then loose files under the root (PATH, then PATH.zs decompressed), then every other pack under
-// ROOT/Pack (indexed on first use, once). Thread-safe; packs stay open.
+// then the shared packs added (in their order), then loose files under the root (PATH, then
+// PATH.zs decompressed), then every other pack under ROOT/Pack (indexed on first use, once).
+// Thread-safe; packs stay open.
 class FileSource {
  public:
   // `root` may be empty (no tree: only the explicitly opened packs). The dictionaries must
   // outlive the source.
   FileSource(std::filesystem::path root, const formats::ZstdDictionaries* dictionaries);
 
-  // Opens a pack (a path as given, else relative to the root) and searches it before anything
-  // else. Throws LoadError (missing pack, missing dictionary, bad data).
+  // Opens a pack (a path as given, else relative to the root; a shared pack of that path is used
+  // as it is) and searches it before anything else. Throws LoadError (missing pack, missing
+  // dictionary, bad data).
   const formats::Sarc& open_pack(const std::filesystem::path& pack);
 
   struct Found {
@@ -52,16 +61,15 @@ class FileSource {
   // The file at this romfs path, or nullopt. Throws LoadError when a candidate exists but does
   // not read (e.g. a corrupt frame).
   std::optional<Found> find(std::string_view path) const;
+  // Packs opened elsewhere, searched after the explicitly opened ones (see the class).
+  void add_shared_packs(std::shared_ptr<const OpenedPacks> packs);
   // Where find() looks, for messages.
   std::string where() const;
   const std::filesystem::path& root() const noexcept { return root_; }
   const formats::ZstdDictionaries* dictionaries() const noexcept { return dictionaries_; }
 
  private:
-  struct Pack {
-    std::filesystem::path path;
-    formats::Sarc sarc;
-  };
+  using Pack = OpenedPack;
   const Pack* pack_at(const std::filesystem::path& path) const;  // opens and keeps it
   void index_packs() const;
 
@@ -70,6 +78,7 @@ class FileSource {
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<Pack>> packs_;  // every pack opened so far
   std::vector<const Pack*> primary_;                  // opened explicitly, in order
+  std::shared_ptr<const OpenedPacks> shared_;
   mutable bool indexed_ = false;
   mutable std::vector<std::filesystem::path> pack_paths_;  // every pack under ROOT/Pack
   mutable std::map<std::string, std::filesystem::path, std::less<>> members_;  // member -> pack

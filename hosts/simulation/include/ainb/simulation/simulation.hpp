@@ -22,6 +22,10 @@ namespace ainb::formats {
 class NodeCatalogue;  // formats/node_definitions.hpp
 }
 
+namespace ainb::gamedata {
+struct OpenedPack;
+}
+
 namespace ainb::simulation {
 
 class Coverage;  // coverage.hpp
@@ -55,6 +59,9 @@ struct RunOptions {
   // from it (docs/simulation.md).
   std::filesystem::path romfs;
   std::filesystem::path zsdic;  // zstd dictionaries; default ROMFS/Pack/ZsDic.pack.zs
+  // Packs opened by the caller (`ainb scan`'s): a module is looked up in the file's own pack,
+  // then in these, then in the romfs (gamedata::FileSource).
+  std::shared_ptr<const std::vector<gamedata::OpenedPack>> shared_packs;
   // Node definition files (NodeDefinition.json, aidefn BYML tables, CATEGORY=PATH, supplements;
   // gamedata::load_node_definitions): stub nodes write the declared defaults of their outputs.
   // Empty: the romfs's own NodeDefinition files, when there is a romfs.
