@@ -308,7 +308,7 @@ std::vector<LintFinding> lint_builtins(const Model& m) {
           {LintFinding::Kind::MultiSourceMark, i, std::string(class_of(n)), std::string(p.name),
            fmt::format("generic plug {} holds the multi-source mark {} where the game's files name "
                        "a source node (as dt-12345/AINB writes it); the input reads all its "
-                       "sources (docs/loader.md, \"Multi-source marks\")",
+                       "sources (docs/loader.md, \"Files modders' tools write\")",
                        p.name, p.multi_source_mark)});
     }
     if (n.is_module() && !module_listed(m, n)) {
