@@ -358,9 +358,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "Check every AI file of folders, packs or a romfs: load, byte-exact round trip, lint (with "
       "node definitions), runtime graph and a run, each file in a worker process (exit 0 all "
       "pass, 1 a file failed, 2 usage)");
-  scan->add_option("PATH", scan_request.paths,
-                   "A folder (every *.ainb under it), a pack (.pack.zs, .sarc: its AI/*.ainb) or "
-                   "an AI file (repeatable; default with --romfs: the romfs)")
+  scan->add_option(
+          "PATH", scan_request.paths,
+          "A folder (every *.ainb and every pack's AI/*.ainb under it: a mod as it ships), "
+          "a pack (.pack.zs, .sarc: its AI/*.ainb) or an AI file (repeatable; default "
+          "with --romfs: the romfs)")
       ->check(CLI::ExistingPath);
   add_run_options(*scan, scan_request.run,
                   "A romfs-like folder: without PATH, every pack under ROMFS/Pack/Actor and every "
