@@ -44,7 +44,9 @@ TEST_CASE("corpus refusals: each file listed is refused with its reason, no othe
   if (test::corpus_dir().empty()) return;
   const auto refusals = test::corpus_refusals();
   CHECK(refusals.size() == 1);
-  for (const auto& [name, reason] : refusals) {
+  for (const auto& refusal : refusals) {
+    const auto& name = refusal.first;
+    const auto& reason = refusal.second;
     CAPTURE(name);
     std::filesystem::path path;
     for (const auto* folder : {"ainb", "bulk/ainb", "wide/ainb"}) {
