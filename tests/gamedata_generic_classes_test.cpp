@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <numbers>
@@ -64,7 +65,13 @@ Value computed(std::string query, std::vector<test::BuildInput> inputs, test::Bu
   spec.nodes = {root, q};
   runtime::Instance actor(graph_of(spec));
   actor.tick();
-  return actor.output_value(1, output.type, 0);
+  const auto value = actor.output_value(1, output.type, 0);
+  // A String output views the graph's memory, which goes with `actor`: the caller gets a copy.
+  if (const auto* text = std::get_if<std::string_view>(&value)) {
+    static std::deque<std::string> kept;
+    return std::string_view(kept.emplace_back(*text));
+  }
+  return value;
 }
 
 }  // namespace
