@@ -46,23 +46,31 @@ std::shared_ptr<const runtime::Graph> graph_of(const test::AinbSpec& spec, bool 
   return std::make_shared<const runtime::Graph>(test::load_spec(spec), registry(readings));
 }
 
-// The value a query computes from constant inputs: a Logic file whose root succeeds after
-// calculating it; its output `output` read after one frame.
-Value computed(std::string query, std::vector<test::BuildInput> inputs, test::BuildOutput output,
-               std::vector<test::BuildProperty> properties = {},
-               std::vector<test::BuildBlackboardEntry> blackboard = {}) {
+// A Logic file whose root succeeds after calculating `query` (node 1, query 0, calculated at
+// every update: OutputOnlyOnEnter false).
+test::AinbSpec query_file(test::BuildNode query) {
   test::AinbSpec spec;
   spec.file_name = "Query.logic";
   spec.category = "Logic";
-  spec.blackboard = std::move(blackboard);
   test::BuildNode root{.name = "ExecuteGenericSetResultSuccess"};
   root.queries = {0};
-  test::BuildNode q{.name = std::move(query), .flags = node_flags::kIsQuery};
+  query.flags |= node_flags::kIsQuery;
+  query.properties.push_back({ParamType::Bool, "OutputOnlyOnEnter", false});
+  spec.nodes = {root, std::move(query)};
+  return spec;
+}
+
+// The value a query computes from constant inputs: its output `output` after one frame of its
+// query_file.
+Value computed(std::string query, std::vector<test::BuildInput> inputs, test::BuildOutput output,
+               std::vector<test::BuildProperty> properties = {},
+               std::vector<test::BuildBlackboardEntry> blackboard = {}) {
+  test::BuildNode q{.name = std::move(query)};
   q.inputs = std::move(inputs);
   q.properties = std::move(properties);
-  q.properties.push_back({ParamType::Bool, "OutputOnlyOnEnter", false});
   q.outputs = {output};
-  spec.nodes = {root, q};
+  auto spec = query_file(std::move(q));
+  spec.blackboard = std::move(blackboard);
   runtime::Instance actor(graph_of(spec));
   actor.tick();
   const auto value = actor.output_value(1, output.type, 0);
@@ -161,17 +169,12 @@ TEST_CASE("generic classes: the comparisons, functions and vector queries") {
 
   // QueryMathCalcDirAndDistToTarget: (3, 5, 4) from the origin, in space and on the XZ plane.
   auto dir_and_distance = [&](bool xz, std::uint32_t output, ParamType type) {
-    test::AinbSpec spec;
-    spec.file_name = "Dir.logic";
-    spec.category = "Logic";
-    test::BuildNode root{.name = "ExecuteGenericSetResultSuccess"};
-    root.queries = {0};
-    test::BuildNode q{.name = "QueryMathCalcDirAndDistToTarget", .flags = node_flags::kIsQuery};
+    test::BuildNode q{.name = "QueryMathCalcDirAndDistToTarget"};
     q.inputs = {{V, "StartPosition", -1, 0, 0, Vec3f{0, 1, 0}},
                 {V, "TargetPosition", -1, 0, 0, Vec3f{3, 6, 4}}};
-    q.properties = {{B, "CalcOnXZPlane", xz}, {B, "OutputOnlyOnEnter", false}};
+    q.properties = {{B, "CalcOnXZPlane", xz}};
     q.outputs = {{F, "TargetDistance"}, {F, "TargetWorldYDistance"}, {V, "TargetDirection"}};
-    spec.nodes = {root, q};
+    const auto spec = query_file(std::move(q));
     runtime::Instance actor(graph_of(spec));
     actor.tick();
     return actor.output_value(1, type, output);
@@ -311,16 +314,12 @@ TEST_CASE("generic classes: the readings behind ambiguous_readings") {
     // Root (0) calculates the MultiBool (1), whose two sources are LessF32 queries (2: 1 < 2,
     // true; 3: 2 < 1, false) it calculates first.
     auto multi = [&](std::int32_t mode, bool second) {
-      test::AinbSpec spec;
-      spec.file_name = "Multi.logic";
-      spec.category = "Logic";
-      test::BuildNode root{.name = "ExecuteGenericSetResultSuccess"};
-      root.queries = {0};
-      test::BuildNode m{.name = "QueryGenericMultiBool", .flags = node_flags::kIsQuery};
+      test::BuildNode m{.name = "QueryGenericMultiBool"};
       m.inputs = {{B, "MultiBool", -100, 2, 0, false}};
-      m.properties = {{I, "Mode", mode}, {B, "OutputOnlyOnEnter", false}};
+      m.properties = {{I, "Mode", mode}};
       m.outputs = {{B, "Bool"}};
       m.queries = {1, 2};
+      auto spec = query_file(std::move(m));
       auto less = [&](float a, float b) {
         test::BuildNode q{.name = "QueryMathLessF32", .flags = node_flags::kIsQuery};
         q.inputs = {{ParamType::Float, "F32", -1, 0, 0, a},
@@ -329,7 +328,8 @@ TEST_CASE("generic classes: the readings behind ambiguous_readings") {
         q.outputs = {{B, "Bool"}};
         return q;
       };
-      spec.nodes = {root, m, less(1, 2), second ? less(1, 2) : less(2, 1)};
+      spec.nodes.push_back(less(1, 2));
+      spec.nodes.push_back(second ? less(1, 2) : less(2, 1));
       spec.multi_sources = {{2, 0, 0}, {3, 0, 0}};
       runtime::Instance actor(graph_of(spec, true));
       actor.tick();

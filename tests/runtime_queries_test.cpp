@@ -61,39 +61,49 @@ TEST_CASE(
 
 namespace {
 
+// A query that logs its Enter and Leave, and its calculation as "NAME VALUE".
+class LoggedQuery : public runtime::NodeClass {
+ public:
+  LoggedQuery(std::string name, Log& log) : name_(std::move(name)), log_(log) {}
+  void enter(runtime::NodeContext&) override { log_.push_back("enter " + name_); }
+  void leave(runtime::NodeContext&) override { log_.push_back("leave " + name_); }
+
+ protected:
+  template <typename T>
+  void logged(T value) {
+    log_.push_back(fmt::format("{} {}", name_, value));
+  }
+
+ private:
+  std::string name_;
+  Log& log_;
+};
+
 // A counter query reset by a query that reads the counter's own output: the shape of the cycle
 // in Ganondorf_Miasma.utility.root (docs/semantics.md, "Query cycles").
-class CycleCounter : public runtime::NodeClass {
+class CycleCounter : public LoggedQuery {
  public:
-  explicit CycleCounter(Log& log) : log_(log) {}
-  void enter(runtime::NodeContext&) override { log_.push_back("enter Counter"); }
+  explicit CycleCounter(Log& log) : LoggedQuery("Counter", log) {}
   runtime::Result update(runtime::NodeContext& c) override {
     count_ = c.input_bool("Reset") ? 0 : count_ + 1;
     c.write_int("Count", count_);
-    log_.push_back(fmt::format("Counter {}", count_));
+    logged(count_);
     return runtime::Result::Success;
   }
-  void leave(runtime::NodeContext&) override { log_.push_back("leave Counter"); }
 
  private:
-  Log& log_;
   std::int32_t count_ = 0;
 };
 
-class AtLimit : public runtime::NodeClass {
+class AtLimit : public LoggedQuery {
  public:
-  explicit AtLimit(Log& log) : log_(log) {}
-  void enter(runtime::NodeContext&) override { log_.push_back("enter AtLimit"); }
+  explicit AtLimit(Log& log) : LoggedQuery("AtLimit", log) {}
   runtime::Result update(runtime::NodeContext& c) override {
     const bool done = c.input_int("Count") >= 3;
     c.write_bool("Done", done);
-    log_.push_back(fmt::format("AtLimit {}", done));
+    logged(done);
     return runtime::Result::Success;
   }
-  void leave(runtime::NodeContext&) override { log_.push_back("leave AtLimit"); }
-
- private:
-  Log& log_;
 };
 
 // User (node 0) queries AtLimit (node 1, query 0), which queries Counter (node 2, query 1),

@@ -2,8 +2,6 @@
 // conditions under which keys appear follow that tool; docs/dump-json.md lists where the values
 // deliberately differ (the tool's bugs are not reproduced).
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "ainb/byte_reader.hpp"
@@ -105,12 +103,6 @@ class PeerWriter {
   }
 
  private:
-  std::uint32_t read_u32(std::uint64_t at) const {
-    std::uint32_t v = 0;
-    std::memcpy(&v, m_.bytes.data() + at, 4);
-    return v;
-  }
-
   json blackboard() {
     json out = json::object();
     // The tool's type order; U32 (0x408, unknown to the tool) goes after s32.
@@ -250,8 +242,9 @@ class PeerWriter {
                std::uint64_t{p.offset} + 16 <= m_.bytes.size()) {
       // A string-choosing updater's plug (SelectorBSAFormChangeUpdater): two words the loader
       // keeps unread (the writer keeps them as bytes), which the tool prints by position.
-      out["Unknown 1"] = read_u32(p.offset + 8);
-      out["Unknown 2"] = read_u32(p.offset + 12);
+      const ByteReader bytes(m_.bytes, m_.name);
+      out["Unknown 1"] = bytes.u32(p.offset + 8);
+      out["Unknown 2"] = bytes.u32(p.offset + 12);
     } else if (const auto* extra = std::get_if<InputPlugExtra>(&p.data)) {
       // Selector input plugs show their stored default as the "Condition".
       if (n.type == NodeType::S32Selector && p.kind == PlugKind::Int) {
