@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Traces every command of every real AI file (corpus/ainb and corpus/bulk/ainb) for 1,000 frames
+# Traces every command of every real AI file (corpus/ainb, bulk/ainb and wide/ainb) for 1,000 frames
 # under three option sets and prints one line per run: the SHA-256 of its JSON-lines trace and
 # summary, the options and the file. A refactor that must not change behaviour compares the output
 # before and after (docs/architecture.md, "Checking a refactor").
@@ -8,10 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ainb=${1:-build/release/hosts/cli/ainb}
 corpus=${AINB_CORPUS:-../shared/corpus}
-[[ -d $corpus/ainb && -d $corpus/bulk/ainb ]] || { echo "trace-corpus: no corpus at $corpus" >&2; exit 1; }
+[[ -d $corpus/ainb && -d $corpus/bulk/ainb && -d $corpus/wide/ainb ]] || { echo "trace-corpus: no corpus at $corpus" >&2; exit 1; }
 
 option_sets=(
   "--restart --generic-nodes --stub-children --stub-missing-modules"
+  "--restart --ambiguous-readings --stub-children --stub-missing-modules --seed 3"
   "--restart --stub-missing-modules --simultaneous-ends-first --seed 7"
   "--stub-missing-modules"
 )
@@ -22,7 +23,7 @@ commands_of() {
                           on && /^$/ {exit} on {print $1}'
 }
 
-for f in "$corpus"/ainb/*.ainb "$corpus"/bulk/ainb/*.ainb; do
+for f in "$corpus"/ainb/*.ainb "$corpus"/bulk/ainb/*.ainb "$corpus"/wide/ainb/*.ainb; do
   while IFS= read -r command; do
     for options in "${option_sets[@]}"; do
       # shellcheck disable=SC2086

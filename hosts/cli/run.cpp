@@ -81,7 +81,7 @@ simulation::RunOptions run_options(const RunRequest& request) {
   options.simultaneous_ends_first = request.simultaneous_ends_first;
   options.stub_missing_modules = request.stub_missing_modules;
   for (const auto& dir : request.module_dirs)
-    options.module_dirs.emplace_back(dir);
+    options.modules.emplace_back(dir);
   options.romfs = request.source.romfs;
   options.zsdic = request.source.zsdic;
   for (const auto& path : request.defs)

@@ -29,7 +29,7 @@ simulation::RunOptions run_options(const py::dict& o) {
   options.simultaneous_ends_first = o["simultaneous_ends_first"].cast<bool>();
   options.stub_missing_modules = o["stub_missing_modules"].cast<bool>();
   for (const auto& dir : o["modules"].cast<std::vector<std::string>>())
-    options.module_dirs.emplace_back(dir);
+    options.modules.emplace_back(dir);
   options.romfs = o["romfs"].cast<std::string>();
   options.zsdic = o["zsdic"].cast<std::string>();
   for (const auto& path : o["definitions"].cast<std::vector<std::string>>())

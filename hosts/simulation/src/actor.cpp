@@ -75,7 +75,7 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
     gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
   // Modules: the --modules folders (default: the file's own, for a plain file), then the file's
   // pack, the shared packs and the romfs (when any of them is used).
-  auto dirs = options.module_dirs;
+  auto dirs = options.modules;
   if (dirs.empty() && !packed) {
     dirs.push_back(spec.file.parent_path().empty() ? "." : spec.file.parent_path());
   }

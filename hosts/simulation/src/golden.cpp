@@ -97,7 +97,7 @@ nlohmann::json options_json(const RunOptions& o) {
                       {"restart", o.restart},
                       {"generic_nodes", o.generic_nodes},
                       {"stub_children", o.stub_children},
-                      {"modules", strings(o.module_dirs)},
+                      {"modules", strings(o.modules)},
                       {"stub_missing_modules", o.stub_missing_modules},
                       {"romfs", o.romfs.generic_string()},
                       {"zsdic", o.zsdic.generic_string()},
@@ -117,7 +117,7 @@ RunOptions options_from(const nlohmann::json& j) {
   o.generic_nodes = j.value("generic_nodes", false);
   o.ambiguous_readings = j.value("ambiguous_readings", false);
   o.stub_children = j.value("stub_children", false);
-  o.module_dirs = paths(j.at("modules"));
+  o.modules = paths(j.at("modules"));
   o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
   o.romfs = j.at("romfs").get<std::string>();
   o.zsdic = j.at("zsdic").get<std::string>();
@@ -366,7 +366,7 @@ GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inpu
         "recorded order, or none (the recorded ones)",
         recorded_inputs.size(), roots.size()));
   }
-  for (auto& folder : options.module_dirs)
+  for (auto& folder : options.modules)
     folder = moved_with_inputs(folder, recorded_inputs, roots);
   // The files now, by input and key.
   std::vector<std::map<std::string, fs::path>> now(roots.size());

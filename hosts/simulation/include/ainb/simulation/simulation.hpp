@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ainb/runtime/instance.hpp"
+#include "ainb/simulation/run_options.hpp"
 #include "ainb/simulation/scenario.hpp"
 
 namespace ainb::formats {
@@ -30,42 +31,19 @@ namespace ainb::simulation {
 
 class Coverage;  // coverage.hpp
 
+// How a file runs. The options a person sets are the table's rows (run_options.hpp); the rest
+// are the host's.
 struct RunOptions {
-  std::string command;  // empty: the scenario's, else the file's first command
-  std::uint64_t frames = 600;
-  std::uint64_t seed = 0;
-  // A command that ends (succeeds or fails) is started again before the next frame's tick, as
-  // a game issues an actor's AI again, so a tree whose actions end at once still runs every
-  // frame of the run (a scenario's "restart" wins).
-  bool restart = false;
-  // TotK's generic classes (blackboard writes, result setters, math queries) run as implemented
-  // by gamedata::add_generic_nodes instead of as stubs; a scenario's scripted classes win.
-  bool generic_nodes = false;
-  // With the generic classes, also our readings of those the evidence leaves open
-  // (gamedata::GenericNodeOptions::ambiguous_readings); implies generic_nodes.
-  bool ambiguous_readings = false;
-  // Stubs with child plugs pass through to their first (NodeRegistry::stub_runs_first_child),
-  // so the trees below classes nobody scripted run; a scenario's "child" picks another plug.
-  bool stub_children = false;
-  // runtime::GraphOptions::simultaneous_ends_first: a reading of ResultPolicy 1, opt-in.
-  bool simultaneous_ends_first = false;
+#define AINB_RUN_OPTION_FIELD(name, kind, value, most, takers, flag, help) \
+  OptionValue<OptionKind::kind>::type name = value;
+  AINB_RUN_OPTIONS(AINB_RUN_OPTION_FIELD)
+#undef AINB_RUN_OPTION_FIELD
   // The host's node classes by class name (the Python module's, say): they run in place of
   // stubs and of the generic classes; a scenario's scripted class of the same name wins.
   std::vector<std::pair<std::string, std::shared_ptr<runtime::NodeClass>>> node_classes;
-  std::vector<std::filesystem::path> module_dirs;  // empty: the file's own directory
-  bool stub_missing_modules = false;
-  // A romfs-like folder: the file (a path or PACK:MEMBER) and its modules are also looked up
-  // there and in the packs under ROMFS/Pack, and blackboard entries' parameter files are read
-  // from it (docs/simulation.md).
-  std::filesystem::path romfs;
-  std::filesystem::path zsdic;  // zstd dictionaries; default ROMFS/Pack/ZsDic.pack.zs
   // Packs opened by the caller (`ainb scan`'s): a module is looked up in the file's own pack,
   // then in these, then in the romfs (gamedata::FileSource).
   std::shared_ptr<const std::vector<gamedata::OpenedPack>> shared_packs;
-  // Node definition files (NodeDefinition.json, aidefn BYML tables, CATEGORY=PATH, supplements;
-  // gamedata::load_node_definitions): stub nodes write the declared defaults of their outputs.
-  // Empty: the romfs's own NodeDefinition files, when there is a romfs.
-  std::vector<std::filesystem::path> definitions;
   // Node definitions already read (explore's replays, a host's many runs): used instead of
   // reading `definitions` again.
   std::shared_ptr<const formats::NodeCatalogue> catalogue;
@@ -80,6 +58,18 @@ struct RunOptions {
   // Keep the run's coverage (Summary::coverage; docs/simulation.md, "Coverage").
   bool coverage = false;
 };
+
+// Calls f(info, field) for each row of the run option table, `field` the member of `options`
+// (const or not) the row describes.
+template <class Options, class F>
+void for_each_run_option(Options& options, F&& f) {
+  const auto table = run_option_table();
+  std::size_t row = 0;
+#define AINB_RUN_OPTION_VISIT(name, kind, value, most, takers, flag, help) \
+  f(table[row++], options.name);
+  AINB_RUN_OPTIONS(AINB_RUN_OPTION_VISIT)
+#undef AINB_RUN_OPTION_VISIT
+}
 
 // One event of a run, as the trace formats print it.
 struct TraceEvent {
