@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Traces every command of every real AI file (corpus/ainb, bulk/ainb and wide/ainb) for 1,000 frames
-# under three option sets and prints one line per run: the SHA-256 of its JSON-lines trace and
+# under four option sets and prints one line per run: the SHA-256 of its JSON-lines trace and
 # summary, the options and the file. A refactor that must not change behaviour compares the output
 # before and after (docs/architecture.md, "Checking a refactor").
 #   scripts/trace-corpus.sh [AINB-BINARY] > manifest.txt
+# AINB_TRACE_SHARD=K/N traces only every Nth file from the Kth (1-based), so N copies can run at
+# once; compare sorted outputs then.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ainb=${1:-build/release/hosts/cli/ainb}
@@ -23,7 +25,11 @@ commands_of() {
                           on && /^$/ {exit} on {print $1}'
 }
 
+shard=${AINB_TRACE_SHARD:-1/1}
+index=0
 for f in "$corpus"/ainb/*.ainb "$corpus"/bulk/ainb/*.ainb "$corpus"/wide/ainb/*.ainb; do
+  index=$((index + 1))
+  (( (index - ${shard%/*}) % ${shard#*/} == 0 )) || continue
   while IFS= read -r command; do
     for options in "${option_sets[@]}"; do
       # shellcheck disable=SC2086

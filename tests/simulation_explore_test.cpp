@@ -239,17 +239,26 @@ TEST_CASE("explore: the same seed gives the same results at --jobs 1 and on two 
   CHECK(differs);
 }
 
-TEST_CASE("explore on every real file: every scenario found replays, nothing unexpected") {
+namespace {
+
+// Every real file in four parts, so that `ctest -j` runs them side by side: the longest test of
+// the sanitizer build otherwise. Sanitizer builds run a quarter of the scenarios a file (their
+// task is memory errors on each file's paths; the release build keeps the full count).
+void explore_every_real_file(std::size_t part) {
+  constexpr std::size_t kParts = 4;
   // With generic classes and the node definitions' output defaults, which explore's classes
   // write as the stubs they stand for would.
   const auto definitions = test::corpus_dir() / "nodedefs/NodeDefinition.json";
-  for (const auto& path : test::all_real_ainb_files()) {
+  const auto files = test::all_real_ainb_files();
+  REQUIRE(files.size() > kParts);
+  for (std::size_t i = part; i < files.size(); i += kParts) {
+    const auto& path = files[i];
     CAPTURE(path);
     ExploreOptions options;
     options.run.stub_missing_modules = true;
     options.run.generic_nodes = true;
     options.run.definitions = {definitions};
-    options.runs = 64;
+    options.runs = test::kSanitized ? 16 : 64;
     options.shrink = false;  // each scenario replayed as found (the tests above shrink)
     const auto result = explore(path, options);
     CHECK_MESSAGE(result.replay_failures.empty(),
@@ -260,6 +269,25 @@ TEST_CASE("explore on every real file: every scenario found replays, nothing une
     CHECK(all.nodes.reached >= plain.nodes.reached);
     CHECK(all.branches.reached <= all.branches.reachable);
   }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "explore on every real file (part 1 of 4): every scenario found replays, nothing unexpected") {
+  explore_every_real_file(0);
+}
+TEST_CASE(
+    "explore on every real file (part 2 of 4): every scenario found replays, nothing unexpected") {
+  explore_every_real_file(1);
+}
+TEST_CASE(
+    "explore on every real file (part 3 of 4): every scenario found replays, nothing unexpected") {
+  explore_every_real_file(2);
+}
+TEST_CASE(
+    "explore on every real file (part 4 of 4): every scenario found replays, nothing unexpected") {
+  explore_every_real_file(3);
 }
 
 TEST_CASE("ainb explore: the report, the scenario files and coverage.json") {

@@ -7,6 +7,20 @@
 
 namespace ainb::test {
 
+// Whether this build runs under AddressSanitizer: the heaviest corpus loops take fewer cases
+// there (docs/building.md, "The sanitizer build's share of the corpus").
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // The real-data corpus (../shared/corpus). When the environment variable CI is set, a missing
 // corpus fails the calling test instead of skipping it: CI must never pass without real data.
 // Returns an empty path (after a doctest MESSAGE) when the corpus is absent outside CI.
