@@ -1,6 +1,7 @@
-// The enumeration tables (AINB_EXB_OPCODES, AINB_NODE_TYPES) against what their consumers do:
-// every opcode's shape in the decoder, the disassembler, the assembler and the verifier, the
-// names both ways, and the node types' names and kinds.
+// The enumeration tables (AINB_EXB_OPCODES, AINB_NODE_TYPES, AINB_HEADER_SLOTS) against what
+// their consumers do: every opcode's shape in the decoder, the disassembler, the assembler and the
+// verifier, the names both ways, the node types' names and kinds, and the header slots as the
+// loader checks them, the writer lays them out and every real file has them.
 
 #include <map>
 #include <set>
@@ -9,12 +10,17 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "ainb/dump/json.hpp"
 #include "ainb/exb/assembler.hpp"
 #include "ainb/exb/disassembler.hpp"
 #include "ainb/exb/program.hpp"
 #include "ainb/load_error.hpp"
+#include "ainb/loader.hpp"
 #include "ainb/model.hpp"
 #include "ainb/runtime/graph.hpp"
+#include "ainb/writer/writer.hpp"
+#include "ainb_builder.hpp"
+#include "corpus.hpp"
 #include "exb_assembler.hpp"
 
 using namespace ainb;
@@ -252,4 +258,274 @@ TEST_CASE("node types: each name round-trips, and the kinds agree with the value
   CHECK(node_type_named("Element_Nothing") == std::nullopt);
   CHECK(node_type_named("") == std::nullopt);
   CHECK(node_type_named("element_fork") == std::nullopt);
+}
+
+// The header slots (AINB_HEADER_SLOTS).
+
+namespace {
+
+std::uint32_t word_at(std::span<const std::uint8_t> bytes, std::uint64_t at) {
+  std::uint32_t v = 0;
+  std::memcpy(&v, bytes.data() + at, 4);
+  return v;
+}
+
+std::vector<std::uint8_t> with_slot(std::vector<std::uint8_t> bytes, header_slot::Slot slot,
+                                    std::uint32_t value) {
+  std::memcpy(bytes.data() + header_slot_offset(slot), &value, 4);
+  return bytes;
+}
+
+// The error loading `bytes` raises, or none.
+std::optional<LoadError> load_error(const std::vector<std::uint8_t>& bytes) {
+  try {
+    load(bytes, "slots.ainb");
+  } catch (const LoadError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// A file of `version` with something in every section a hand-made file can have.
+test::AinbSpec every_section(std::uint32_t version) {
+  test::AinbSpec spec;
+  spec.version = version;
+  spec.commands = {{"Root", 0, {}}};
+  test::BuildNode root{.type = NodeType::Sequential, .flags = node_flags::kIsRoot};
+  root.plugs = {{PlugKind::Child, 1, ""}};
+  root.attachments = {0};
+  test::BuildNode query{
+      .type = NodeType::UserDefined, .name = "Query", .flags = node_flags::kIsQuery};
+  query.inputs = {{ParamType::Int, "Sum", -100, 2, 0, std::int32_t{0}}};
+  query.queries = {0};
+  test::BuildNode source{.type = NodeType::UserDefined, .name = "Source"};
+  source.outputs = {{ParamType::Int, "Value"}};
+  spec.nodes = {root, query, source};
+  spec.attachments = {{"Attachment", {}}};
+  spec.multi_sources = {{2, 0, 0}, {2, 0, 0}};
+  spec.blackboard = {{BlackboardType::S32, "Mode", std::int32_t{4}}};
+  spec.modules = {{"Other.module.ainb"}};
+  spec.xlink_actions = {{0, "Slot", "Action"}};
+  if (version != kVersion404) spec.replacements = {{0, 0, 0, 0}};
+  return spec;
+}
+
+// What a section of fixed-size entries takes in `model`: its head, if any, and its entries.
+std::uint64_t expected_extent(const Model& m, header_slot::Slot slot) {
+  const auto entry = entry_size(slot, m.version());
+  switch (slot) {
+    case header_slot::kEnumResolve:
+      return 4 + entry * m.enum_resolves.size();
+    case header_slot::kMultiParams:
+      return entry * m.multi_sources.size();
+    case header_slot::kAttachments:  // the entries, then each one's parameter block
+      return (entry + kAttachmentParamsSize) * m.attachments.size();
+    case header_slot::kAttachmentIndices:
+      return entry * m.attachment_indices.size();
+    case header_slot::kReplacements:
+      return 8 + entry * m.replacements->entries.size();
+    case header_slot::kQueries:
+      return entry * m.query_indices.size();
+    case header_slot::kModules:
+      return 4 + entry * m.modules.size();
+    case header_slot::kXLinkActions:
+      return 4 + entry * m.xlink_actions.size();
+    case header_slot::kSection58:
+    case header_slot::kUnknown6C:
+    case header_slot::kBlackboardIds:
+      return entry;  // one record
+    default:
+      FAIL("no extent known for the slot of \"", kHeaderSlots[slot].name, "\"");
+  }
+  return 0;
+}
+
+// The slots' values in `bytes`, its sections in the table's file order, and each section of
+// fixed-size entries up to the next one, as the table's entry sizes make it (less the layout's
+// gap before the next, if any).
+void check_header_agrees(const Model& m, std::span<const std::uint8_t> bytes,
+                         const writer::Layout& layout) {
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+    CAPTURE(kHeaderSlots[i].name);
+    CHECK(m.header.offsets[i] == word_at(bytes, kHeaderSlots[i].at));
+  }
+  std::vector<header_slot::Slot> present;
+  for (const auto slot : kSectionsInFileOrder) {
+    if (m.header.offsets[slot] != 0) present.push_back(slot);
+  }
+  REQUIRE(!present.empty());
+  CHECK(present.front() == header_slot::kBlackboard);
+  CHECK(present.back() == header_slot::kStringPool);
+  CHECK(m.header.offsets[header_slot::kBlackboard] ==
+        kHeaderSize + kCommandEntrySize * m.commands.size() +
+            node_entry_size(m.version()) * m.nodes.size());
+  for (std::size_t k = 0; k + 1 < present.size(); ++k) {
+    const auto slot = present[k], next = present[k + 1];
+    CAPTURE(kHeaderSlots[slot].section);
+    const auto at = m.header.offsets[slot], end = m.header.offsets[next];
+    REQUIRE(at <= end);
+    if (entry_size(slot, m.version()) == 0) continue;
+    std::uint64_t gaps = 0;
+    for (const auto& gap : layout.gaps) {
+      const bool parameters =
+          gap.before.starts_with("attachment ") && gap.before.ends_with(" parameters");
+      if (gap.before == kHeaderSlots[next].layout ||
+          (parameters && slot == header_slot::kAttachments))
+        gaps += gap.bytes.size();
+    }
+    CHECK(end - at - gaps == expected_extent(m, slot));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("header slots: each name once, sections and layout keys where there is a section") {
+  std::set<std::string_view> names, sections, layouts, keys;
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+    const auto& row = kHeaderSlots[i];
+    CAPTURE(row.name);
+    CHECK(names.insert(row.name).second);
+    CHECK(keys.insert(row.key).second);
+    const bool section =
+        row.kind == HeaderSlotKind::Section || row.kind == HeaderSlotKind::Optional;
+    // The 0x6C field is unread but written: the writer keeps its one word.
+    CHECK((row.place != 0) == (section || i == header_slot::kUnknown6C));
+    CHECK(row.section.empty() == (row.place == 0));
+    CHECK(row.layout.empty() == (row.place == 0));
+    if (row.place != 0) {
+      CHECK(sections.insert(row.section).second);
+      CHECK(layouts.insert(row.layout).second);
+      CHECK(kSectionsInFileOrder[row.place - 1U] == i);
+    }
+    CHECK((row.since == kVersion404 || row.since == kVersion407));
+    CHECK(!row.name.empty());
+  }
+  CHECK(kFileSectionCount == sections.size());
+  CHECK(kSectionsInFileOrder.front() == header_slot::kBlackboard);
+  CHECK(kSectionsInFileOrder.back() == header_slot::kStringPool);
+}
+
+TEST_CASE("header slots: the loader checks each slot at its offset as its kind says") {
+  for (const auto version : {kVersion404, kVersion407, kVersion408}) {
+    CAPTURE(version);
+    const auto good = test::build(every_section(version));
+    const auto size = static_cast<std::uint32_t>(good.size());
+    REQUIRE(!load_error(good));
+    for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+      const auto slot = static_cast<header_slot::Slot>(i);
+      const auto& row = kHeaderSlots[slot];
+      CAPTURE(row.name);
+      // Past the file's end: refused for every offset, at the slot.
+      const auto past = load_error(with_slot(good, slot, size + 4));
+      if (row.kind == HeaderSlotKind::Field) {
+        CHECK((!past || past->reason().find("past the end") == std::string::npos));
+      } else {
+        REQUIRE(past);
+        CHECK(past->offset() == row.at);
+        CHECK(past->reason() ==
+              fmt::format("section offset {:#x} lies past the end of the file ({:#x})", size + 4,
+                          size));
+      }
+      // Inside the header: refused for sections by the slot's name; an unread offset only
+      // meets the check that no offset overlaps the node array.
+      const auto inside = load_error(with_slot(good, slot, 0x10));
+      if (row.kind == HeaderSlotKind::Section || row.kind == HeaderSlotKind::Optional) {
+        REQUIRE(inside);
+        CHECK(inside->offset() == row.at);
+        CHECK(inside->reason() ==
+              fmt::format("{} offset 0x10 lies inside the header (which ends at 0x74)", row.name));
+      } else if (row.kind == HeaderSlotKind::Unread) {
+        REQUIRE(inside);
+        CHECK(inside->offset() == row.at);
+        CHECK(inside->reason().starts_with("section offset 0x10 overlaps the command and node"));
+      } else {
+        CHECK((!inside || inside->reason().find("0x10 lies") == std::string::npos));
+      }
+      // 0: absent where a section is optional (or an offset unread).
+      const auto zero = load_error(with_slot(good, slot, 0));
+      if (row.kind == HeaderSlotKind::Section) {
+        REQUIRE(zero);
+        CHECK(zero->offset() == row.at);
+      } else if (row.kind != HeaderSlotKind::Field) {
+        CHECK(!zero);
+      }
+    }
+    // A slot a version lacks is not read: at the file's very end, the section would be cut.
+    const auto cut = load_error(with_slot(good, header_slot::kReplacements, size));
+    CHECK(!cut == !has_header_slot(header_slot::kReplacements, version));
+    if (cut) CHECK(cut->section() == kHeaderSlots[header_slot::kReplacements].section);
+  }
+}
+
+TEST_CASE("header slots: the loader names a section's errors as the table does") {
+  const auto good = test::build(every_section(kVersion407));
+  // Two bytes before the end: the section's first read fails. Slots that end the array before
+  // theirs (the input/output table ends the properties, ...) fail there first, and the attachment
+  // index array is read with the attachments.
+  for (const auto slot :
+       {header_slot::kBlackboard, header_slot::kEnumResolve, header_slot::kProperties,
+        header_slot::kAttachments, header_slot::kXLinkActions, header_slot::kBlackboardIds,
+        header_slot::kReplacements, header_slot::kSection58}) {
+    CAPTURE(kHeaderSlots[slot].name);
+    const auto error =
+        load_error(with_slot(good, slot, static_cast<std::uint32_t>(good.size() - 2)));
+    REQUIRE(error);
+    CHECK(error->section() == kHeaderSlots[slot].section);
+  }
+  // The counted arrays' messages name the array as the header field is named.
+  for (const auto slot :
+       {header_slot::kModules, header_slot::kXLinkActions, header_slot::kEnumResolve}) {
+    CAPTURE(kHeaderSlots[slot].name);
+    auto bytes = good;
+    const std::uint32_t huge = 0x10000000;
+    std::memcpy(bytes.data() + word_at(good, header_slot_offset(slot)), &huge, 4);
+    const auto error = load_error(bytes);
+    REQUIRE(error);
+    CHECK(error->section() == kHeaderSlots[slot].section);
+    CHECK(error->reason().find(kHeaderSlots[slot].name) != std::string::npos);
+  }
+}
+
+TEST_CASE("header slots: the writer lays out each version's sections in the table's order") {
+  for (const auto version : {kVersion404, kVersion407, kVersion408}) {
+    CAPTURE(version);
+    const auto model = test::load_spec(every_section(version));
+    const auto bytes = writer::write(*model, writer::Layout{});
+    const auto again = load(bytes, "written.ainb");
+    check_header_agrees(*again, bytes, writer::Layout{});
+    CHECK((again->header.offsets[header_slot::kReplacements] != 0) ==
+          has_header_slot(header_slot::kReplacements, version));
+    CHECK(again->header.offsets[header_slot::kUnknown50] ==
+          again->header.offsets[header_slot::kQueries]);
+  }
+}
+
+TEST_CASE("header slots: every real file's header agrees with the table") {
+  const auto files = test::all_real_ainb_files();
+  for (const auto& path : files) {
+    const auto name = path.filename().string();
+    CAPTURE(name);
+    const auto model = load_file(path);
+    const auto layout = writer::capture_layout(*model);
+    check_header_agrees(*model, model->bytes, layout);
+    // The dump's keys, and the section a difference at a section's start is reported in: the
+    // last of the sections starting there, in the file's order.
+    const auto offsets = dump_json(*model)["header"]["offsets"];
+    REQUIRE(offsets.size() == kHeaderSlotCount);
+    std::size_t i = 0;
+    for (const auto& [key, value] : offsets.items()) {
+      CHECK(key == kHeaderSlots[i].key);
+      CHECK(value == fmt::format("{:#010x}", model->header.offsets[i++]));
+    }
+    for (std::size_t k = 0; k < kFileSectionCount; ++k) {
+      const auto slot = kSectionsInFileOrder[k];
+      const auto at = model->header.offsets[slot];
+      bool last = at != 0;
+      for (std::size_t later = k + 1; later < kFileSectionCount; ++later)
+        last = last && model->header.offsets[kSectionsInFileOrder[later]] != at;
+      for (const auto& n : model->nodes)
+        last = last && n.body_offset != at;
+      if (last) CHECK(writer::section_at(*model, at) == kHeaderSlots[slot].section);
+    }
+  }
 }

@@ -172,14 +172,8 @@ class DumpWriter {
                 {"category", std::string(h.category_name)},
                 {"category_id", h.category}};
     json offsets = json::object();
-    static constexpr const char* kSlots[] = {
-        "blackboard",     "string_pool",   "enum_resolve", "properties",         "transitions",
-        "inputs_outputs", "multi_params",  "attachments",  "attachment_indices", "expressions",
-        "replacements",   "queries",       "unknown_50",   "unknown_54",         "section_58",
-        "modules",        "category_name", "category",     "xlink_actions",      "unknown_6c",
-        "blackboard_ids"};
-    for (std::size_t i = 0; i < h.offsets.size(); ++i)
-      offsets[kSlots[i]] = hex(h.offsets[i]);
+    for (std::size_t i = 0; i < kHeaderSlotCount; ++i)
+      offsets[std::string(kHeaderSlots[i].key)] = hex(h.offsets[i]);
     out["header"] = {{"query_node_count", h.query_count},
                      {"output_node_count", h.output_node_count},
                      {"offsets", std::move(offsets)}};

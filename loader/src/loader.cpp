@@ -12,50 +12,6 @@ namespace ainb {
 
 namespace detail {
 
-namespace {
-
-constexpr std::uint64_t kHeaderSize = 0x74;
-
-// The header's fields from 0x20 to 0x70 (0x20 + 4 * slot; header_slot), named for messages.
-// Values are not offsets (the category, its name in the string pool, 0x54). Offsets no reader
-// follows (0x50, "the same as the resident update array offset"; 0x6C, unused) are only checked
-// against the file's end. An optional section is absent when its offset is 0.
-enum class SlotKind : std::uint8_t { Value, Unread, Section, Optional };
-struct OffsetSlot {
-  const char* name;
-  SlotKind kind;
-};
-constexpr std::array<OffsetSlot, 21> kOffsetSlots{{
-    {"blackboard", SlotKind::Section},
-    {"string pool", SlotKind::Section},
-    {"enum resolve array", SlotKind::Optional},
-    {"property table", SlotKind::Section},
-    {"transition array", SlotKind::Section},
-    {"input/output table", SlotKind::Section},
-    {"multi-param array", SlotKind::Section},
-    {"attachment array", SlotKind::Section},
-    {"attachment index array", SlotKind::Section},
-    {"EXB section", SlotKind::Optional},
-    {"child replacement table", SlotKind::Optional},
-    {"resident update (query) array", SlotKind::Section},
-    {"0x50 field", SlotKind::Unread},
-    {"0x54 field", SlotKind::Value},
-    {"0x58 section", SlotKind::Optional},
-    {"module array", SlotKind::Section},
-    {"category name", SlotKind::Value},
-    {"category", SlotKind::Value},
-    {"XLink action array", SlotKind::Section},
-    {"0x6C field", SlotKind::Unread},
-    {"blackboard ID (file identification hash)", SlotKind::Section},
-}};
-constexpr std::uint64_t kCommandSize = 0x18;
-
-constexpr std::uint32_t node_entry_size(std::uint32_t version) {
-  return version == kVersion404 ? 0x38 : 0x3C;
-}
-
-}  // namespace
-
 void Loader::run() {
   read_header();
   read_commands();
@@ -111,42 +67,44 @@ void Loader::read_header() {
   if (h.version != kVersion404 && h.version != kVersion407 && h.version != kVersion408) {
     r_.fail(0x04, "unsupported AINB version {:#x}", h.version);
   }
-  for (std::size_t i = 0; i < h.offsets.size(); ++i)
-    h.offsets[i] = r_.u32(0x20 + 4 * i);
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i)
+    h.offsets[i] = r_.u32(kHeaderSlots[i].at);
   h.query_count = r_.u32(0x14);
   h.output_node_count = r_.u32(0x1C);
   h.category = offset(header_slot::kCategory);
-  for (std::size_t i = 0; i < h.offsets.size(); ++i) {
-    if (kOffsetSlots[i].kind == SlotKind::Value) continue;
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+    const auto& slot = kHeaderSlots[i];
+    if (slot.kind == HeaderSlotKind::Field) continue;
     if (h.offsets[i] > r_.size()) {
-      r_.fail(0x20 + 4 * i, "section offset {:#x} lies past the end of the file ({:#x})",
-              h.offsets[i], r_.size());
+      r_.fail(slot.at, "section offset {:#x} lies past the end of the file ({:#x})", h.offsets[i],
+              r_.size());
     }
   }
   // A section cannot start inside the header: its reads would take header fields for its
   // own. Offset 0 marks an absent section where the format has optional ones.
-  for (std::size_t i = 0; i < h.offsets.size(); ++i) {
-    const auto& slot = kOffsetSlots[i];
-    if (slot.kind == SlotKind::Value || slot.kind == SlotKind::Unread) continue;
-    if (h.offsets[i] >= kHeaderSize || (h.offsets[i] == 0 && slot.kind == SlotKind::Optional))
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+    const auto& slot = kHeaderSlots[i];
+    if (slot.kind == HeaderSlotKind::Field || slot.kind == HeaderSlotKind::Unread) continue;
+    if (h.offsets[i] >= kHeaderSize || (h.offsets[i] == 0 && slot.kind == HeaderSlotKind::Optional))
       continue;
-    r_.fail(0x20 + 4 * i, "{} offset {:#x} lies inside the header (which ends at {:#x})", slot.name,
+    r_.fail(slot.at, "{} offset {:#x} lies inside the header (which ends at {:#x})", slot.name,
             h.offsets[i], kHeaderSize);
   }
   const auto pool_offset = offset(header_slot::kStringPool);
   pool_ = std::string_view(reinterpret_cast<const char*>(m_.bytes.data()) + pool_offset,
                            m_.bytes.size() - pool_offset);
   h.file_name = string(0x08, r_.u32(0x08), "file name");
-  h.category_name = string(0x60, offset(header_slot::kCategoryName), "category name");
+  h.category_name = string(header_slot_offset(header_slot::kCategoryName),
+                           offset(header_slot::kCategoryName), "category name");
 }
 
 void Loader::read_commands() {
   auto scope = r_.section("commands");
   const auto count = r_.u32(0x0C, "command count");
-  r_.require(kHeaderSize, std::uint64_t{count} * kCommandSize, "command array");
+  r_.require(kHeaderSize, std::uint64_t{count} * kCommandEntrySize, "command array");
   m_.commands.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    Cursor c(r_, kHeaderSize + i * kCommandSize);
+    Cursor c(r_, kHeaderSize + std::uint64_t{i} * kCommandEntrySize);
     Command cmd;
     cmd.name = string_ref(c, "command name");
     std::memcpy(cmd.guid.bytes.data(), c.bytes(16, "GUID").data(), 16);
@@ -162,11 +120,11 @@ void Loader::read_commands() {
 void Loader::check_sections_follow(std::uint64_t arrays_end) {
   auto scope = r_.section("header");
   nodes_end_ = arrays_end;
-  for (std::size_t i = 0; i < m_.header.offsets.size(); ++i) {
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
     const auto value = m_.header.offsets[i];
-    if (kOffsetSlots[i].kind == SlotKind::Value || value == 0) continue;
+    if (kHeaderSlots[i].kind == HeaderSlotKind::Field || value == 0) continue;
     if (value < arrays_end) {
-      r_.fail(0x20 + 4 * i,
+      r_.fail(kHeaderSlots[i].at,
               "section offset {:#x} overlaps the command and node arrays (which end at {:#x})",
               value, arrays_end);
     }
@@ -181,7 +139,7 @@ void Loader::read_node_entries() {
             options_.max_nodes);
   }
   const auto entry_size = node_entry_size(m_.version());
-  const std::uint64_t begin = kHeaderSize + m_.commands.size() * kCommandSize;
+  const std::uint64_t begin = kHeaderSize + m_.commands.size() * kCommandEntrySize;
   r_.require(begin, std::uint64_t{count} * entry_size, "node array");
   const bool has_hash = m_.version() != kVersion404;
   m_.nodes.reserve(count);
@@ -217,7 +175,7 @@ void Loader::read_node_entries() {
   for (const auto& cmd : m_.commands) {
     auto cmd_scope = r_.section("commands");
     const auto at =
-        kHeaderSize + static_cast<std::uint64_t>(&cmd - m_.commands.data()) * kCommandSize;
+        kHeaderSize + static_cast<std::uint64_t>(&cmd - m_.commands.data()) * kCommandEntrySize;
     if (cmd.root >= count) {
       r_.fail(at + 0x14, "command \"{}\" has root node {}, but the file has {} nodes", cmd.name,
               cmd.root, count);

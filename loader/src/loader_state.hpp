@@ -77,6 +77,17 @@ class Loader {
     return count;
   }
 
+  // A section's scope and arrays, named and sized by its row of AINB_HEADER_SLOTS.
+  [[nodiscard]] ByteReader::SectionScope section(header_slot::Slot slot) const {
+    return r_.section(kHeaderSlots[slot].section);
+  }
+  std::uint32_t slot_array_count(header_slot::Slot slot, std::uint64_t begin, std::uint64_t end) {
+    return array_count(begin, end, entry_size(slot, m_.version()), kHeaderSlots[slot].name);
+  }
+  std::uint32_t counted_slot_array(header_slot::Slot slot) {
+    return counted_array(offset(slot), entry_size(slot, m_.version()), kHeaderSlots[slot].name);
+  }
+
   // `describe()` names the range for the message; it is only called when the check fails, so
   // the happy path formats nothing.
   template <typename Describe>

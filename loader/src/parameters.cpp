@@ -30,7 +30,7 @@ Value Loader::read_value(Cursor& c, ParamType type, std::string_view what) {
 }
 
 void Loader::read_blackboard() {
-  auto scope = r_.section("blackboard");
+  auto scope = section(header_slot::kBlackboard);
   const auto begin = offset(header_slot::kBlackboard);
   const auto types = blackboard_types(m_.version());
   const std::uint64_t header_size = types.size() * 8;
@@ -107,7 +107,7 @@ void Loader::read_blackboard() {
 }
 
 void Loader::read_properties() {
-  auto scope = r_.section("properties");
+  auto scope = section(header_slot::kProperties);
   const auto table = offset(header_slot::kProperties);
   std::array<std::uint32_t, kParamTypeCount + 1> bounds{};
   for (std::size_t t = 0; t < kParamTypeCount; ++t)
@@ -146,7 +146,7 @@ void Loader::read_properties() {
 }
 
 void Loader::read_inputs_outputs() {
-  auto scope = r_.section("inputs/outputs");
+  auto scope = section(header_slot::kInputsOutputs);
   const auto table = offset(header_slot::kInputsOutputs);
   std::array<std::uint32_t, 2 * kParamTypeCount + 1> bounds{};
   for (std::size_t i = 0; i < 2 * kParamTypeCount; ++i) {
@@ -194,12 +194,14 @@ void Loader::read_inputs_outputs() {
 }
 
 void Loader::read_multi_sources() {
-  auto scope = r_.section("multi-params");
+  auto scope = section(header_slot::kMultiParams);
   const auto begin = offset(header_slot::kMultiParams);
-  const auto count = array_count(begin, offset(header_slot::kTransitions), 8, "multi-param array");
+  const auto size = entry_size(header_slot::kMultiParams, m_.version());
+  const auto count =
+      slot_array_count(header_slot::kMultiParams, begin, offset(header_slot::kTransitions));
   m_.multi_sources.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    Cursor c(r_, begin + 8ull * i);
+    Cursor c(r_, begin + std::uint64_t{size} * i);
     MultiSource s;
     s.node_index = c.s16("node index");
     s.output_index = c.s16("output index");

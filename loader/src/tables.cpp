@@ -5,19 +5,16 @@
 
 namespace ainb::detail {
 
-namespace {
-
-constexpr std::uint64_t kAttachmentParamsSize = 0x64;
-
-}  // namespace
-
 // The active node update array: a table of absolute entry offsets (no count; the first entry's
 // offset tells where the table ends), then the entries, up to the query array.
 void Loader::read_transitions() {
-  auto scope = r_.section("transitions");
+  auto scope = section(header_slot::kTransitions);
   const auto begin = offset(header_slot::kTransitions);
   const auto end = offset(header_slot::kQueries);
-  if (begin > end) r_.fail(0x30, "transition array starts after the query array");
+  if (begin > end) {
+    r_.fail(header_slot_offset(header_slot::kTransitions),
+            "transition array starts after the query array");
+  }
   if (begin == end) return;
   const auto first = r_.u32(begin, "first entry offset");
   if (first < begin + 4 || first > end || (first - begin) % 4 != 0) {
@@ -44,28 +41,30 @@ void Loader::read_transitions() {
 }
 
 void Loader::read_queries() {
-  auto scope = r_.section("queries");
+  auto scope = section(header_slot::kQueries);
   const auto begin = offset(header_slot::kQueries);
   const auto end = offset(header_slot::kExpressions) != 0 ? offset(header_slot::kExpressions)
                                                           : offset(header_slot::kModules);
-  const auto count = array_count(begin, end, 4, "query array");
+  const auto size = entry_size(header_slot::kQueries, m_.version());
+  const auto count = array_count(begin, end, size, "query array");
   m_.query_indices.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    m_.query_indices.push_back(r_.u16(begin + 4ull * i, "query index"));
+    m_.query_indices.push_back(r_.u16(begin + std::uint64_t{size} * i, "query index"));
   }
 }
 
 void Loader::read_attachments() {
-  auto scope = r_.section("attachments");
+  auto scope = section(header_slot::kAttachments);
   const auto index_begin = offset(header_slot::kAttachmentIndices);
   const auto begin = offset(header_slot::kAttachments);
-  const auto index_count = array_count(index_begin, begin, 4, "attachment index array");
+  const auto index_count = slot_array_count(header_slot::kAttachmentIndices, index_begin, begin);
+  const auto index_size = entry_size(header_slot::kAttachmentIndices, m_.version());
   const auto count = r_.u32(0x18, "attachment count");
-  const std::uint64_t entry_size = m_.version() == kVersion404 ? 0x0C : 0x10;
-  r_.require(begin, std::uint64_t{count} * entry_size, "attachment array");
+  const std::uint64_t size = entry_size(header_slot::kAttachments, m_.version());
+  r_.require(begin, std::uint64_t{count} * size, kHeaderSlots[header_slot::kAttachments].name);
   m_.attachment_indices.reserve(index_count);
   for (std::uint32_t i = 0; i < index_count; ++i) {
-    const auto at = index_begin + 4ull * i;
+    const auto at = index_begin + std::uint64_t{index_size} * i;
     const auto index = r_.u32(at, "attachment index");
     if (index >= count) {
       r_.fail(at, "attachment index {} is past the {} attachments there are", index, count);
@@ -74,7 +73,7 @@ void Loader::read_attachments() {
   }
   m_.attachments.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const auto at = begin + i * entry_size;
+    const auto at = begin + i * size;
     Cursor c(r_, at);
     Attachment a;
     a.offset = static_cast<std::uint32_t>(at);
@@ -94,19 +93,24 @@ void Loader::read_attachments() {
 void Loader::read_expressions() {
   const auto begin = offset(header_slot::kExpressions);
   if (begin == 0) return;
-  auto scope = r_.section("EXB");
+  auto scope = section(header_slot::kExpressions);
   const auto end = offset(header_slot::kModules);
-  if (begin > end) r_.fail(0x44, "EXB section starts after the module array at {:#x}", end);
-  m_.expressions = exb::decode(r_.sub(begin, end - begin, "EXB section"));
+  if (begin > end) {
+    r_.fail(header_slot_offset(header_slot::kExpressions),
+            "EXB section starts after the module array at {:#x}", end);
+  }
+  m_.expressions =
+      exb::decode(r_.sub(begin, end - begin, kHeaderSlots[header_slot::kExpressions].name));
 }
 
 void Loader::read_modules() {
-  auto scope = r_.section("modules");
+  auto scope = section(header_slot::kModules);
   const auto at = offset(header_slot::kModules);
-  const auto count = counted_array(at, 12, "module array");
+  const auto size = entry_size(header_slot::kModules, m_.version());
+  const auto count = counted_slot_array(header_slot::kModules);
   m_.modules.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    Cursor c(r_, at + 4 + 12ull * i);
+    Cursor c(r_, at + 4 + std::uint64_t{size} * i);
     Module mod;
     mod.path = string_ref(c, "module path");
     mod.category = string_ref(c, "module category");
@@ -116,12 +120,13 @@ void Loader::read_modules() {
 }
 
 void Loader::read_xlink_actions() {
-  auto scope = r_.section("XLink actions");
+  auto scope = section(header_slot::kXLinkActions);
   const auto at = offset(header_slot::kXLinkActions);
-  const auto count = counted_array(at, 12, "XLink action array");
+  const auto size = entry_size(header_slot::kXLinkActions, m_.version());
+  const auto count = counted_slot_array(header_slot::kXLinkActions);
   m_.xlink_actions.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const auto entry = at + 4 + 12ull * i;
+    const auto entry = at + 4 + std::uint64_t{size} * i;
     Cursor c(r_, entry);
     XLinkAction action;
     action.node_index = c.u32("node index");
@@ -136,7 +141,7 @@ void Loader::read_xlink_actions() {
 }
 
 void Loader::read_blackboard_ids() {
-  auto scope = r_.section("blackboard IDs");
+  auto scope = section(header_slot::kBlackboardIds);
   const auto at = offset(header_slot::kBlackboardIds);
   m_.blackboard_id = r_.u32(at, "blackboard ID");
   m_.parent_blackboard_id = r_.u32(at + 4, "parent blackboard ID");
@@ -144,17 +149,18 @@ void Loader::read_blackboard_ids() {
 
 void Loader::read_replacements() {
   const auto at = offset(header_slot::kReplacements);
-  if (m_.version() == kVersion404 || at == 0) return;  // 0x404 has no replacement table
-  auto scope = r_.section("child replacement table");
+  if (!has_header_slot(header_slot::kReplacements, m_.version()) || at == 0) return;
+  auto scope = section(header_slot::kReplacements);
+  const auto size = entry_size(header_slot::kReplacements, m_.version());
   ReplacementTable table;
   table.applied = r_.u8(at, "applied flag") != 0;
   const auto count = r_.u16(at + 2, "entry count");
   table.node_count_after = r_.s16(at + 4, "node count after");
   table.attachment_count_after = r_.s16(at + 6, "attachment count after");
-  r_.require(at + 8, 8ull * count, "replacement entries");
+  r_.require(at + 8, std::uint64_t{size} * count, "replacement entries");
   table.entries.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const auto entry = at + 8 + 8ull * i;
+    const auto entry = at + 8 + std::uint64_t{size} * i;
     Cursor c(r_, entry);
     Replacement rep;
     const auto type = c.u8("replacement type");
@@ -170,13 +176,14 @@ void Loader::read_replacements() {
 }
 
 void Loader::read_enum_resolves() {
-  auto scope = r_.section("enum resolve array");
+  auto scope = section(header_slot::kEnumResolve);
   const auto at = offset(header_slot::kEnumResolve);
   if (at == 0) return;
-  const auto count = counted_array(at, 12, "enum resolve array");
+  const auto size = entry_size(header_slot::kEnumResolve, m_.version());
+  const auto count = counted_slot_array(header_slot::kEnumResolve);
   m_.enum_resolves.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    const auto entry = at + 4 + 12ull * i;
+    const auto entry = at + 4 + std::uint64_t{size} * i;
     Cursor c(r_, entry);
     EnumResolve e;
     e.patch_offset = c.u32("patch offset");
@@ -193,7 +200,7 @@ void Loader::read_enum_resolves() {
 void Loader::read_section_0x58() {
   const auto at = offset(header_slot::kSection58);
   if (at == 0) return;
-  auto scope = r_.section("0x58 section");
+  auto scope = section(header_slot::kSection58);
   Cursor c(r_, at);
   Section0x58 s;
   s.description = string_ref(c, "description");

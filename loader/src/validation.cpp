@@ -67,14 +67,14 @@ void Loader::check_output_ref(std::uint64_t at, ParamType type, const ParamFlags
 
 void Loader::resolve_references() {
   {
-    auto scope = r_.section("properties");
+    auto scope = section(header_slot::kProperties);
     for (const auto& list : m_.properties) {
       for (const auto& p : list)
         check_flags(p.offset, p.type, p.flags, "property", p.name);
     }
   }
   {
-    auto scope = r_.section("inputs/outputs");
+    auto scope = section(header_slot::kInputsOutputs);
     for (const auto& list : m_.inputs) {
       for (const auto& in : list) {
         if (in.is_multi_source()) {
@@ -114,8 +114,8 @@ void Loader::resolve_references() {
     } else if (covered[i] == 0) {
       m_.query_nodes.push_back(Model::kUnresolvedQuery);
     } else {
-      auto q_scope = r_.section("queries");
-      r_.fail(offset(header_slot::kQueries) + 4 * i,
+      auto q_scope = section(header_slot::kQueries);
+      r_.fail(offset(header_slot::kQueries) + entry_size(header_slot::kQueries, m_.version()) * i,
               "query {} names query node {}, but the file has {} query nodes", i, q,
               query_nodes.size());
     }
@@ -163,11 +163,12 @@ void Loader::check_plug(const Node& n, const Plug& p) {
 }
 
 void Loader::check_replacements() {
-  auto scope = r_.section("child replacement table");
+  auto scope = section(header_slot::kReplacements);
   const auto base = offset(header_slot::kReplacements) + 8ull;
+  const auto size = entry_size(header_slot::kReplacements, m_.version());
   for (std::size_t i = 0; i < m_.replacements->entries.size(); ++i) {
     const auto& rep = m_.replacements->entries[i];
-    const auto at = base + 8 * i;
+    const auto at = base + size * i;
     if (rep.node_index >= m_.nodes.size()) {
       r_.fail(at, "replacement {} names node {}, but the file has {} nodes", i, rep.node_index,
               m_.nodes.size());

@@ -39,7 +39,7 @@ struct Builder {
   std::array<std::vector<const BuildProperty*>, kParamTypeCount> properties;
   std::array<std::vector<const BuildInput*>, kParamTypeCount> inputs;
   std::array<std::vector<const BuildOutput*>, kParamTypeCount> outputs;
-  std::array<std::uint32_t, 21> offsets{};  // header slots from 0x20
+  std::array<std::uint32_t, kHeaderSlotCount> offsets{};  // header slots (header_slot)
 
   void value(const BuildValue& v, ParamType type) {
     switch (type) {
@@ -84,8 +84,8 @@ struct Builder {
 
   std::vector<std::uint8_t> run() {
     const bool v404 = spec.version == kVersion404;
-    const std::uint32_t node_size = v404 ? 0x38 : 0x3C;
-    out.zeros(0x74);
+    const std::uint32_t node_size = node_entry_size(spec.version);
+    out.zeros(kHeaderSize);
     // Commands.
     for (const auto& c : spec.commands) {
       out.u32(pool(c.name));
@@ -163,14 +163,14 @@ struct Builder {
       }
     }
     // Attachments: index array, entries, parameter blocks.
-    offsets[8] = out.size();
+    offsets[header_slot::kAttachmentIndices] = out.size();
     for (const auto& n : spec.nodes) {
       for (const auto a : n.attachments)
         out.u32(a);
     }
-    offsets[7] = out.size();
+    offsets[header_slot::kAttachments] = out.size();
     const auto entries_at = out.size();
-    const std::uint32_t attachment_size = v404 ? 0x0C : 0x10;
+    const auto attachment_size = entry_size(header_slot::kAttachments, spec.version);
     out.zeros(attachment_size * spec.attachments.size());
     for (std::size_t i = 0; i < spec.attachments.size(); ++i) {
       const auto& a = spec.attachments[i];
@@ -187,14 +187,14 @@ struct Builder {
     }
     write_properties();
     write_inputs_outputs();
-    offsets[6] = out.size();
+    offsets[header_slot::kMultiParams] = out.size();
     for (const auto& source : spec.multi_sources) {
       out.u16(static_cast<std::uint16_t>(source.node));
       out.u16(static_cast<std::uint16_t>(source.output));
       out.u32(source.flags);
     }
     write_transitions();
-    offsets[11] = out.size();
+    offsets[header_slot::kQueries] = out.size();
     for (const auto& n : spec.nodes) {
       for (const auto q : n.queries) {
         out.u16(q);
@@ -202,28 +202,28 @@ struct Builder {
       }
     }
     if (!spec.exb.empty()) {
-      offsets[9] = out.size();
+      offsets[header_slot::kExpressions] = out.size();
       out.append(spec.exb);
     }
-    offsets[15] = out.size();
+    offsets[header_slot::kModules] = out.size();
     out.u32(static_cast<std::uint32_t>(spec.modules.size()));
     for (const auto& m : spec.modules) {
       out.u32(pool(m.path));
       out.u32(pool(m.category));
       out.u32(m.count);
     }
-    offsets[18] = out.size();
+    offsets[header_slot::kXLinkActions] = out.size();
     out.u32(static_cast<std::uint32_t>(spec.xlink_actions.size()));
     for (const auto& x : spec.xlink_actions) {
       out.u32(x.node);
       out.u32(pool(x.slot));
       out.u32(pool(x.action));
     }
-    offsets[20] = out.size();
+    offsets[header_slot::kBlackboardIds] = out.size();
     out.u32(spec.blackboard_id);
     out.u32(0);
     if (!v404) {
-      offsets[10] = out.size();
+      offsets[header_slot::kReplacements] = out.size();
       out.u8(0);
       out.u8(0);
       out.u16(static_cast<std::uint16_t>(spec.replacements.size()));
@@ -237,14 +237,14 @@ struct Builder {
         out.u16(r.replacement);
       }
     }
-    offsets[19] = out.size();
+    offsets[header_slot::kUnknown6C] = out.size();
     out.u32(0);
-    offsets[2] = out.size();
+    offsets[header_slot::kEnumResolve] = out.size();
     out.u32(0);  // enum resolves
-    offsets[12] = offsets[4];
-    offsets[16] = pool(spec.category);
+    offsets[header_slot::kUnknown50] = offsets[header_slot::kTransitions];
+    offsets[header_slot::kCategoryName] = pool(spec.category);
     const auto file_name = pool(spec.file_name);
-    offsets[1] = out.size();
+    offsets[header_slot::kStringPool] = out.size();
     out.append(pool.bytes());
 
     std::memcpy(out.written.data(), "AIB ", 4);
@@ -258,13 +258,13 @@ struct Builder {
     out.patch32(0x14, query_nodes);
     out.patch32(0x18, static_cast<std::uint32_t>(spec.attachments.size()));
     for (std::size_t i = 0; i < offsets.size(); ++i) {
-      out.patch32(0x20 + 4 * static_cast<std::uint32_t>(i), offsets[i]);
+      out.patch32(kHeaderSlots[i].at, offsets[i]);
     }
     return std::move(out.written);
   }
 
   void write_blackboard() {
-    offsets[0] = out.size();
+    offsets[header_slot::kBlackboard] = out.size();
     std::vector<BlackboardType> types = {BlackboardType::String, BlackboardType::S32,
                                          BlackboardType::F32,    BlackboardType::Bool,
                                          BlackboardType::Vec3f,  BlackboardType::Pointer};
@@ -330,7 +330,7 @@ struct Builder {
   }
 
   void write_properties() {
-    offsets[3] = out.size();
+    offsets[header_slot::kProperties] = out.size();
     const auto table = out.size();
     out.zeros(4 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -349,7 +349,7 @@ struct Builder {
   }
 
   void write_inputs_outputs() {
-    offsets[5] = out.size();
+    offsets[header_slot::kInputsOutputs] = out.size();
     const auto table = out.size();
     out.zeros(8 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -371,7 +371,7 @@ struct Builder {
   }
 
   void write_transitions() {
-    offsets[4] = out.size();
+    offsets[header_slot::kTransitions] = out.size();
     if (spec.transitions.empty()) return;
     const auto table = out.size();
     out.zeros(4 * spec.transitions.size());

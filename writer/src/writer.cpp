@@ -16,8 +16,6 @@ namespace ainb::writer {
 
 namespace {
 
-constexpr std::uint32_t kHeaderSize = 0x74;
-
 // The pool bytes a model's string views may point into (the loaded file's pool), or empty.
 std::span<const std::uint8_t> model_pool(const Model& model) {
   const auto at = model.header.offsets[header_slot::kStringPool];
@@ -74,49 +72,42 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
     write_attachments();
     write_properties();
     write_inputs_outputs();
-    anchor("multi-params", offset(header_slot::kMultiParams));
-    slot(header_slot::kMultiParams);
+    start(header_slot::kMultiParams);
     for (const auto& s : m_.multi_sources) {
       u16(static_cast<std::uint16_t>(s.node_index));
       u16(static_cast<std::uint16_t>(s.output_index));
       u32(s.flags.raw);
     }
     write_transitions();
-    anchor("queries", offset(header_slot::kQueries));
-    slot(header_slot::kQueries);
+    start(header_slot::kQueries);
     for (const auto q : m_.query_indices) {
       u16(q);
       u16(0);
     }
     if (m_.expressions) {
-      anchor("EXB", offset(header_slot::kExpressions));
-      slot(header_slot::kExpressions);
+      start(header_slot::kExpressions);
       const auto bytes = exb::encode(*m_.expressions);
       append(bytes);
     }
-    anchor("modules", offset(header_slot::kModules));
-    slot(header_slot::kModules);
+    start(header_slot::kModules);
     u32(static_cast<std::uint32_t>(m_.modules.size()));
     for (const auto& mod : m_.modules) {
       u32(str(mod.path));
       u32(str(mod.category));
       u32(mod.instance_count);
     }
-    anchor("XLink actions", offset(header_slot::kXLinkActions));
-    slot(header_slot::kXLinkActions);
+    start(header_slot::kXLinkActions);
     u32(static_cast<std::uint32_t>(m_.xlink_actions.size()));
     for (const auto& x : m_.xlink_actions) {
       u32(x.node_index);
       u32(str(x.slot));
       u32(str(x.action));
     }
-    anchor("blackboard IDs", offset(header_slot::kBlackboardIds));
-    slot(header_slot::kBlackboardIds);
+    start(header_slot::kBlackboardIds);
     u32(m_.blackboard_id);
     u32(m_.parent_blackboard_id);
     if (m_.replacements) {
-      anchor("child replacement table", offset(header_slot::kReplacements));
-      slot(header_slot::kReplacements);
+      start(header_slot::kReplacements);
       const auto& t = *m_.replacements;
       u8(t.applied ? 1 : 0);
       u8(0);
@@ -131,8 +122,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
         u16(r.replacement_node);
       }
     }
-    anchor("unknown 0x6C section", offset(header_slot::kUnknown6C));
-    slot(header_slot::kUnknown6C);
+    start(header_slot::kUnknown6C);
     if (layout_) {
       u32(layout_->unknown_0x6c_word);
     } else {
@@ -140,8 +130,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       captured_.unknown_0x6c_word = at + 4 <= m_.bytes.size() ? read32(at) : 0;
       u32(captured_.unknown_0x6c_word);
     }
-    anchor("enum resolves", offset(header_slot::kEnumResolve));
-    slot(header_slot::kEnumResolve);
+    start(header_slot::kEnumResolve);
     u32(static_cast<std::uint32_t>(m_.enum_resolves.size()));
     for (const auto& e : m_.enum_resolves) {
       u32(e.patch_offset);
@@ -149,17 +138,15 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       u32(str(e.value_name));
     }
     if (m_.section_0x58) {
-      anchor("0x58 section", offset(header_slot::kSection58));
-      slot(header_slot::kSection58);
+      start(header_slot::kSection58);
       u32(str(m_.section_0x58->description));
       for (const auto w : m_.section_0x58->unknown)
         u32(w);
     }
     write_header();  // interns the file and category names before the pool is written
-    anchor("string pool", offset(header_slot::kStringPool));
-    slot(header_slot::kStringPool);
+    start(header_slot::kStringPool);
     for (std::size_t i = 0; i < offsets_.size(); ++i)
-      patch32(0x20 + 4 * static_cast<std::uint32_t>(i), offsets_[i]);
+      patch32(kHeaderSlots[i].at, offsets_[i]);
     append(pool_);
     return std::move(ByteWriter::written);
   }
@@ -168,7 +155,11 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
 
  private:
   std::uint32_t offset(std::size_t s) const { return m_.header.offsets[s]; }
-  void slot(std::size_t s) { offsets_[s] = size(); }
+  // Where a section starts: its gap (keyed by its row's layout name), its header slot's value.
+  void start(header_slot::Slot s) {
+    anchor(kHeaderSlots[s].layout, offset(s));
+    offsets_[s] = size();
+  }
   std::uint32_t read32(std::uint64_t at) const {
     std::uint32_t v = 0;
     std::memcpy(&v, m_.bytes.data() + at, 4);
@@ -324,13 +315,11 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   std::uint32_t node_entry(std::size_t i) const {
-    return nodes_at_ +
-           static_cast<std::uint32_t>(i) * (m_.version() == kVersion404 ? 0x38u : 0x3Cu);
+    return nodes_at_ + static_cast<std::uint32_t>(i) * node_entry_size(m_.version());
   }
 
   void write_blackboard() {
-    anchor("blackboard", offset(header_slot::kBlackboard));
-    slot(header_slot::kBlackboard);
+    start(header_slot::kBlackboard);
     const auto& bb = m_.blackboard;
     const auto types = blackboard_types(m_.version());
     std::uint32_t value_offset = 0;
@@ -540,15 +529,13 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_attachments() {
-    anchor("attachment indices", offset(header_slot::kAttachmentIndices));
-    slot(header_slot::kAttachmentIndices);
+    start(header_slot::kAttachmentIndices);
     for (const auto a : m_.attachment_indices)
       u32(a);
-    anchor("attachments", offset(header_slot::kAttachments));
-    slot(header_slot::kAttachments);
+    start(header_slot::kAttachments);
     const bool v404 = m_.version() == kVersion404;
     const auto entries = size();
-    const std::uint32_t entry_size = v404 ? 0x0C : 0x10;
+    const auto entry = entry_size(header_slot::kAttachments, m_.version());
     for (const auto& a : m_.attachments) {
       u32(str(a.name));
       u32(0);  // parameter block, patched
@@ -561,7 +548,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       std::uint32_t original = 0;
       if (!layout_) original = read32(a.offset + 4);
       anchor([&] { return fmt::format("attachment {} parameters", i); }, original);
-      patch32(entries + static_cast<std::uint32_t>(i) * entry_size + 4, size());
+      patch32(entries + static_cast<std::uint32_t>(i) * entry + 4, size());
       const auto block = size();
       u32(a.debug);
       ranges(a.properties);
@@ -574,7 +561,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   void attachment_tail(std::size_t i, std::uint32_t block) {
     std::vector<std::uint8_t> canonical;
     for (int k = 0; k < 6; ++k) {
-      for (const auto w : {0u, block + 0x64u})
+      for (const auto w : {0u, block + kAttachmentParamsSize})
         for (int b = 0; b < 4; ++b)
           canonical.push_back(static_cast<std::uint8_t>(w >> (8 * b)));
     }
@@ -591,7 +578,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
       return;
     }
     const auto at = m_.attachments[i].offset;
-    const auto original = read32(at + 4) + 0x34;
+    const auto original = read32(at + 4) + (kAttachmentParamsSize - 0x30);
     std::vector<std::uint8_t> bytes(m_.bytes.begin() + original,
                                     m_.bytes.begin() + original + 0x30);
     if (bytes != canonical) captured_.padding.emplace(key, bytes);
@@ -626,8 +613,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_properties() {
-    anchor("properties", offset(header_slot::kProperties));
-    slot(header_slot::kProperties);
+    start(header_slot::kProperties);
     const auto table = size();
     zeros(4 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -660,8 +646,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_inputs_outputs() {
-    anchor("inputs/outputs", offset(header_slot::kInputsOutputs));
-    slot(header_slot::kInputsOutputs);
+    start(header_slot::kInputsOutputs);
     const auto table = size();
     zeros(8 * kParamTypeCount);
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -692,8 +677,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   }
 
   void write_transitions() {
-    anchor("transitions", offset(header_slot::kTransitions));
-    slot(header_slot::kTransitions);
+    start(header_slot::kTransitions);
     const auto table = size();
     zeros(4 * m_.transitions.size());
     for (std::size_t i = 0; i < m_.transitions.size(); ++i) {
@@ -715,7 +699,7 @@ class Writer : ByteWriter {  // writes through the inherited ByteWriter
   bool indexed_ = false;
   // Where empty strings point when the layout puts them at the pool's end.
   std::optional<std::uint32_t> empty_at_end_;
-  std::array<std::uint32_t, 21> offsets_{};
+  std::array<std::uint32_t, kHeaderSlotCount> offsets_{};
   std::uint32_t nodes_at_ = 0;
 };
 
@@ -791,27 +775,12 @@ std::vector<std::uint8_t> write(const Model& model) {
 std::string section_at(const Model& model, std::uint64_t offset) {
   std::vector<std::pair<std::uint64_t, std::string>> starts = {{0, "header"},
                                                                {kHeaderSize, "commands"}};
-  starts.emplace_back(kHeaderSize + 0x18 * model.commands.size(), "nodes");
-  static constexpr std::pair<std::size_t, std::string_view> kSlots[] = {
-      {header_slot::kBlackboard, "blackboard"},
-      {header_slot::kStringPool, "string pool"},
-      {header_slot::kEnumResolve, "enum resolve array"},
-      {header_slot::kProperties, "properties"},
-      {header_slot::kTransitions, "transitions"},
-      {header_slot::kInputsOutputs, "inputs/outputs"},
-      {header_slot::kMultiParams, "multi-params"},
-      {header_slot::kAttachments, "attachments"},
-      {header_slot::kAttachmentIndices, "attachment index array"},
-      {header_slot::kExpressions, "EXB"},
-      {header_slot::kReplacements, "child replacement table"},
-      {header_slot::kQueries, "queries"},
-      {header_slot::kSection58, "0x58 section"},
-      {header_slot::kModules, "modules"},
-      {header_slot::kXLinkActions, "XLink actions"},
-      {header_slot::kUnknown6C, "unknown 0x6C section"},
-      {header_slot::kBlackboardIds, "blackboard IDs"}};
-  for (const auto& [s, name] : kSlots) {
-    if (model.header.offsets[s] != 0) starts.emplace_back(model.header.offsets[s], name);
+  starts.emplace_back(kHeaderSize + kCommandEntrySize * model.commands.size(), "nodes");
+  // In the file's order, so that of two sections at one offset (the first one empty) the one
+  // that is really there wins below.
+  for (const auto s : kSectionsInFileOrder) {
+    if (model.header.offsets[s] != 0)
+      starts.emplace_back(model.header.offsets[s], kHeaderSlots[s].section);
   }
   for (const auto& n : model.nodes) {
     starts.emplace_back(n.body_offset, fmt::format("node bodies (node {})", n.index));

@@ -466,6 +466,166 @@ struct Section0x58 {
   std::array<std::uint32_t, 3> unknown{};
 };
 
+// The file header: magic, version, file name, the command, node, query, attachment and module
+// output counts, then 21 u32 slots from 0x20 to 0x70 (the table below). The command array
+// follows it, then the node array; every other section is found through a slot.
+inline constexpr std::uint32_t kHeaderSize = 0x74;
+inline constexpr std::uint32_t kCommandEntrySize = 0x18;
+// A node entry; 0x404 stores no name hash.
+constexpr std::uint32_t node_entry_size(std::uint32_t version) {
+  return version == kVersion404 ? 0x38 : 0x3C;
+}
+// The parameter block an attachment entry points to: a debug word, the property ranges, a tail.
+inline constexpr std::uint32_t kAttachmentParamsSize = 0x64;
+
+// What a header slot holds. The loader checks a Section's or Optional's offset against the file
+// and the header; an Unread offset (0x50, always the query array's again; 0x6C) only against the
+// file's end; a Field not at all.
+enum class HeaderSlotKind : std::uint8_t {
+  Field,     // not an offset: the 0x54 field, the category's name (a pool offset), the category
+  Unread,    // an offset no reader follows
+  Section,   // a section every file has
+  Optional,  // a section a file may lack: offset 0
+};
+
+// The header's slots, one row each, in header order: enumerator, header offset, kind, the first
+// version that has the section (0x404 files have no child replacement table: the loader does not
+// read the slot), the bytes of one entry from 0x407 on and in 0x404 (0 where entries vary or
+// there are none), the place in the file as every known file lays it out and the writer writes it
+// (1 first; 0 not a section: node bodies come between 1 and 2), then the names: the header field's
+// (the loader's offset messages), the section's (the loader's error messages, the writer's
+// differences), the writer's layout key (gaps; text-form files keep it), the JSON dump's key.
+// The rows build header_slot::Slot, kHeaderSlots and the questions below.
+// clang-format off
+#define AINB_HEADER_SLOTS(X)                                                                       \
+  /* enumerator        at    kind      since  entry  0x404  place */                               \
+  /*   name (header field), section, layout key, dump key        */                                \
+  X(Blackboard,        0x20, Section,  0x404, 0,     0,     1,                                     \
+    "blackboard", "blackboard", "blackboard", "blackboard")                                        \
+  X(StringPool,        0x24, Section,  0x404, 0,     0,     17,                                    \
+    "string pool", "string pool", "string pool", "string_pool")                                    \
+  X(EnumResolve,       0x28, Optional, 0x404, 0x0C,  0x0C,  15,                                    \
+    "enum resolve array", "enum resolve array", "enum resolves", "enum_resolve")                   \
+  X(Properties,        0x2C, Section,  0x404, 0,     0,     4,                                     \
+    "property table", "properties", "properties", "properties")                                    \
+  X(Transitions,       0x30, Section,  0x404, 0,     0,     7,                                     \
+    "transition array", "transitions", "transitions", "transitions")                               \
+  X(InputsOutputs,     0x34, Section,  0x404, 0,     0,     5,                                     \
+    "input/output table", "inputs/outputs", "inputs/outputs", "inputs_outputs")                    \
+  X(MultiParams,       0x38, Section,  0x404, 8,     8,     6,                                     \
+    "multi-param array", "multi-params", "multi-params", "multi_params")                           \
+  X(Attachments,       0x3C, Section,  0x404, 0x10,  0x0C,  3,                                     \
+    "attachment array", "attachments", "attachments", "attachments")                               \
+  X(AttachmentIndices, 0x40, Section,  0x404, 4,     4,     2,                                     \
+    "attachment index array", "attachment index array", "attachment indices", "attachment_indices") \
+  X(Expressions,       0x44, Optional, 0x404, 0,     0,     9,                                     \
+    "EXB section", "EXB", "EXB", "expressions")                                                    \
+  X(Replacements,      0x48, Optional, 0x407, 8,     8,     13,                                    \
+    "child replacement table", "child replacement table", "child replacement table", "replacements") \
+  X(Queries,           0x4C, Section,  0x404, 4,     4,     8,                                     \
+    "resident update (query) array", "queries", "queries", "queries")                              \
+  X(Unknown50,         0x50, Unread,   0x404, 0,     0,     0,                                     \
+    "0x50 field", "", "", "unknown_50")                                                            \
+  X(Unknown54,         0x54, Field,    0x404, 0,     0,     0,                                     \
+    "0x54 field", "", "", "unknown_54")                                                            \
+  X(Section58,         0x58, Optional, 0x404, 0x10,  0x10,  16,                                    \
+    "0x58 section", "0x58 section", "0x58 section", "section_58")                                  \
+  X(Modules,           0x5C, Section,  0x404, 0x0C,  0x0C,  10,                                    \
+    "module array", "modules", "modules", "modules")                                               \
+  X(CategoryName,      0x60, Field,    0x404, 0,     0,     0,                                     \
+    "category name", "", "", "category_name")                                                      \
+  X(Category,          0x64, Field,    0x404, 0,     0,     0,                                     \
+    "category", "", "", "category")                                                                \
+  X(XLinkActions,      0x68, Section,  0x404, 0x0C,  0x0C,  11,                                    \
+    "XLink action array", "XLink actions", "XLink actions", "xlink_actions")                       \
+  X(Unknown6C,         0x6C, Unread,   0x404, 4,     4,     14,                                    \
+    "0x6C field", "unknown 0x6C section", "unknown 0x6C section", "unknown_6c")                    \
+  X(BlackboardIds,     0x70, Section,  0x404, 8,     8,     12,                                    \
+    "blackboard ID (file identification hash)", "blackboard IDs", "blackboard IDs", "blackboard_ids")
+// clang-format on
+
+// A slot's index, into Header::offsets and kHeaderSlots (header_slot::kModules, ...).
+namespace header_slot {
+enum Slot : std::size_t {
+#define AINB_HEADER_SLOT_ENUM(id, at, kind, since, entry, entry_404, place, name, section, layout, \
+                              key)                                                                 \
+  k##id,
+  AINB_HEADER_SLOTS(AINB_HEADER_SLOT_ENUM)
+#undef AINB_HEADER_SLOT_ENUM
+};
+}  // namespace header_slot
+
+struct HeaderSlotRow {
+  std::uint32_t at;  // offset in the header
+  HeaderSlotKind kind;
+  std::uint32_t since;  // the first version with the section
+  std::uint32_t entry, entry_404;
+  std::uint8_t place;  // in the file, 1 first; 0 not a section
+  std::string_view name, section, layout, key;
+};
+inline constexpr HeaderSlotRow kHeaderSlots[] = {
+#define AINB_HEADER_SLOT_ROW(id, at, kind, since, entry, entry_404, place, name, section, layout, \
+                             key)                                                                 \
+  {at, HeaderSlotKind::kind, since, entry, entry_404, place, name, section, layout, key},
+    AINB_HEADER_SLOTS(AINB_HEADER_SLOT_ROW)
+#undef AINB_HEADER_SLOT_ROW
+};
+inline constexpr std::size_t kHeaderSlotCount = std::size(kHeaderSlots);
+
+constexpr const HeaderSlotRow& header_slot_row(header_slot::Slot slot) {
+  return kHeaderSlots[slot];
+}
+// The header offset of `slot` (0x20 + 4 * slot).
+constexpr std::uint32_t header_slot_offset(header_slot::Slot slot) {
+  return header_slot_row(slot).at;
+}
+constexpr bool is_offset_slot(header_slot::Slot slot) {
+  return header_slot_row(slot).kind != HeaderSlotKind::Field;
+}
+// Whether files of `version` have the slot's section (the loader reads it only then).
+constexpr bool has_header_slot(header_slot::Slot slot, std::uint32_t version) {
+  return version >= header_slot_row(slot).since;
+}
+// The bytes of one entry of the slot's section in a file of `version` (0: none fixed).
+constexpr std::uint32_t entry_size(header_slot::Slot slot, std::uint32_t version) {
+  const auto& row = header_slot_row(slot);
+  return version == kVersion404 ? row.entry_404 : row.entry;
+}
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+        if (kHeaderSlots[i].at != 0x20 + 4 * i) return false;
+      }
+      return 0x20 + 4 * kHeaderSlotCount == kHeaderSize;
+    }(),
+    "the rows are the header's slots in order, up to its end");
+
+// The sections' slots in the order of the file (the writer's, every known file's).
+inline constexpr std::size_t kFileSectionCount = [] {
+  std::size_t count = 0;
+  for (const auto& row : kHeaderSlots)
+    count += row.place != 0 ? 1 : 0;
+  return count;
+}();
+inline constexpr auto kSectionsInFileOrder = [] {
+  std::array<header_slot::Slot, kFileSectionCount> order{};
+  for (std::size_t i = 0; i < kHeaderSlotCount; ++i) {
+    if (kHeaderSlots[i].place != 0) order[kHeaderSlots[i].place - 1U] = header_slot::Slot(i);
+  }
+  return order;
+}();
+static_assert(
+    [] {
+      for (std::size_t place = 1; place <= kFileSectionCount; ++place) {
+        std::size_t rows = 0;
+        for (const auto& row : kHeaderSlots)
+          rows += row.place == place ? 1 : 0;
+        if (rows != 1) return false;
+      }
+      return true;
+    }(),
+    "each place in the file is one section's");
+
 struct Header {
   std::uint32_t version = 0;
   std::string_view file_name;
@@ -473,19 +633,9 @@ struct Header {
   std::uint32_t category = 0;
   std::uint32_t query_count = 0;
   std::uint32_t output_node_count = 0;
-  // Raw section offsets, in header order from 0x20 to 0x70.
-  std::array<std::uint32_t, 21> offsets{};
+  // Raw slot values, in header order from 0x20 to 0x70 (header_slot).
+  std::array<std::uint32_t, kHeaderSlotCount> offsets{};
 };
-
-// Header offset slots (index into Header::offsets).
-namespace header_slot {
-inline constexpr std::size_t kBlackboard = 0, kStringPool = 1, kEnumResolve = 2, kProperties = 3,
-                             kTransitions = 4, kInputsOutputs = 5, kMultiParams = 6,
-                             kAttachments = 7, kAttachmentIndices = 8, kExpressions = 9,
-                             kReplacements = 10, kQueries = 11, kUnknown50 = 12, kUnknown54 = 13,
-                             kSection58 = 14, kModules = 15, kCategoryName = 16, kCategory = 17,
-                             kXLinkActions = 18, kUnknown6C = 19, kBlackboardIds = 20;
-}
 
 class Model {
  public:
