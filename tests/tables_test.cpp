@@ -1,8 +1,12 @@
-// The enumeration tables (AINB_EXB_OPCODES, AINB_NODE_TYPES, AINB_HEADER_SLOTS) against what
-// their consumers do: every opcode's shape in the decoder, the disassembler, the assembler and the
-// verifier, the names both ways, the node types' names and kinds, and the header slots as the
-// loader checks them, the writer lays them out and every real file has them.
+// The enumeration tables (AINB_EXB_OPCODES, AINB_NODE_TYPES, AINB_EXB_DATA_TYPES,
+// AINB_HEADER_SLOTS) against what their consumers do: every opcode's shape in the decoder, the
+// disassembler, the assembler and the verifier, the names both ways, the node types' names and
+// kinds; each data type's spellings both ways, its byte in each EXB version, and its values to
+// their bytes and back; the header slots as the loader checks them, the writer lays them out and
+// every real file has them.
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -12,8 +16,10 @@
 
 #include "ainb/dump/json.hpp"
 #include "ainb/exb/assembler.hpp"
+#include "ainb/exb/data_types.hpp"
 #include "ainb/exb/disassembler.hpp"
 #include "ainb/exb/program.hpp"
+#include "ainb/exb/signature.hpp"
 #include "ainb/load_error.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/model.hpp"
@@ -528,4 +534,141 @@ TEST_CASE("header slots: every real file's header agrees with the table") {
       if (last) CHECK(writer::section_at(*model, at) == kHeaderSlots[slot].section);
     }
   }
+}
+
+TEST_CASE("every data type's spellings round-trip, each spelling once") {
+  // The reference tool's names (`ainb dump --format peer`), the assembly's words and the
+  // signatures' words, as their readers and writers spell them.
+  const std::map<DataType, std::array<std::string_view, 5>> kSpellings = {
+      {DataType::None, {"NONE", "", "Void", "none", ""}},
+      {DataType::Immediate, {"IMM", "", "Void", "immediate_or_user", ""}},
+      {DataType::Bool, {"BOOL", "bool", "Bool", "bool", "bool"}},
+      {DataType::Int, {"INT", "int", "Int", "s32", "int"}},
+      {DataType::UInt, {"UINT", "uint", "UInt", "u32", "uint"}},
+      {DataType::Float, {"FLOAT", "float", "Float", "f32", "float"}},
+      {DataType::String, {"STRING", "str", "String", "string", "string"}},
+      {DataType::Vec3f, {"VECTOR3F", "vec3f", "Vector3F", "vec3f", "vec3f"}}};
+  REQUIRE(kDataTypeCount == kSpellings.size());
+  std::set<std::string_view> names, words, peer_names;
+  for (std::uint8_t raw = 0; raw < kDataTypeCount; ++raw) {
+    const auto type = static_cast<DataType>(raw);
+    CAPTURE(static_cast<int>(raw));
+    const auto& s = kSpellings.at(type);
+    CHECK(data_type_name(type) == s[0]);
+    CHECK(assembly_word(type) == s[1]);
+    CHECK(signature_type_name(type) == s[2]);
+    CHECK(peer_name(type) == s[3]);
+    CHECK(data_type_noun(type) == s[4]);
+    CHECK(data_type_named(s[0]) == type);
+    CHECK(names.insert(s[0]).second);
+    CHECK(peer_names.insert(s[3]).second);
+    // Only the types with values have an operand word, a signature word and a size.
+    CHECK(is_value_type(type) == !s[1].empty());
+    CHECK(is_value_type(type) == !s[4].empty());
+    if (is_value_type(type)) {
+      CHECK(data_type_of_word(s[1]) == type);
+      CHECK(data_type_of_signature_word(s[2]) == type);
+      CHECK(words.insert(s[1]).second);
+      CHECK(kValueTypes[value_type_index(type)] == type);
+    } else {
+      CHECK(value_type_index(type) == kValueTypeCount);
+    }
+  }
+  CHECK(data_type_of_signature_word("Void") == DataType::None);
+  CHECK(data_type_named("") == std::nullopt);
+  CHECK(data_type_named("vec3f") == std::nullopt);
+  CHECK(data_type_of_word("") == std::nullopt);
+  CHECK(data_type_of_word("string") == std::nullopt);
+  CHECK(data_type_name(static_cast<DataType>(kDataTypeCount)).empty());
+  CHECK(kValueTypes == std::array{DataType::Bool, DataType::Int, DataType::UInt, DataType::Float,
+                                  DataType::String, DataType::Vec3f});
+  CHECK(value_size(DataType::Bool) == 4);
+  CHECK(value_size(DataType::String) == 8);
+  CHECK(value_size(DataType::Vec3f) == 12);
+  CHECK(value_size(DataType::Immediate) == 0);
+}
+
+TEST_CASE("each data type's byte in every EXB version, through the decoder and the assembler") {
+  for (const std::uint32_t version : {1u, 2u, 3u}) {
+    CAPTURE(version);
+    // v1 and v2: NONE IMM BOOL INT FLOAT STRING VECTOR3F; v3 inserts UINT at 4.
+    const std::vector<DataType> kOrder =
+        version >= 3
+            ? std::vector{DataType::None, DataType::Immediate, DataType::Bool,   DataType::Int,
+                          DataType::UInt, DataType::Float,     DataType::String, DataType::Vec3f}
+            : std::vector{DataType::None,  DataType::Immediate, DataType::Bool, DataType::Int,
+                          DataType::Float, DataType::String,    DataType::Vec3f};
+    for (std::uint8_t raw = 0; raw < 10; ++raw) {
+      CAPTURE(static_cast<int>(raw));
+      const auto type = data_type_of_byte(version, raw);
+      REQUIRE(type.has_value() == (raw < kOrder.size()));
+      if (type) {
+        CHECK(*type == kOrder[raw]);
+        CHECK(data_type_byte(version, *type) == raw);
+      }
+    }
+    CHECK(data_type_byte(version, DataType::UInt).has_value() == (version >= 3));
+  }
+  // The decoder reads each value type's byte, the disassembler writes its word, and the assembler
+  // reads it back to the same byte, in a v2 section and a v3 one.
+  for (const std::uint32_t version : {2u, 3u}) {
+    for (const auto type : kValueTypes) {
+      if (!data_type_byte(version, type)) continue;
+      CAPTURE(version);
+      CAPTURE(data_type_name(type));
+      const auto raw = *data_type_byte(version, type);
+      const std::uint8_t place = type == DataType::String ? kScratch64 : kStatic;
+      auto spec = one_instruction({2, raw, place, place, 0, 0x10});  // STR
+      spec.version = version;
+      const auto bytes = test::assemble(spec);
+      const auto section = decode(ByteReader(bytes, "tables.ainb"));
+      const auto& ins = section.instructions[0];
+      CHECK(ins.type == type);
+      const auto word = std::string(assembly_word(type));
+      const auto space = type == DataType::String ? "LMem64" : "GMem";
+      CHECK(format_instruction(section, ins) ==
+            fmt::format("STR {} {}[0x0], {} {}[0x10]", word, space, word, space));
+      const auto again = assemble(to_assembly(section));
+      CHECK(decode(ByteReader(again, "tables.ainb")).instructions[0].raw == ins.raw);
+    }
+  }
+}
+
+TEST_CASE("each value type in a signature, and a value of it to its bytes and back") {
+  const std::vector<exb::Value> kValues = {true, std::int32_t{-7}, std::uint32_t{4000000000u},
+                                           2.5f, "text",           Vec3{1, -2, 3.5f}};
+  REQUIRE(kValues.size() == kValueTypeCount);
+  for (std::size_t k = 0; k < kValueTypeCount; ++k) {
+    const auto type = kValueTypes[k];
+    CAPTURE(data_type_name(type));
+    const auto signature =
+        fmt::format("F( {}, {} )", signature_type_name(type), signature_type_name(type));
+    const auto parsed = parse_signature(signature);
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->result == type);
+    CHECK(parsed->arguments == std::vector{type});
+    CHECK(parsed->block_size() == value_size(type));
+
+    const auto& value = kValues[k];
+    CHECK(type_of(value) == type);
+    std::array<std::uint8_t, 16> memory;
+    memory.fill(0xAA);
+    store_value(value, memory.data());  // its size, and not a byte more
+    CHECK(memory[value_size(type)] == 0xAA);
+    CHECK(read_value(type, memory.data()) == value);
+    std::array<std::uint8_t, 12> block;
+    block.fill(0xAA);
+    write_value(value, block);
+    CHECK(std::equal(block.begin(), block.begin() + value_size(type), memory.begin()));
+    CHECK(std::all_of(block.begin() + value_size(type), block.end(),
+                      [](std::uint8_t b) { return b == 0; }));
+  }
+  // A bool is a 32-bit word: written 1, any non-zero word read as true.
+  std::array<std::uint8_t, 4> word{};
+  store_value(true, word.data());
+  CHECK(word == std::array<std::uint8_t, 4>{1, 0, 0, 0});
+  word = {0, 0, 1, 0};
+  CHECK(read_value(DataType::Bool, word.data()) == exb::Value(true));
+  CHECK(type_of(exb::Value{}) == DataType::None);
+  CHECK(read_value(DataType::Immediate, word.data()) == exb::Value{});
 }

@@ -32,28 +32,6 @@ json peer_value_json(const Value& value) {
   return json_values::to_json(value, json_values::Pointers::AsRaw);
 }
 
-std::string_view exb_type_name(exb::DataType type) {
-  switch (type) {
-    case exb::DataType::None:
-      return "none";
-    case exb::DataType::Immediate:
-      return "immediate_or_user";
-    case exb::DataType::Bool:
-      return "bool";
-    case exb::DataType::Int:
-      return "s32";
-    case exb::DataType::UInt:
-      return "u32";
-    case exb::DataType::Float:
-      return "f32";
-    case exb::DataType::String:
-      return "string";
-    case exb::DataType::Vec3f:
-      return "vec3f";
-  }
-  return "none";
-}
-
 std::string_view exb_source_name(std::uint8_t source) {
   static constexpr std::string_view kNames[] = {"Imm",         "ImmStr",  "StaticMem", "ParamTbl",
                                                 "ParamTblStr", "Output",  "Input",     "Scratch32",
@@ -376,7 +354,7 @@ class PeerWriter {
     json out = {{"Type", std::string(exb::peer_name(ins.opcode))}};
     const auto shape = ins.shape();
     if (shape == exb::Shape::None) return out;
-    out["Data Type"] = std::string(exb_type_name(ins.type));
+    out["Data Type"] = std::string(exb::peer_name(ins.type));
     if (shape == exb::Shape::Call) {
       out["Static Memory Index"] = ins.static_offset;
       out["Signature"] = std::string(s.signatures[ins.signature_index]);
@@ -430,8 +408,8 @@ class PeerWriter {
   json expression(std::uint16_t index) {
     const auto& s = *m_.expressions;
     const auto& f = s.functions[index];
-    json out = {{"Output Data Type", std::string(exb_type_name(f.output_type))},
-                {"Input Data Type", std::string(exb_type_name(f.input_type))}};
+    json out = {{"Output Data Type", std::string(exb::peer_name(f.output_type))},
+                {"Input Data Type", std::string(exb::peer_name(f.input_type))}};
     if (f.has_setup) {
       auto& setup = out["Setup Expression"] = json::array();
       for (const auto& ins : s.block(f.setup))

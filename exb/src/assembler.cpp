@@ -30,10 +30,10 @@ void patch32(std::vector<std::uint8_t>& out, std::size_t at, std::uint32_t v) {
     out[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
+// The type's byte in the section's version; v1/v2 have no UInt, and take it as their INT (the
+// same 32 bits) where no check refused it first.
 std::uint8_t encode_type(std::uint32_t version, DataType type) {
-  const auto raw = static_cast<std::uint8_t>(type);
-  if (version >= 3 || raw < static_cast<std::uint8_t>(DataType::UInt)) return raw;
-  return static_cast<std::uint8_t>(raw - 1);  // v1/v2 have no UInt
+  return data_type_byte(version, type).value_or(*data_type_byte(version, DataType::Int));
 }
 
 // The common tail: header, command info, instructions, signatures, parameter region, pool.
@@ -196,16 +196,6 @@ class Assembler {
     return b;
   }
 
-  static std::optional<DataType> type_word(std::string_view w) {
-    if (w == "bool") return DataType::Bool;
-    if (w == "int") return DataType::Int;
-    if (w == "uint") return DataType::UInt;
-    if (w == "float") return DataType::Float;
-    if (w == "str") return DataType::String;
-    if (w == "vec3f") return DataType::Vec3f;
-    return std::nullopt;
-  }
-
   std::uint32_t number(std::string_view text, std::string_view what) const {
     std::uint32_t v = 0;
     int base = 10;
@@ -254,7 +244,7 @@ class Assembler {
   Operand operand(std::string_view text, DataType type) {
     std::string_view rest = text;
     if (const auto space = text.find(' '); space != std::string_view::npos) {
-      if (const auto t = type_word(text.substr(0, space))) {
+      if (const auto t = data_type_of_word(text.substr(0, space))) {
         if (*t != type) {
           fail(fmt::format("operand \"{}\" is not of the instruction's type {}", text,
                            data_type_name(type)));
@@ -321,8 +311,7 @@ class Assembler {
         const bool fits =
             type == DataType::Int ? v >= INT32_MIN && v <= INT32_MAX : v >= 0 && v <= UINT32_MAX;
         if (!fits) {
-          fail(fmt::format("{} {} is past the 32-bit {} range",
-                           type == DataType::Int ? "int" : "uint", rest,
+          fail(fmt::format("{} {} is past the 32-bit {} range", assembly_word(type), rest,
                            type == DataType::Int ? "signed" : "unsigned"));
         }
         if (!in_param && v >= 0 && v <= 0xFFFF) {
@@ -431,7 +420,8 @@ class Assembler {
         }
         const auto cond = trim(args.substr(0, comma));
         const auto sp = cond.find(' ');
-        const auto t = sp == std::string_view::npos ? std::nullopt : type_word(cond.substr(0, sp));
+        const auto t =
+            sp == std::string_view::npos ? std::nullopt : data_type_of_word(cond.substr(0, sp));
         const auto type = t.value_or(DataType::None);
         raw[1] = encode_type(src_.version, type);
         const auto lhs = operand(cond, type);
@@ -448,7 +438,7 @@ class Assembler {
     const auto [lhs_text, rhs_text] = split_operands(args);
     const auto sp = lhs_text.find(' ');
     const auto type =
-        sp == std::string_view::npos ? std::nullopt : type_word(lhs_text.substr(0, sp));
+        sp == std::string_view::npos ? std::nullopt : data_type_of_word(lhs_text.substr(0, sp));
     if (!type) fail(fmt::format("operand \"{}\" has no type", lhs_text));
     if (*type == DataType::UInt && src_.version < 3) fail("uint needs EXB version 3");
     raw[1] = encode_type(src_.version, *type);

@@ -11,25 +11,6 @@ namespace ainb::exb {
 
 namespace {
 
-std::string_view type_word(DataType type) {
-  switch (type) {
-    case DataType::Bool:
-      return "bool";
-    case DataType::Int:
-      return "int";
-    case DataType::UInt:
-      return "uint";
-    case DataType::Float:
-      return "float";
-    case DataType::String:
-      return "str";
-    case DataType::Vec3f:
-      return "vec3f";
-    default:
-      return "";
-  }
-}
-
 // Shortest text that reads back as the same float32, always with a decimal point.
 std::string float_text(float value) {
   auto text = fmt::format("{}", value);
@@ -54,7 +35,7 @@ std::string place(std::string_view name, std::uint16_t offset) {
 
 std::string format_operand(const Section& s, const Operand& op, DataType type) {
   const ByteReader region(s.param_region, "EXB parameter region");
-  const auto word = type_word(type);
+  const auto word = assembly_word(type);
   switch (op.source) {
     case Source::Immediate:
       switch (type) {

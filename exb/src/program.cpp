@@ -16,29 +16,15 @@ namespace ainb::exb {
 
 namespace {
 
+// The user slot spaces run in the order of kValueTypes (a type without values, which the
+// operand checks refuse, takes the last).
+static_assert(static_cast<std::size_t>(Space::UserOutBool) ==
+                  static_cast<std::size_t>(Space::UserInBool) + kValueTypeCount &&
+              static_cast<std::size_t>(Space::UserInVec3f) ==
+                  static_cast<std::size_t>(Space::UserInBool) + value_type_index(DataType::Vec3f));
 Space user_space(bool input, DataType type) {
   const auto first = input ? Space::UserInBool : Space::UserOutBool;
-  std::size_t index = 0;
-  switch (type) {
-    case DataType::Bool:
-      index = 0;
-      break;
-    case DataType::Int:
-      index = 1;
-      break;
-    case DataType::UInt:
-      index = 2;
-      break;
-    case DataType::Float:
-      index = 3;
-      break;
-    case DataType::String:
-      index = 4;
-      break;
-    default:
-      index = 5;
-      break;
-  }
+  const auto index = std::min(value_type_index(type), kValueTypeCount - 1);
   return static_cast<Space>(static_cast<std::size_t>(first) + index);
 }
 
@@ -146,10 +132,8 @@ class Compiler {
     compiled.host_strings = fn.input_type == DataType::String ||
                             fn.output_type == DataType::String || compiled.user_slots[4] != 0 ||
                             compiled.user_slots[10] != 0;
-    static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
-                                              DataType::Float, DataType::String, DataType::Vec3f};
     for (std::uint8_t k = 0; k < 12; ++k) {
-      const auto bytes = compiled.user_slots[k] * value_size(kSlotTypes[k % 6]);
+      const auto bytes = compiled.user_slots[k] * value_size(kValueTypes[k % kValueTypeCount]);
       if (bytes == 0) continue;
       // Inputs are loaded; outputs are loaded only when read, and always saved.
       if (k < 6 || reads_slot[k]) compiled.load_slots[compiled.load_count++] = {k, bytes};
@@ -167,12 +151,10 @@ class Compiler {
     size[static_cast<std::size_t>(Space::Input)] = 12;
     size[static_cast<std::size_t>(Space::Output)] = 12;
     size[static_cast<std::size_t>(Space::Static)] = p_.static_size_;
-    static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
-                                              DataType::Float, DataType::String, DataType::Vec3f};
     for (const auto& fn : p_.functions_) {
       for (std::size_t k = 0; k < 12; ++k) {
         auto& s = size[static_cast<std::size_t>(Space::UserInBool) + k];
-        s = std::max(s, fn.user_slots[k] * value_size(kSlotTypes[k % 6]));
+        s = std::max(s, fn.user_slots[k] * value_size(kValueTypes[k % kValueTypeCount]));
       }
     }
     // Constants first (the machine copies them once); 16-byte aligned starts.

@@ -39,24 +39,6 @@ constexpr std::array<std::string_view, kMaxOpcode + 1> kPeerNames = [] {
   return names;
 }();
 
-// The on-disk data type byte, per EXB version. Version 3 inserts UInt at 4.
-bool decode_data_type(std::uint32_t version, std::uint8_t raw, DataType& out) {
-  static constexpr std::array<DataType, 7> kV2 = {
-      DataType::None,  DataType::Immediate, DataType::Bool, DataType::Int,
-      DataType::Float, DataType::String,    DataType::Vec3f};
-  static constexpr std::array<DataType, 8> kV3 = {
-      DataType::None, DataType::Immediate, DataType::Bool,   DataType::Int,
-      DataType::UInt, DataType::Float,     DataType::String, DataType::Vec3f};
-  if (version >= 3) {
-    if (raw >= kV3.size()) return false;
-    out = kV3[raw];
-  } else {
-    if (raw >= kV2.size()) return false;
-    out = kV2[raw];
-  }
-  return true;
-}
-
 // Bytes a value of `type` occupies in the parameter region; strings are stored there only by
 // reference (ParamTableString), so they have no width of their own.
 std::uint32_t param_width(DataType type) {
@@ -198,10 +180,12 @@ class Decoder {
       Instruction ins;
       std::copy_n(r_.bytes(at, kInstructionSize).begin(), kInstructionSize, ins.raw.begin());
       ins.opcode = static_cast<Opcode>(raw_op);
-      if (!decode_data_type(version_, raw_type, ins.type)) {
+      const auto type = data_type_of_byte(version_, raw_type);
+      if (!type) {
         r_.fail(at + 1, "instruction {}: unknown data type {} for EXB version {}", i, raw_type,
                 version_);
       }
+      ins.type = *type;
       const auto shape = ins.shape();
       switch (shape) {
         case Shape::None:
@@ -264,11 +248,10 @@ class Decoder {
   }
 
   DataType function_type(std::uint64_t at, std::uint32_t index, std::uint16_t raw) {
-    DataType type;
-    if (raw > 0xFF || !decode_data_type(version_, static_cast<std::uint8_t>(raw), type)) {
-      r_.fail(at, "function {}: unknown data type {}", index, raw);
-    }
-    return type;
+    const auto type =
+        raw > 0xFF ? std::nullopt : data_type_of_byte(version_, static_cast<std::uint8_t>(raw));
+    if (!type) r_.fail(at, "function {}: unknown data type {}", index, raw);
+    return *type;
   }
 
   void read_functions(Section& s, std::uint32_t offset) {
@@ -347,12 +330,6 @@ std::optional<Opcode> opcode_of(std::string_view text) {
 std::string_view peer_name(Opcode op) {
   const auto raw = static_cast<std::uint8_t>(op);
   return raw <= kMaxOpcode ? kPeerNames[raw] : std::string_view{};
-}
-
-std::string_view data_type_name(DataType type) {
-  static constexpr std::array<std::string_view, 8> kNames = {"NONE", "IMM",   "BOOL",   "INT",
-                                                             "UINT", "FLOAT", "STRING", "VECTOR3F"};
-  return kNames[static_cast<std::size_t>(type)];
 }
 
 std::string_view source_name(Source source) {

@@ -8,15 +8,9 @@ namespace ainb::exb {
 
 namespace {
 
+// The type a signature's word names (the table's spellings); "None" reads as Void too.
 std::optional<DataType> type_named(std::string_view name) {
-  if (name == "Bool") return DataType::Bool;
-  if (name == "Int") return DataType::Int;
-  if (name == "UInt") return DataType::UInt;
-  if (name == "Float") return DataType::Float;
-  if (name == "String") return DataType::String;
-  if (name == "Vector3F") return DataType::Vec3f;
-  if (name == "Void" || name == "None") return DataType::None;
-  return std::nullopt;
+  return name == "None" ? DataType::None : data_type_of_signature_word(name);
 }
 
 bool word_char(char c) {
@@ -62,25 +56,6 @@ std::uint32_t Signature::arguments_size() const {
 
 std::uint32_t Signature::block_size() const {
   return std::max(arguments_size(), value_size(result));
-}
-
-std::string_view signature_type_name(DataType type) {
-  switch (type) {
-    case DataType::Bool:
-      return "Bool";
-    case DataType::Int:
-      return "Int";
-    case DataType::UInt:
-      return "UInt";
-    case DataType::Float:
-      return "Float";
-    case DataType::String:
-      return "String";
-    case DataType::Vec3f:
-      return "Vector3F";
-    default:
-      return "Void";
-  }
 }
 
 std::optional<Signature> parse_signature(std::string_view text, std::string* error) {

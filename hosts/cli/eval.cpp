@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -27,38 +29,25 @@ auto whole(std::string_view text, Parse parse) {
   return value;
 }
 
-// Parses `text` as a value of `type` into `bytes`; strings point into `storage`.
-bool parse_value(std::string_view text, DataType type, std::array<std::uint8_t, 12>& bytes,
-                 std::string& storage) {
-  bytes.fill(0);
+// `text` as a value of `type`; a string points into `storage`. Nullopt when it is not one.
+std::optional<exb::Value> parse_value(std::string_view text, DataType type, std::string& storage) {
   try {
     switch (type) {
-      case DataType::Bool: {
-        if (text != "true" && text != "false" && text != "1" && text != "0") return false;
-        const std::uint32_t v = (text == "true" || text == "1") ? 1 : 0;
-        std::memcpy(bytes.data(), &v, 4);
-        return true;
-      }
-      case DataType::Int: {
-        const std::int32_t v = whole(
-            text, [](const std::string& t, std::size_t* used) { return std::stoi(t, used, 0); });
-        std::memcpy(bytes.data(), &v, 4);
-        return true;
-      }
+      case DataType::Bool:
+        if (text != "true" && text != "false" && text != "1" && text != "0") return std::nullopt;
+        return text == "true" || text == "1";
+      case DataType::Int:
+        return whole(text,
+                     [](const std::string& t, std::size_t* used) { return std::stoi(t, used, 0); });
       case DataType::UInt: {
         const auto wide = whole(
             text, [](const std::string& t, std::size_t* used) { return std::stoull(t, used, 0); });
-        if (text.starts_with('-') || wide > 0xFFFFFFFFu) return false;
-        const auto v = static_cast<std::uint32_t>(wide);
-        std::memcpy(bytes.data(), &v, 4);
-        return true;
+        if (text.starts_with('-') || wide > 0xFFFFFFFFu) return std::nullopt;
+        return static_cast<std::uint32_t>(wide);
       }
-      case DataType::Float: {
-        const float v =
-            whole(text, [](const std::string& t, std::size_t* used) { return std::stof(t, used); });
-        std::memcpy(bytes.data(), &v, 4);
-        return true;
-      }
+      case DataType::Float:
+        return whole(text,
+                     [](const std::string& t, std::size_t* used) { return std::stof(t, used); });
       case DataType::Vec3f: {
         float v[3];
         std::string rest(text);
@@ -67,62 +56,52 @@ bool parse_value(std::string_view text, DataType type, std::array<std::uint8_t, 
           v[i] = std::stof(rest, &used);
           rest = rest.substr(used);
           if (i < 2) {
-            if (rest.empty() || rest[0] != ',') return false;
+            if (rest.empty() || rest[0] != ',') return std::nullopt;
             rest = rest.substr(1);
           }
         }
-        if (!rest.empty()) return false;
-        std::memcpy(bytes.data(), v, 12);
-        return true;
+        if (!rest.empty()) return std::nullopt;
+        return exb::Vec3{v[0], v[1], v[2]};
       }
-      case DataType::String: {
+      case DataType::String:
         storage = std::string(text);
-        const char* p = storage.c_str();
-        std::memcpy(bytes.data(), &p, sizeof p);
-        return true;
-      }
+        return storage.c_str();
       default:
-        return false;
+        return std::nullopt;
     }
   } catch (const std::exception&) {
-    return false;
+    return std::nullopt;
   }
 }
 
+// `text` as a value of `type` in a value block (zeros after it).
+bool parse_value(std::string_view text, DataType type, std::array<std::uint8_t, 12>& bytes,
+                 std::string& storage) {
+  const auto value = parse_value(text, type, storage);
+  if (value) exb::write_value(*value, bytes);
+  return value.has_value();
+}
+
+// The value of `type` at `bytes`, as `ainb eval` prints it.
 std::string format_value(DataType type, const std::uint8_t* bytes) {
-  auto f = [&](int i) {
-    float v;
-    std::memcpy(&v, bytes + 4 * i, 4);
-    return v;
-  };
-  switch (type) {
-    case DataType::Bool: {
-      std::uint32_t v;
-      std::memcpy(&v, bytes, 4);
-      return v != 0 ? "true" : "false";
-    }
-    case DataType::Int: {
-      std::int32_t v;
-      std::memcpy(&v, bytes, 4);
-      return std::to_string(v);
-    }
-    case DataType::UInt: {
-      std::uint32_t v;
-      std::memcpy(&v, bytes, 4);
-      return std::to_string(v);
-    }
-    case DataType::Float:
-      return fmt::format("{}", f(0));
-    case DataType::Vec3f:
-      return fmt::format("({}, {}, {})", f(0), f(1), f(2));
-    case DataType::String: {
-      const char* p;
-      std::memcpy(&p, bytes, sizeof p);
-      return fmt::format("\"{}\"", p != nullptr ? p : "");
-    }
-    default:
-      return "(none)";
-  }
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return "(none)";
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return v ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, float>) {
+          return fmt::format("{}", v);
+        } else if constexpr (std::is_same_v<T, exb::Vec3>) {
+          return fmt::format("({}, {}, {})", v.x, v.y, v.z);
+        } else if constexpr (std::is_same_v<T, const char*>) {
+          return fmt::format("\"{}\"", v != nullptr ? v : "");
+        } else {
+          return std::to_string(v);
+        }
+      },
+      exb::read_value(type, bytes));
 }
 
 }  // namespace
@@ -211,10 +190,8 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
     out << exb::data_type_name(fn.output_type) << ' '
         << format_value(fn.output_type, frame.output.data()) << '\n';
   }
-  static constexpr DataType kSlotTypes[] = {DataType::Bool,  DataType::Int,    DataType::UInt,
-                                            DataType::Float, DataType::String, DataType::Vec3f};
-  for (std::size_t k = 6; k < 12; ++k) {
-    const auto type = kSlotTypes[k - 6];
+  for (std::size_t k = exb::kValueTypeCount; k < 2 * exb::kValueTypeCount; ++k) {
+    const auto type = exb::kValueTypes[k - exb::kValueTypeCount];
     for (std::uint32_t slot = 0; slot < compiled.user_slots[k]; ++slot) {
       out << "UserOut " << exb::data_type_name(type) << '[' << slot
           << "] = " << format_value(type, storage.slots(k) + slot * exb::value_size(type)) << '\n';

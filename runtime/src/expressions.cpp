@@ -12,40 +12,6 @@ namespace ainb::runtime {
 
 namespace {
 
-exb::Value to_exb(const Value& v) {
-  return std::visit(
-      [](const auto& x) -> exb::Value {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, Vec3f>) {
-          return exb::Vec3{x.x, x.y, x.z};
-        } else if constexpr (std::is_same_v<T, std::string_view>) {
-          return x.data();  // model strings are NUL-terminated views into the file
-        } else if constexpr (std::is_same_v<T, PointerValue>) {
-          return std::monostate{};
-        } else {
-          return x;
-        }
-      },
-      v);
-}
-
-Value from_exb(const exb::Value& v, const Value& fallback) {
-  return std::visit(
-      [&](const auto& x) -> Value {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, exb::Vec3>) {
-          return Vec3f{x.x, x.y, x.z};
-        } else if constexpr (std::is_same_v<T, const char*>) {
-          return std::string_view(x != nullptr ? x : "");
-        } else if constexpr (std::is_same_v<T, std::monostate>) {
-          return fallback;
-        } else {
-          return x;
-        }
-      },
-      v);
-}
-
 exb::DataType exb_type(ParamType type) {
   switch (type) {
     case ParamType::Int:
@@ -63,22 +29,10 @@ exb::DataType exb_type(ParamType type) {
   }
 }
 
-// UserIn/UserOut slot space (index from Space::UserInBool) of a parameter type.
+// UserIn/UserOut slot space (index from Space::UserInBool) of a parameter type; -1 for none.
 std::int32_t slot_space(ParamType type) {
-  switch (type) {
-    case ParamType::Bool:
-      return 0;
-    case ParamType::Int:
-      return 1;
-    case ParamType::Float:
-      return 3;
-    case ParamType::String:
-      return 4;
-    case ParamType::Vec3f:
-      return 5;
-    default:
-      return -1;
-  }
+  const auto k = exb::value_type_index(exb_type(type));
+  return k < exb::kValueTypeCount ? static_cast<std::int32_t>(k) : -1;
 }
 
 }  // namespace
@@ -135,11 +89,11 @@ Value detail::Scheduler::evaluate(std::int32_t site, ParamType type, const Value
   const auto function = graph_->expression_sites()[site].function;
   const auto& source = *graph_->program()->functions()[function].source;
   auto frame = site_frame(static_cast<std::uint32_t>(site));
-  if (exb::value_size(source.input_type) != 0) exb::write_value(to_exb(input), frame.input);
+  if (exb::value_size(source.input_type) != 0) exb::write_value(exb_value(input), frame.input);
   if (run_main_of(static_cast<std::uint32_t>(site), frame) != exb::Status::Ok) return fallback;
   // (A mismatch the loader allows only for Element_Expression's own function.)
   if (!result_reads_as(source.output_type, type)) return fallback;
-  return from_exb(exb::read_value(exb_type(type), frame.output.data()), fallback);
+  return model_value(exb::read_value(exb_type(type), frame.output.data()), fallback);
 }
 
 // The frame of Element_Expression `node`'s own function (`site`): its inputs' values in the user
@@ -163,7 +117,7 @@ exb::Frame detail::Scheduler::expression_frame(std::uint32_t node, std::uint32_t
     frame.user_slots[k + 6] = static_cast<std::uint32_t>(std::min(outputs.size(), slots.kSlots));
     for (std::size_t i = 0; i < frame.user_slots[k]; ++i) {
       std::array<std::uint8_t, 12> bytes{};
-      exb::write_value(to_exb(input_value(inputs[i])), bytes);
+      exb::write_value(exb_value(input_value(inputs[i])), bytes);
       std::memcpy(slots.bytes[k].data() + i * width, bytes.data(), width);
     }
   }
@@ -187,8 +141,8 @@ Result detail::Scheduler::update_expression(std::uint32_t node) {
     for (std::size_t i = 0; i < frame.user_slots[k + 6]; ++i) {
       const auto index = n.outputs[t].base + static_cast<std::uint32_t>(i);
       set_output(t, index,
-                 from_exb(exb::read_value(exb_type(type), slots.bytes[k + 6].data() + i * width),
-                          output(t, index)));
+                 model_value(exb::read_value(exb_type(type), slots.bytes[k + 6].data() + i * width),
+                             output(t, index)));
     }
   }
   return Result::Success;

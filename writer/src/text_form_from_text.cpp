@@ -183,11 +183,7 @@ void FromText::read_expressions() {
   const auto fns = e["functions"];
   const auto type = [&](const At& at) {
     const auto name = at.string();
-    for (std::uint8_t t = 0; t <= static_cast<std::uint8_t>(exb::DataType::Vec3f); ++t) {
-      if (exb::data_type_name(static_cast<exb::DataType>(t)) == name) {
-        return static_cast<exb::DataType>(t);
-      }
-    }
+    if (const auto named = exb::data_type_named(name)) return *named;
     at.fail(fmt::format("unknown EXB data type \"{}\"", name));
   };
   const auto lines = [&](const At& at) {

@@ -11,83 +11,73 @@ using namespace ainb::capi;
 
 namespace {
 
+// ainb_value_type numbers the types as exb::Value's alternatives do: none, then the value types
+// in the order of the EXB data type table.
+static_assert(AINB_VALUE_NONE == 0 &&
+              AINB_VALUE_BOOL == 1 + exb::value_type_index(exb::DataType::Bool) &&
+              AINB_VALUE_INT == 1 + exb::value_type_index(exb::DataType::Int) &&
+              AINB_VALUE_UINT == 1 + exb::value_type_index(exb::DataType::UInt) &&
+              AINB_VALUE_FLOAT == 1 + exb::value_type_index(exb::DataType::Float) &&
+              AINB_VALUE_STRING == 1 + exb::value_type_index(exb::DataType::String) &&
+              AINB_VALUE_VEC3F == 1 + exb::value_type_index(exb::DataType::Vec3f));
+
+ainb_value_type c_type(exb::DataType type) {
+  const auto k = exb::value_type_index(type);
+  return k < exb::kValueTypeCount ? static_cast<ainb_value_type>(1 + k) : AINB_VALUE_NONE;
+}
+
+// The union member that holds values of scalar C++ type T: the C API's one list of them (a
+// Vec3 is the ainb_vec3f `v`, converted where it is read or written).
+template <typename T>
+auto& member(decltype(ainb_value::as)& as) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return as.b;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return as.i;
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    return as.u;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return as.f;
+  } else {
+    static_assert(std::is_same_v<T, const char*>);
+    return as.s;
+  }
+}
+
+// An argument, read from the call's block by the EXB library's conversion.
 ainb_value from_block(exb::DataType type, const std::uint8_t* at) {
   ainb_value v{};
-  switch (type) {
-    case exb::DataType::Bool:
-      v.type = AINB_VALUE_BOOL;
-      v.as.b = exb::detail::load<bool>(at);
-      break;
-    case exb::DataType::Int:
-      v.type = AINB_VALUE_INT;
-      v.as.i = exb::detail::load<std::int32_t>(at);
-      break;
-    case exb::DataType::UInt:
-      v.type = AINB_VALUE_UINT;
-      v.as.u = exb::detail::load<std::uint32_t>(at);
-      break;
-    case exb::DataType::Float:
-      v.type = AINB_VALUE_FLOAT;
-      v.as.f = exb::detail::load<float>(at);
-      break;
-    case exb::DataType::String:
-      v.type = AINB_VALUE_STRING;
-      v.as.s = exb::detail::load<const char*>(at);
-      break;
-    case exb::DataType::Vec3f: {
-      const auto x = exb::detail::load<exb::Vec3>(at);
-      v.type = AINB_VALUE_VEC3F;
-      v.as.v = {x.x, x.y, x.z};
-      break;
-    }
-    default:
-      break;
-  }
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (!std::is_same_v<T, std::monostate>) {
+          if constexpr (std::is_same_v<T, exb::Vec3>) {
+            v.as.v = {x.x, x.y, x.z};
+          } else {
+            member<T>(v.as) = x;
+          }
+          v.type = c_type(exb::detail::data_type_of<T>());
+        }
+      },
+      exb::read_value(type, at));
   return v;
 }
 
-void to_block(exb::DataType type, const ainb_value& v, std::uint8_t* at) {
-  switch (type) {
-    case exb::DataType::Bool:
-      exb::detail::store(at, v.as.b);
-      break;
-    case exb::DataType::Int:
-      exb::detail::store(at, v.as.i);
-      break;
-    case exb::DataType::UInt:
-      exb::detail::store(at, v.as.u);
-      break;
-    case exb::DataType::Float:
-      exb::detail::store(at, v.as.f);
-      break;
-    case exb::DataType::String:
-      exb::detail::store(at, v.as.s);
-      break;
-    case exb::DataType::Vec3f:
-      exb::detail::store(at, exb::Vec3{v.as.v.x, v.as.v.y, v.as.v.z});
-      break;
-    default:
-      break;
-  }
-}
-
-ainb_value_type c_type(exb::DataType type) {
-  switch (type) {
-    case exb::DataType::Bool:
-      return AINB_VALUE_BOOL;
-    case exb::DataType::Int:
-      return AINB_VALUE_INT;
-    case exb::DataType::UInt:
-      return AINB_VALUE_UINT;
-    case exb::DataType::Float:
-      return AINB_VALUE_FLOAT;
-    case exb::DataType::String:
-      return AINB_VALUE_STRING;
-    case exb::DataType::Vec3f:
-      return AINB_VALUE_VEC3F;
-    default:
-      return AINB_VALUE_NONE;
-  }
+// The result, of the signature's type whatever `v.type` says, written by the same conversion.
+void to_block(exb::DataType type, ainb_value v, std::uint8_t* at) {
+  static constexpr std::array<std::uint8_t, 12> kZero{};
+  auto value = exb::read_value(type, kZero.data());  // a value of `type`, set below
+  std::visit(
+      [&](auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, exb::Vec3>) {
+          x = {v.as.v.x, v.as.v.y, v.as.v.z};
+        } else if constexpr (!std::is_same_v<T, std::monostate>) {
+          x = member<T>(v.as);
+        }
+      },
+      value);
+  exb::store_value(value, at);
 }
 
 constexpr std::size_t kMaxArguments = 16;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -71,36 +70,11 @@ std::string_view expected(ParamType type, bool unsigned_int) {
 std::optional<std::array<std::uint8_t, 12>> function_result(const nlohmann::json& value,
                                                             exb::DataType result) {
   std::array<std::uint8_t, 12> bytes{};
-  std::optional<Value> v;
-  switch (result) {
-    case exb::DataType::Bool:
-      v = json_value(value, ParamType::Bool);
-      if (v) bytes[0] = std::get<bool>(*v) ? 1 : 0;
-      break;
-    case exb::DataType::Int:
-    case exb::DataType::UInt:
-      v = json_value(value, ParamType::Int, result == exb::DataType::UInt);
-      if (v) std::memcpy(bytes.data(), &std::get<std::int32_t>(*v), 4);
-      break;
-    case exb::DataType::Float:
-      v = json_value(value, ParamType::Float);
-      if (v) std::memcpy(bytes.data(), &std::get<float>(*v), 4);
-      break;
-    case exb::DataType::Vec3f:
-      v = json_value(value, ParamType::Vec3f);
-      if (v) std::memcpy(bytes.data(), &std::get<Vec3f>(*v), 12);
-      break;
-    case exb::DataType::String:
-      v = json_value(value, ParamType::String);
-      if (v) {
-        const char* text = value.get_ref<const std::string&>().c_str();
-        std::memcpy(bytes.data(), &text, sizeof(text));
-      }
-      break;
-    default:
-      return bytes;  // None: nothing to return
-  }
+  const auto type = param_type_of(result);
+  if (!type) return bytes;  // None: nothing to return
+  const auto v = json_value(value, *type, result == exb::DataType::UInt);
   if (!v) return std::nullopt;
+  exb::write_value(exb_value(*v), bytes);
   return bytes;
 }
 

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -177,6 +178,43 @@ std::span<const BlackboardType> blackboard_types(std::uint32_t version);
 std::uint32_t blackboard_value_size(BlackboardType type);
 // The parameter type an EXB value type is read and written as (UInt as Int); nullopt for none.
 std::optional<ParamType> param_type_of(exb::DataType type);
+
+// A parameter value as the EXB machine takes it, and back: the one conversion between the two
+// (the runtime's expressions, scenarios' user functions). Model strings are NUL-terminated views
+// into the file; a pointer has no EXB value. Inline: the runtime converts at every evaluation.
+inline exb::Value exb_value(const Value& v) {
+  return std::visit(
+      [](const auto& x) -> exb::Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, Vec3f>) {
+          return exb::Vec3{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+          return x.data();
+        } else if constexpr (std::is_same_v<T, PointerValue>) {
+          return std::monostate{};
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+// An EXB value as a parameter value; `fallback` where it has none. A null string reads as "".
+inline Value model_value(const exb::Value& v, const Value& fallback) {
+  return std::visit(
+      [&](const auto& x) -> Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, exb::Vec3>) {
+          return Vec3f{x.x, x.y, x.z};
+        } else if constexpr (std::is_same_v<T, const char*>) {
+          return std::string_view(x != nullptr ? x : "");
+        } else if constexpr (std::is_same_v<T, std::monostate>) {
+          return fallback;
+        } else {
+          return x;
+        }
+      },
+      v);
+}
 
 // [base, base + count) in one of the model's arrays; checked by the loader.
 struct Range {

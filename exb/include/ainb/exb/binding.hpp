@@ -16,17 +16,10 @@
 #include <string>
 #include <variant>
 
+#include "ainb/exb/data_types.hpp"
 #include "ainb/exb/machine.hpp"
 
 namespace ainb::exb {
-
-// A value crossing the boundary: none, bool, int, uint, float, string (NUL-terminated), vec3f.
-using Value =
-    std::variant<std::monostate, bool, std::int32_t, std::uint32_t, float, const char*, Vec3>;
-
-DataType type_of(const Value& value);
-void write_value(const Value& value, std::array<std::uint8_t, 12>& bytes);
-Value read_value(DataType type, const std::uint8_t* bytes);
 
 class ParameterBinding {
  public:

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ainb/byte_reader.hpp"
+#include "ainb/exb/data_types.hpp"
 
 namespace ainb::exb {
 
@@ -113,27 +114,6 @@ constexpr bool has_rhs(Shape s) {
 }
 constexpr bool has_target(Shape s) {
   return s == Shape::Branch || s == Shape::Jump;
-}
-
-// Data types, normalised across EXB versions (v1/v2 have no UInt; v3 inserts it at 4).
-enum class DataType : std::uint8_t { None, Immediate, Bool, Int, UInt, Float, String, Vec3f };
-std::string_view data_type_name(DataType type);  // "NONE", "IMM", "BOOL", "INT", ...
-
-// Bytes a value of `type` occupies in EXB memory (strings are 8-byte pointers).
-constexpr std::uint32_t value_size(DataType type) {
-  switch (type) {
-    case DataType::Bool:
-    case DataType::Int:
-    case DataType::UInt:
-    case DataType::Float:
-      return 4;
-    case DataType::String:
-      return 8;
-    case DataType::Vec3f:
-      return 12;
-    default:
-      return 0;
-  }
 }
 
 // The type an instruction of `shape` and data type `type` reads its right operand with.

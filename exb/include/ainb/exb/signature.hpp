@@ -41,7 +41,4 @@ struct Signature {
 // Parses a signature string; nullopt (with `error` set) when it is malformed.
 std::optional<Signature> parse_signature(std::string_view text, std::string* error = nullptr);
 
-// A type as signatures spell it: "Bool", "Int", "UInt", "Float", "String", "Vector3F", "Void".
-std::string_view signature_type_name(DataType type);
-
 }  // namespace ainb::exb

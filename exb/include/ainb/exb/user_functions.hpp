@@ -26,15 +26,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ainb/exb/data_types.hpp"
 #include "ainb/exb/section.hpp"
 #include "ainb/exb/signature.hpp"
 
 namespace ainb::exb {
-
-struct Vec3 {
-  float x = 0, y = 0, z = 0;
-  friend bool operator==(const Vec3&, const Vec3&) = default;
-};
 
 // What a user function receives besides its arguments.
 struct CallContext {
@@ -47,49 +43,6 @@ struct CallContext {
 using ErasedFunction = std::function<void(CallContext&, std::uint8_t* block)>;
 
 namespace detail {
-template <typename T>
-constexpr DataType data_type_of() {
-  if constexpr (std::is_same_v<T, bool>)
-    return DataType::Bool;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return DataType::Int;
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return DataType::UInt;
-  else if constexpr (std::is_same_v<T, float>)
-    return DataType::Float;
-  else if constexpr (std::is_same_v<T, const char*>)
-    return DataType::String;
-  else if constexpr (std::is_same_v<T, Vec3>)
-    return DataType::Vec3f;
-  else if constexpr (std::is_void_v<T>)
-    return DataType::None;
-  else
-    static_assert(sizeof(T) == 0, "EXB values are bool, int32, uint32, float, const char*, Vec3");
-}
-
-template <typename T>
-T load(const std::uint8_t* at) {
-  if constexpr (std::is_same_v<T, bool>) {
-    std::uint32_t raw;
-    std::memcpy(&raw, at, 4);
-    return raw != 0;
-  } else {
-    T value;
-    std::memcpy(&value, at, sizeof(T));
-    return value;
-  }
-}
-
-template <typename T>
-void store(std::uint8_t* at, const T& value) {
-  if constexpr (std::is_same_v<T, bool>) {
-    const std::uint32_t raw = value ? 1 : 0;
-    std::memcpy(at, &raw, 4);
-  } else {
-    std::memcpy(at, &value, sizeof(T));
-  }
-}
-
 template <typename... Args>
 struct FirstIsContext : std::false_type {};
 template <typename... Rest>
