@@ -402,7 +402,8 @@ Targets find_targets(const runtime::Graph& graph) {
       const auto& arrays = runtime::detail::arrays(*g);
       if (arrays.children(n).empty()) continue;
       Targets::Decision decision{g, n, {}, {}, -1};
-      if (is_selector(type)) {
+      // A Random selector's draws are steered by the seed alone (`random` above), not by values.
+      if (node_choice(type) == NodeChoice::Input) {
         decision.plugs = plug_values(*g, n);
         for (const auto& plug : decision.plugs) {
           for (const auto& v : plug)
@@ -476,11 +477,6 @@ nlohmann::json default_result(const Targets::Function& f) {
     default:
       return nullptr;
   }
-}
-
-bool is_selector(NodeType type) {
-  return type == NodeType::S32Selector || type == NodeType::F32Selector ||
-         type == NodeType::StringSelector || type == NodeType::BoolSelector;
 }
 
 ParamType selector_type(NodeType type) {
