@@ -5,15 +5,13 @@
 
 #include <cstdint>
 
-// The graph as the scheduler runs it: children after replacement, stubs, module calls.
-#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/runtime/graph_view.hpp"
 
 namespace ainb::simulation::coverage_graph {
 
 // A stub's children it can run: none, or the one it passes through to.
-inline bool runs_child(const runtime::detail::GraphNode& g, std::uint32_t plug) {
-  if (!g.is_stub) return true;
-  return g.named_plugs[0] >= 0 && static_cast<std::uint32_t>(g.named_plugs[0]) == plug;
+inline bool runs_child(const runtime::GraphView& view, std::uint32_t node, std::uint32_t plug) {
+  return !view.is_stub(node) || view.stub_child(node) == plug;
 }
 
 }  // namespace ainb::simulation::coverage_graph

@@ -17,9 +17,9 @@ using coverage_graph::runs_child;
 // node-type table's is_selector), or a user node (a class, or a stub) with child plugs, which
 // NodeContext::run_child runs.
 bool is_decision(const runtime::Graph& graph, std::uint32_t node) {
-  const auto& arrays = runtime::detail::arrays(graph);
   const auto type = graph.model().nodes[node].type;
-  return !arrays.children(node).empty() && (is_selector(type) || type == NodeType::UserDefined);
+  return !runtime::GraphView(graph).children(node).empty() &&
+         (is_selector(type) || type == NodeType::UserDefined);
 }
 
 }  // namespace
@@ -53,8 +53,9 @@ Coverage::Coverage(const runtime::Graph& graph) {
       const auto [node, plug] = file.branch_items[b];
       if ((file.nodes[node] & kReachable) == 0) continue;
       // A module not found passes through to its first plug at most: no scenario picks another.
-      const auto& g = runtime::detail::arrays(*file.graph).nodes()[node];
-      if (file.graph->model().nodes[node].is_module() && !runs_child(g, plug)) continue;
+      if (file.graph->model().nodes[node].is_module() &&
+          !runs_child(runtime::GraphView(*file.graph), node, plug))
+        continue;
       file.branches[b] |= kReachable;
     }
     for (std::size_t t = 0; t < file.transition_items.size(); ++t) {
@@ -76,7 +77,7 @@ void Coverage::walk(bool as_run, Visit visit) {
   // any), else its Logic roots; and its module outputs, which a start enters too.
   auto enter_file = [&](std::size_t f, bool top, const Blocker& below) {
     const auto& graph = *files_[f].graph;
-    const auto& arrays = runtime::detail::arrays(graph);
+    const runtime::GraphView view(graph);
     const auto& commands = graph.model().commands;
     for (std::size_t c = 0; c < commands.size() && (top || c == 0); ++c) {
       if (!as_run) files_[f].commands[c] |= kReachable;
@@ -84,10 +85,10 @@ void Coverage::walk(bool as_run, Visit visit) {
       if (commands[c].secondary_root) work.push_back({f, *commands[c].secondary_root, below});
     }
     if (commands.empty()) {
-      for (const auto root : arrays.logic_roots())
+      for (const auto root : view.logic_roots())
         work.push_back({f, root, below});
     }
-    for (const auto out : arrays.module_outputs())
+    for (const auto out : view.module_outputs())
       work.push_back({f, out, below});
   };
   enter_file(0, true, {});
@@ -96,12 +97,11 @@ void Coverage::walk(bool as_run, Visit visit) {
     work.pop_back();
     auto& file = files_[f];
     if (node >= file.nodes.size() || !visit(file, node, below)) continue;
-    const auto& arrays = runtime::detail::arrays(*file.graph);
-    const auto& g = arrays.nodes()[node];
-    const auto children = arrays.children(node);
+    const runtime::GraphView view(*file.graph);
+    const auto children = view.children(node);
     for (std::uint32_t k = 0; k < children.size(); ++k) {
-      const bool runs = runs_child(g, k);
-      if (children[k] == arrays.kNoChild || (!runs && as_run)) continue;
+      const bool runs = runs_child(view, node, k);
+      if (children[k] == view.kNoChild || (!runs && as_run)) continue;
       // The first stub on the way, unless a module not found comes after it: that one blocks
       // every run.
       auto child_below = below;
@@ -112,13 +112,12 @@ void Coverage::walk(bool as_run, Visit visit) {
       }
       work.push_back({f, children[k], child_below});
     }
-    for (const auto query : arrays.queries(node))
+    for (const auto query : view.queries(node))
       work.push_back({f, query, below});
-    for (const auto& t : arrays.transitions(node))
+    for (const auto& t : view.transitions(node))
       work.push_back({f, t.target, below});
-    if (g.module >= 0) {
-      const auto& called = *arrays.module_calls()[static_cast<std::size_t>(g.module)].graph;
-      enter_file(static_cast<std::size_t>(file_of(called) - files_.data()), false, below);
+    if (const auto* called = view.module_graph(node)) {
+      enter_file(static_cast<std::size_t>(file_of(*called) - files_.data()), false, below);
     }
   }
 }
@@ -126,17 +125,17 @@ void Coverage::walk(bool as_run, Visit visit) {
 void Coverage::add_file(const runtime::Graph& graph) {
   File file;
   file.graph = &graph;
-  const auto& arrays = runtime::detail::arrays(graph);
-  const auto count = static_cast<std::uint32_t>(arrays.nodes().size());
+  const runtime::GraphView view(graph);
+  const auto count = static_cast<std::uint32_t>(view.node_count());
   file.nodes.assign(count, 0);
   file.first_branch.assign(count, kNoBranch);
   for (std::uint32_t n = 0; n < count; ++n) {
     if (is_decision(graph, n)) {
       file.first_branch[n] = static_cast<std::uint32_t>(file.branch_items.size());
-      for (std::uint32_t k = 0; k < arrays.children(n).size(); ++k)
+      for (std::uint32_t k = 0; k < view.children(n).size(); ++k)
         file.branch_items.push_back({n, k});
     }
-    for (const auto& t : arrays.transitions(n))
+    for (const auto& t : view.transitions(n))
       file.transition_items.push_back({n, t.target});
   }
   file.branches.assign(file.branch_items.size(), 0);
@@ -169,7 +168,7 @@ void Coverage::reached_by(const runtime::Instance& actor) {
   for (std::uint32_t n = 0; n < count; ++n) {
     if (actor.was_entered(n)) f->nodes[n] |= kReached;
     if (f->first_branch[n] != kNoBranch) {
-      const auto plugs = runtime::detail::arrays(graph).children(n).size();
+      const auto plugs = runtime::GraphView(graph).children(n).size();
       for (std::uint32_t k = 0; k < plugs; ++k) {
         if (actor.branch_taken(n, k)) f->branches[f->first_branch[n] + k] |= kReached;
       }
@@ -182,7 +181,7 @@ void Coverage::branched(const runtime::Graph& graph, std::uint32_t node, std::ui
   auto* f = file_of(graph);
   if (f == nullptr) return;
   if (node >= f->first_branch.size() || f->first_branch[node] == kNoBranch) return;
-  if (plug < runtime::detail::arrays(graph).children(node).size())
+  if (plug < runtime::GraphView(graph).children(node).size())
     f->branches[f->first_branch[node] + plug] |= kReached;
 }
 

@@ -19,7 +19,7 @@ using coverage_graph::runs_child;
 std::string stub_behaviour(const runtime::Graph& graph, std::uint32_t node) {
   if (graph.model().nodes[node].is_module())
     return "a module that was not found: it runs as a stub";
-  return runtime::detail::arrays(graph).nodes()[node].named_plugs[0] >= 0
+  return runtime::GraphView(graph).stub_child(node)
              ? "a stub that runs only its first child (a scenario's \"child\" picks another)"
              : "a stub that runs no children (--stub-children runs its first, a scenario's "
                "\"child\" any)";
@@ -99,13 +99,13 @@ std::string Coverage::describe(const Item& item) const {
       return fmt::format("{} {}", graph.file_name(), node_label(graph, item.index));
     case Item::Kind::Branch: {
       const auto [node, plug] = f.branch_items[item.index];
-      const auto& arrays = runtime::detail::arrays(graph);
-      const auto child = arrays.children(node)[plug];
-      const auto name = graph.model().plugs[arrays.child_plugs(node)[plug]].name;
+      const runtime::GraphView view(graph);
+      const auto child = view.children(node)[plug];
+      const auto name = graph.model().plugs[view.child_plugs(node)[plug]].name;
       return fmt::format(
           "{} {} plug {}{} -> {}", graph.file_name(), node_label(graph, node), plug,
           name.empty() ? "" : fmt::format(" \"{}\"", name),
-          child == arrays.kNoChild ? std::string("an empty plug") : fmt::format("#{}", child));
+          child == view.kNoChild ? std::string("an empty plug") : fmt::format("#{}", child));
     }
     case Item::Kind::Transition:
       return fmt::format("{} transition #{} -> #{}", graph.file_name(),
@@ -248,7 +248,7 @@ nlohmann::ordered_json Coverage::to_json() const {
   for (std::size_t file = 0; file < files_.size(); ++file) {
     const auto& f = files_[file];
     const auto& graph = *f.graph;
-    const auto& arrays = runtime::detail::arrays(graph);
+    const runtime::GraphView view(graph);
     const auto& model = graph.model();
     auto nodes = counts_json(count(f.nodes));
     nodes["unreached"] = nlohmann::ordered_json::array();
@@ -266,18 +266,18 @@ nlohmann::ordered_json Coverage::to_json() const {
     for (std::size_t b = 0; b < f.branch_items.size(); ++b) {
       if ((f.branches[b] & kReached) != 0) continue;
       const auto [node, plug] = f.branch_items[b];
-      const auto child = arrays.children(node)[plug];
+      const auto child = view.children(node)[plug];
       nlohmann::ordered_json item{
           {"node", node},
           {"type", std::string(node_class_name(model.nodes[node]))},
           {"plug", plug},
-          {"name", std::string(model.plugs[arrays.child_plugs(node)[plug]].name)}};
+          {"name", std::string(model.plugs[view.child_plugs(node)[plug]].name)}};
       item["to"] =
-          child == arrays.kNoChild ? nlohmann::ordered_json() : nlohmann::ordered_json(child);
+          child == view.kNoChild ? nlohmann::ordered_json() : nlohmann::ordered_json(child);
       item["reachable"] = (f.branches[b] & kReachable) != 0;
       if (auto why = why_unreached(f, node); !why.empty()) {
         item["why"] = std::move(why);
-      } else if (!runs_child(arrays.nodes()[node], plug)) {
+      } else if (!runs_child(view, node, plug)) {
         item["why"] = stub_behaviour(graph, node);
       }
       explained(Item::Kind::Branch, file, b, item);
