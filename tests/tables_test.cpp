@@ -672,3 +672,25 @@ TEST_CASE("each value type in a signature, and a value of it to its bytes and ba
   CHECK(type_of(exb::Value{}) == DataType::None);
   CHECK(read_value(DataType::Immediate, word.data()) == exb::Value{});
 }
+
+TEST_CASE("node types: the selectors are one column, asked by coverage, explore and the graph") {
+  // One definition (docs/semantics.md, "Built-in nodes"): the five Element_*Selector types choose
+  // one child plug, four by their Input and the Random one by a draw; nothing else chooses.
+  std::size_t selectors = 0;
+  for (std::uint32_t raw = 0; raw <= 0xFFFF; ++raw) {
+    const auto type = static_cast<NodeType>(raw);
+    const auto name = node_type_name(type);
+    if (name.empty()) continue;
+    CAPTURE(name);
+    CHECK(is_selector(type) == name.ends_with("Selector"));
+    CHECK((node_choice(type) == NodeChoice::Draw) == (type == NodeType::RandomSelector));
+    if (is_selector(type)) {
+      ++selectors;
+      CHECK(node_kind(type) == NodeKind::Composite);
+    }
+  }
+  CHECK(selectors == 5);
+  static_assert(is_selector(NodeType::RandomSelector));
+  static_assert(node_choice(NodeType::BoolSelector) == NodeChoice::Input);
+  static_assert(!is_selector(NodeType::Sequential) && !is_selector(NodeType::UserDefined));
+}

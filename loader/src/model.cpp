@@ -22,8 +22,8 @@ std::string_view node_class_name(const Node& node) {
 
 std::string_view node_type_name(NodeType type) {
   switch (type) {
-#define AINB_NODE_TYPE_NAME(name, value, text, kind) \
-  case NodeType::name:                               \
+#define AINB_NODE_TYPE_NAME(name, value, text, kind, choice) \
+  case NodeType::name:                                       \
     return text;
     AINB_NODE_TYPES(AINB_NODE_TYPE_NAME)
 #undef AINB_NODE_TYPE_NAME
@@ -32,7 +32,7 @@ std::string_view node_type_name(NodeType type) {
 }
 
 std::optional<NodeType> node_type_named(std::string_view name) {
-#define AINB_NODE_TYPE_NAMED(name_, value, text, kind) \
+#define AINB_NODE_TYPE_NAMED(name_, value, text, kind, choice) \
   if (name == text) return NodeType::name_;
   AINB_NODE_TYPES(AINB_NODE_TYPE_NAMED)
 #undef AINB_NODE_TYPE_NAMED

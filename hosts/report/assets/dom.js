@@ -1,6 +1,7 @@
 // The page's DOM helpers (docs/report.md): elements, small tables, and the plot of a blackboard
 // entry over the run. Plain functions the page's script calls; they hold no state. The page's
-// script is this file, tracks.js and page.js in that order, so the directive below is for all.
+// script is this file, tracks.js and the page's parts (page.js first) in that order, so the
+// directive below is for all.
 "use strict";
 
 const element = (tag, attributes = {}, text = "") => {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -176,7 +177,14 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
   data["graphviz"] = missing;
   const auto escaped_title = html_escape(title);
   const auto json = script_json(data);
-  const auto script = fmt::format("{}\n{}\n{}", assets::dom_js, assets::tracks_js, assets::page_js);
+  // The page's parts share one function's scope: their names stay out of the global scope, as
+  // when the page was one file.
+  std::string script = fmt::format("{}\n{}\n(() => {{\n", assets::dom_js, assets::tracks_js);
+  for (const auto part :
+       {assets::page_js, assets::graph_js, assets::nodes_js, assets::blackboard_js,
+        assets::items_js, assets::timeline_js, assets::panel_js, assets::frame_js})
+    script += fmt::format("{}\n", part);
+  script += "})();\n";
   return {.html = fill(assets::page_html, {{"TITLE", escaped_title},
                                            {"STYLE", assets::page_css},
                                            {"GRAPHS", graphs},

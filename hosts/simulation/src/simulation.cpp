@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "actor.hpp"
 #include "ainb/exb/user_functions.hpp"
 // The graph's structure as the scheduler runs it (stubs and their children), which the
 // summary reports.
-#include "actor.hpp"
-#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/runtime/graph_view.hpp"
 #include "ainb/runtime/unhonoured.hpp"
 #include "ainb/simulation/tracer.hpp"
 #include "scripted.hpp"
@@ -131,13 +131,13 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
   {
     const auto graphs = actor_graphs(*graph);
     for (const auto* g : graphs) {
-      const auto& nodes = runtime::detail::arrays(*g).nodes();
-      for (const auto& node : nodes)
+      const runtime::GraphView view(*g);
+      for (std::uint32_t n = 0; n < view.node_count(); ++n)
         summary.stubs_with_children +=
-            node.is_stub && node.children.count != 0 && node.named_plugs[0] < 0;
+            view.is_stub(n) && !view.children(n).empty() && !view.stub_child(n);
       const auto& m = g->model();
       for (const auto& p : runtime::unhonoured_properties(m)) {
-        if (nodes[p.node].ends_with_first_child && p.property == "ResultPolicy") continue;
+        if (view.ends_with_first_child(p.node) && p.property == "ResultPolicy") continue;
         const auto label =
             fmt::format("{} #{} {}", g->file_name(), p.node, node_type_name(m.nodes[p.node].type));
         if (summary.not_honoured.empty() || summary.not_honoured.back().first != label)

@@ -6,7 +6,7 @@
 
 // The graph's structure as the scheduler runs it (children after replacement, queries), which
 // places each event in the text trace's nesting.
-#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/runtime/graph_view.hpp"
 #include "ainb/runtime/instance.hpp"
 
 namespace ainb::simulation {
@@ -178,15 +178,15 @@ const Tracer::Placed* Tracer::latest_open(const Instance& i,
 const Tracer::Links& Tracer::links_of(const runtime::Graph& graph) {
   auto [it, added] = links_.try_emplace(&graph);
   if (added) {
-    const auto& arrays = runtime::detail::arrays(graph);
-    const auto count = arrays.nodes().size();
+    const runtime::GraphView view(graph);
+    const auto count = view.node_count();
     it->second.parents.resize(count);
     it->second.users.resize(count);
     for (std::uint32_t n = 0; n < count; ++n) {
-      for (const auto child : arrays.children(n)) {
-        if (child != arrays.kNoChild) it->second.parents[child].push_back(n);
+      for (const auto child : view.children(n)) {
+        if (child != view.kNoChild) it->second.parents[child].push_back(n);
       }
-      for (const auto query : arrays.queries(n))
+      for (const auto query : view.queries(n))
         it->second.users[query].push_back(n);
     }
   }

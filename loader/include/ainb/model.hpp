@@ -46,39 +46,46 @@ enum class NodeKind : std::uint8_t {
   ModuleChild,   // Element_ModuleIF_Child: runs the caller's child plug
 };
 
-// The node types, one row each: enumerator, value, official name, kind. The rows build the enum,
-// node_type_name, node_type_named, is_known_node_type and node_kind.
-#define AINB_NODE_TYPES(X)                                                     \
-  X(UserDefined, 0, "UserDefined", User)                                       \
-  X(S32Selector, 1, "Element_S32Selector", Composite)                          \
-  X(Sequential, 2, "Element_Sequential", Composite)                            \
-  X(Simultaneous, 3, "Element_Simultaneous", Composite)                        \
-  X(F32Selector, 4, "Element_F32Selector", Composite)                          \
-  X(StringSelector, 5, "Element_StringSelector", Composite)                    \
-  X(RandomSelector, 6, "Element_RandomSelector", Composite)                    \
-  X(BoolSelector, 7, "Element_BoolSelector", Composite)                        \
-  X(Fork, 8, "Element_Fork", Element)                                          \
-  X(Join, 9, "Element_Join", Element)                                          \
-  X(Alert, 10, "Element_Alert", Element)                                       \
-  X(Expression, 20, "Element_Expression", Element)                             \
-  X(ModuleIFInputS32, 100, "Element_ModuleIF_Input_S32", ModuleInput)          \
-  X(ModuleIFInputF32, 101, "Element_ModuleIF_Input_F32", ModuleInput)          \
-  X(ModuleIFInputVec3f, 102, "Element_ModuleIF_Input_Vec3f", ModuleInput)      \
-  X(ModuleIFInputString, 103, "Element_ModuleIF_Input_String", ModuleInput)    \
-  X(ModuleIFInputBool, 104, "Element_ModuleIF_Input_Bool", ModuleInput)        \
-  X(ModuleIFInputPtr, 105, "Element_ModuleIF_Input_Ptr", ModuleInput)          \
-  X(ModuleIFOutputS32, 200, "Element_ModuleIF_Output_S32", ModuleOutput)       \
-  X(ModuleIFOutputF32, 201, "Element_ModuleIF_Output_F32", ModuleOutput)       \
-  X(ModuleIFOutputVec3f, 202, "Element_ModuleIF_Output_Vec3f", ModuleOutput)   \
-  X(ModuleIFOutputString, 203, "Element_ModuleIF_Output_String", ModuleOutput) \
-  X(ModuleIFOutputBool, 204, "Element_ModuleIF_Output_Bool", ModuleOutput)     \
-  X(ModuleIFOutputPtr, 205, "Element_ModuleIF_Output_Ptr", ModuleOutput)       \
-  X(ModuleIFChild, 300, "Element_ModuleIF_Child", ModuleChild)                 \
-  X(StateEnd, 400, "Element_StateEnd", Element)                                \
-  X(SplitTiming, 500, "Element_SplitTiming", Element)
+// How a node chooses among its child plugs: it does not (it runs them all, in turn, or is a user
+// class, which decides in its own code), by its `Input` against each plug's condition (the S32,
+// F32, String and Bool selectors), or by a weighted draw from the instance's generator (the
+// Random selector). Coverage counts the branches of both kinds of choice; a scenario steers the
+// Input ones by values and the draws only by the seed (docs/semantics.md, "Built-in nodes").
+enum class NodeChoice : std::uint8_t { None, Input, Draw };
+
+// The node types, one row each: enumerator, value, official name, kind, choice. The rows build the
+// enum, node_type_name, node_type_named, is_known_node_type, node_kind and node_choice.
+#define AINB_NODE_TYPES(X)                                                           \
+  X(UserDefined, 0, "UserDefined", User, None)                                       \
+  X(S32Selector, 1, "Element_S32Selector", Composite, Input)                         \
+  X(Sequential, 2, "Element_Sequential", Composite, None)                            \
+  X(Simultaneous, 3, "Element_Simultaneous", Composite, None)                        \
+  X(F32Selector, 4, "Element_F32Selector", Composite, Input)                         \
+  X(StringSelector, 5, "Element_StringSelector", Composite, Input)                   \
+  X(RandomSelector, 6, "Element_RandomSelector", Composite, Draw)                    \
+  X(BoolSelector, 7, "Element_BoolSelector", Composite, Input)                       \
+  X(Fork, 8, "Element_Fork", Element, None)                                          \
+  X(Join, 9, "Element_Join", Element, None)                                          \
+  X(Alert, 10, "Element_Alert", Element, None)                                       \
+  X(Expression, 20, "Element_Expression", Element, None)                             \
+  X(ModuleIFInputS32, 100, "Element_ModuleIF_Input_S32", ModuleInput, None)          \
+  X(ModuleIFInputF32, 101, "Element_ModuleIF_Input_F32", ModuleInput, None)          \
+  X(ModuleIFInputVec3f, 102, "Element_ModuleIF_Input_Vec3f", ModuleInput, None)      \
+  X(ModuleIFInputString, 103, "Element_ModuleIF_Input_String", ModuleInput, None)    \
+  X(ModuleIFInputBool, 104, "Element_ModuleIF_Input_Bool", ModuleInput, None)        \
+  X(ModuleIFInputPtr, 105, "Element_ModuleIF_Input_Ptr", ModuleInput, None)          \
+  X(ModuleIFOutputS32, 200, "Element_ModuleIF_Output_S32", ModuleOutput, None)       \
+  X(ModuleIFOutputF32, 201, "Element_ModuleIF_Output_F32", ModuleOutput, None)       \
+  X(ModuleIFOutputVec3f, 202, "Element_ModuleIF_Output_Vec3f", ModuleOutput, None)   \
+  X(ModuleIFOutputString, 203, "Element_ModuleIF_Output_String", ModuleOutput, None) \
+  X(ModuleIFOutputBool, 204, "Element_ModuleIF_Output_Bool", ModuleOutput, None)     \
+  X(ModuleIFOutputPtr, 205, "Element_ModuleIF_Output_Ptr", ModuleOutput, None)       \
+  X(ModuleIFChild, 300, "Element_ModuleIF_Child", ModuleChild, None)                 \
+  X(StateEnd, 400, "Element_StateEnd", Element, None)                                \
+  X(SplitTiming, 500, "Element_SplitTiming", Element, None)
 
 enum class NodeType : std::uint16_t {
-#define AINB_NODE_TYPE_ENUM(name, value, text, kind) name = value,
+#define AINB_NODE_TYPE_ENUM(name, value, text, kind, choice) name = value,
   AINB_NODE_TYPES(AINB_NODE_TYPE_ENUM)
 #undef AINB_NODE_TYPE_ENUM
 };
@@ -89,13 +96,28 @@ std::optional<NodeType> node_type_named(std::string_view name);
 bool is_known_node_type(std::uint16_t raw);
 constexpr NodeKind node_kind(NodeType type) {
   switch (type) {
-#define AINB_NODE_TYPE_KIND(name, value, text, kind) \
-  case NodeType::name:                               \
+#define AINB_NODE_TYPE_KIND(name, value, text, kind, choice) \
+  case NodeType::name:                                       \
     return NodeKind::kind;
     AINB_NODE_TYPES(AINB_NODE_TYPE_KIND)
 #undef AINB_NODE_TYPE_KIND
   }
   return NodeKind::Element;
+}
+constexpr NodeChoice node_choice(NodeType type) {
+  switch (type) {
+#define AINB_NODE_TYPE_CHOICE(name, value, text, kind, choice) \
+  case NodeType::name:                                         \
+    return NodeChoice::choice;
+    AINB_NODE_TYPES(AINB_NODE_TYPE_CHOICE)
+#undef AINB_NODE_TYPE_CHOICE
+  }
+  return NodeChoice::None;
+}
+// The selectors: the built-ins that run one child plug of their choosing (coverage counts their
+// plugs as branches, the graph labels them with their conditions).
+constexpr bool is_selector(NodeType type) {
+  return node_choice(type) != NodeChoice::None;
 }
 
 // Node flag bits (byte 0x06 of a node entry).

@@ -9,14 +9,14 @@
 
 #include "ainb/exb/section.hpp"
 // Selector conditions as the scheduler reads them.
-#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/runtime/graph_view.hpp"
 #include "ainb/simulation/tracer.hpp"
 
 namespace ainb::simulation::explorer {
 
 namespace {
 
-using runtime::detail::SelectorCase;
+using runtime::SelectorCase;
 
 // An earlier plug with the same condition takes every value this one would.
 std::optional<std::string> shadowed(NodeType type, std::span<const SelectorCase> cases,
@@ -124,12 +124,13 @@ void explain_unreached(Coverage& coverage, const Targets& targets) {
     const auto [node, plug] = coverage.branch_at(item);
     if (!coverage.reached({Coverage::Item::Kind::Node, item.file, node})) continue;
     const auto type = graph.model().nodes[node].type;
-    const auto cases = runtime::detail::arrays(graph).selector_cases(node);
+    const runtime::GraphView view(graph);
+    const auto cases = view.selector_cases(node);
     auto why = shadowed(type, cases, plug);
     if (!why) why = fixed_input(graph, item.file == 0, node, targets);
     if (!why) continue;
-    const auto child = runtime::detail::arrays(graph).children(node)[plug];
-    if (child != runtime::detail::GraphArrays::kNoChild)
+    const auto child = view.children(node)[plug];
+    if (child != view.kNoChild)
       only_way[{item.file, child}] =
           fmt::format("only {} leads to it: {}", coverage.describe(item), *why);
     coverage.explain(item, std::move(*why));
@@ -138,14 +139,14 @@ void explain_unreached(Coverage& coverage, const Targets& targets) {
     const auto [file, node] = place;
     if (coverage.reached({Coverage::Item::Kind::Node, file, node})) continue;
     // Anything else that leads to it (another plug, a query's user, a transition) is a way.
-    const auto& arrays = runtime::detail::arrays(coverage.graph_of(file));
+    const runtime::GraphView view(coverage.graph_of(file));
     std::size_t ways = 0;
-    for (std::uint32_t n = 0; n < arrays.nodes().size(); ++n) {
-      for (const auto c : arrays.children(n))
+    for (std::uint32_t n = 0; n < view.node_count(); ++n) {
+      for (const auto c : view.children(n))
         ways += c == node;
-      for (const auto q : arrays.queries(n))
+      for (const auto q : view.queries(n))
         ways += q == node;
-      for (const auto& t : arrays.transitions(n))
+      for (const auto& t : view.transitions(n))
         ways += t.target == node;
     }
     if (ways == 1) coverage.explain({Coverage::Item::Kind::Node, file, node}, why);

@@ -3,8 +3,6 @@
 #include <cstring>
 
 #include "ainb/simulation/tracer.hpp"
-// Which nodes run as stubs, and which children a stub passes through to.
-#include "ainb/runtime/detail/graph_arrays.hpp"
 
 namespace ainb::simulation::explorer {
 

@@ -11,7 +11,7 @@
 #include "ainb/exb/section.hpp"
 #include "ainb/exb/signature.hpp"
 // Selector conditions as the scheduler reads them, and which nodes run as stubs.
-#include "ainb/runtime/detail/graph_arrays.hpp"
+#include "ainb/runtime/graph_view.hpp"
 
 namespace ainb::simulation::explorer {
 
@@ -28,8 +28,8 @@ nlohmann::json float_json(float value) {
 
 // By plug, the values that send a selector down it (the default plug: a value past the others).
 std::vector<Pool> plug_values(const runtime::Graph& graph, std::uint32_t node) {
-  const auto& arrays = runtime::detail::arrays(graph);
-  const auto cases = arrays.selector_cases(node);
+  const runtime::GraphView view(graph);
+  const auto cases = view.selector_cases(node);
   std::vector<Pool> plugs(cases.size());
   if (cases.empty()) return plugs;
   auto& fallback = plugs.back();
@@ -40,7 +40,7 @@ std::vector<Pool> plug_values(const runtime::Graph& graph, std::uint32_t node) {
         auto value = cases[k].value;
         if (cases[k].entry >= 0) {
           if (const auto* v = std::get_if<std::int32_t>(
-                  &arrays.blackboard_default(static_cast<std::uint32_t>(cases[k].entry))))
+                  &view.blackboard_default(static_cast<std::uint32_t>(cases[k].entry))))
             value = *v;
         }
         add(plugs[k], value);
@@ -55,7 +55,7 @@ std::vector<Pool> plug_values(const runtime::Graph& graph, std::uint32_t node) {
         auto bound = [&](float constant, std::int32_t entry) {
           if (entry < 0) return constant;
           const auto* v =
-              std::get_if<float>(&arrays.blackboard_default(static_cast<std::uint32_t>(entry)));
+              std::get_if<float>(&view.blackboard_default(static_cast<std::uint32_t>(entry)));
           return v != nullptr ? *v : constant;
         };
         const float low = bound(cases[k].min, cases[k].entry),
@@ -76,10 +76,10 @@ std::vector<Pool> plug_values(const runtime::Graph& graph, std::uint32_t node) {
       add(fallback, "");
       break;
     case NodeType::BoolSelector: {
-      const auto& n = arrays.nodes()[node];
+      const auto true_plug = view.true_plug(node);
       for (std::size_t k = 0; k < plugs.size(); ++k) {
         plugs[k].clear();
-        add(plugs[k], static_cast<std::int16_t>(k) == n.named_plugs[0]);
+        add(plugs[k], true_plug == k);
       }
       break;
     }
@@ -180,8 +180,7 @@ class Finder {
           cls.outputs.push_back({std::string(out.name), type, {}});
       }
     }
-    const auto& arrays = runtime::detail::arrays(graph);
-    const auto plugs = arrays.child_plugs(node);
+    const auto plugs = runtime::GraphView(graph).child_plugs(node);
     for (std::uint32_t k = 0; k < plugs.size(); ++k) {
       const auto choice = child_choice(m, m.nodes[node], plugs, k);
       if (std::find(cls.children.begin(), cls.children.end(), choice) == cls.children.end())
@@ -317,10 +316,12 @@ class Finder {
         static_cast<std::uint32_t>(&entry - module.model().blackboard.entries.data());
     bool called = false;
     for (const auto* g : actor_graphs(top_)) {
-      for (const auto& call : runtime::detail::arrays(*g).module_calls()) {
-        if (call.graph.get() != &module) continue;
+      const runtime::GraphView view(*g);
+      for (std::uint32_t n = 0; n < view.node_count(); ++n) {
+        if (view.module_graph(n) != &module) continue;
         called = true;
-        if (std::none_of(call.arguments.begin(), call.arguments.end(),
+        const auto arguments = view.module_arguments(n);
+        if (std::none_of(arguments.begin(), arguments.end(),
                          [&](const auto& a) { return a.entry == index; }))
           return false;
       }
@@ -356,11 +357,11 @@ Targets find_targets(const runtime::Graph& graph) {
   const auto graphs = actor_graphs(graph);
   // The stub classes first, so that feeding a selector finds them.
   for (const auto* g : graphs) {
-    const auto& nodes = runtime::detail::arrays(*g).nodes();
-    for (std::uint32_t n = 0; n < nodes.size(); ++n) {
+    const runtime::GraphView view(*g);
+    for (std::uint32_t n = 0; n < view.node_count(); ++n) {
       const auto& node = g->model().nodes[n];
       // A module not found runs as a stub too, but no scenario scripts it.
-      if (nodes[n].is_stub && node.type == NodeType::UserDefined && !node.is_module())
+      if (view.is_stub(n) && node.type == NodeType::UserDefined && !node.is_module())
         finder.add_class_node(*g, n);
     }
   }
@@ -399,20 +400,20 @@ Targets find_targets(const runtime::Graph& graph) {
     for (std::uint32_t n = 0; n < m.nodes.size(); ++n) {
       const auto type = m.nodes[n].type;
       if (type == NodeType::RandomSelector) targets.random = true;
-      const auto& arrays = runtime::detail::arrays(*g);
-      if (arrays.children(n).empty()) continue;
+      const runtime::GraphView view(*g);
+      if (view.children(n).empty()) continue;
       Targets::Decision decision{g, n, {}, {}, -1};
-      if (is_selector(type)) {
+      // A Random selector's draws are steered by the seed alone (`random` above), not by values.
+      if (node_choice(type) == NodeChoice::Input) {
         decision.plugs = plug_values(*g, n);
         for (const auto& plug : decision.plugs) {
           for (const auto& v : plug)
             add(pools[static_cast<std::size_t>(selector_type(type))], v);
         }
         finder.sinks(*g, n, selector_type(type), "Input", decision.sinks);
-      } else if (type == NodeType::UserDefined && arrays.nodes()[n].is_stub &&
-                 !m.nodes[n].is_module()) {
+      } else if (type == NodeType::UserDefined && view.is_stub(n) && !m.nodes[n].is_module()) {
         decision.cls = finder.class_index(std::string(m.nodes[n].name));
-        const auto plugs = arrays.child_plugs(n);
+        const auto plugs = view.child_plugs(n);
         for (std::uint32_t k = 0; k < plugs.size(); ++k)
           decision.plugs.push_back({child_choice(m, m.nodes[n], plugs, k)});
       } else {
@@ -476,11 +477,6 @@ nlohmann::json default_result(const Targets::Function& f) {
     default:
       return nullptr;
   }
-}
-
-bool is_selector(NodeType type) {
-  return type == NodeType::S32Selector || type == NodeType::F32Selector ||
-         type == NodeType::StringSelector || type == NodeType::BoolSelector;
 }
 
 ParamType selector_type(NodeType type) {

@@ -81,8 +81,8 @@ struct Targets {
 // From the graph as `ainb run` builds it (stubs are its unregistered classes).
 Targets find_targets(const runtime::Graph& graph);
 
-// The selectors whose input decides by value (S32, F32, String, Bool), and their input's type.
-bool is_selector(NodeType type);
+// The type of the input of a selector that chooses by it (node_choice Input: S32, F32, String,
+// Bool).
 ParamType selector_type(NodeType type);
 
 // The value a scenario gives function `f` when it says nothing else: false, 0, "", [0, 0, 0].

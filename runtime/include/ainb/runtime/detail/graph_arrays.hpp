@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ainb/model.hpp"
+#include "ainb/runtime/graph_view.hpp"
 #include "ainb/runtime/node_class.hpp"
 
 namespace ainb::exb {
@@ -65,22 +66,9 @@ struct QueryStep {
   std::uint32_t state_index = 0;  // the query's GraphNode::state_index
 };
 
-// One child plug of a selector, its condition read once (selector_cases()): the constant
-// operands, each replaced by a blackboard entry when the plug names one (an index into the
-// instance's blackboard, -1 for the constant).
-struct SelectorCase {
-  std::int32_t value = 0;  // Element_S32Selector
-  float min = 0, max = 0;  // Element_F32Selector; Element_RandomSelector's weight is `min`
-  std::string_view text;   // Element_StringSelector
-  std::int32_t entry = -1, max_entry = -1;  // for value, text, min or weight; for max
-};
-
-struct GraphTransition {
-  std::uint32_t target = 0;
-  bool post_calc = false;
-  bool state_end = false;    // type 0: taken when a called module ends naming `command`
-  std::string_view command;  // type 0 only
-};
+// Selector conditions and transitions are public (graph_view.hpp): hosts read them in place.
+using runtime::GraphTransition;
+using runtime::SelectorCase;
 
 // The built-ins whose Update is a loop over their children: Sequential, Simultaneous, selectors.
 inline bool is_composite(NodeType type) {
@@ -172,11 +160,7 @@ struct ModuleCall {
   std::vector<std::int32_t> links;
   // The caller's properties that set the module's blackboard entries of the same name and type
   // when the module is entered (how the corpus passes a module its constants).
-  struct Argument {
-    ParamType type = ParamType::Int;
-    std::uint32_t property = 0;  // index into the caller model's properties of `type`
-    std::uint32_t entry = 0;     // the module's blackboard entry
-  };
+  using Argument = ModuleArgument;  // public (graph_view.hpp)
   std::vector<Argument> arguments;
 };
 
