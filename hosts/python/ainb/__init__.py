@@ -277,7 +277,7 @@ class RunResult:
     updates_by_class: dict
     last_results: list
     not_honoured: list
-    blackboard: dict  # name -> value at the end: 1.5, True, "text", [x, y, z] (vec3f)
+    blackboard: dict  # name -> value at the end: 1.5, True, "text", [x, y, z] (vec3f), None
     warnings: list
     alerts: list
     fault: str
@@ -348,7 +348,6 @@ def run(
     with _on_disk(file) as path:
         summary, lines = _ainb.run(path, *_scenario(scenario), options, trace)
     events = [json.loads(line) for line in lines.splitlines()]
-    summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
     return RunResult(**summary, trace=events)
 
 
@@ -389,7 +388,6 @@ class Trace:
         summary = self._handle.result()
         if summary is None:
             return None
-        summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
         return RunResult(**summary, trace=[])
 
     def _cleanup(self) -> None:
@@ -564,25 +562,6 @@ def _run_options(args: dict) -> dict:
         "node_classes": dict(args["node_classes"] or {}),
         "coverage": bool(args.get("coverage", False)),
     }
-
-
-def _value(text: str) -> Any:
-    """A blackboard value as the summary prints it ("1.5", "true", "\"text\"", "[1, 2, 3]") as
-    Python's; "?" (an entry without a value) stays as it is."""
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        return text[1:-1]
-    if text in ("true", "false"):
-        return text == "true"
-    if text == "null":
-        return None
-    if text.startswith("[") and text.endswith("]"):
-        return [float(x) for x in text[1:-1].split(",")]
-    for number in (int, float):
-        try:
-            return number(text)
-        except ValueError:
-            pass
-    return text
 
 
 def _scenario(scenario) -> tuple:

@@ -81,7 +81,10 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   d["updates_by_class"] = s.updates_by_class;
   d["last_results"] = s.last_results;
   d["not_honoured"] = s.not_honoured;
-  d["blackboard"] = s.blackboard;
+  py::dict blackboard;
+  for (const auto& [name, value] : s.blackboard_values)
+    blackboard[to_str(name)] = value ? to_python(value_view(*value)) : py::none();
+  d["blackboard"] = blackboard;
   d["warnings"] = warnings;
   d["alerts"] = alerts;
   d["fault"] = s.fault;
