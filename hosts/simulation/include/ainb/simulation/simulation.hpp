@@ -153,8 +153,8 @@ struct Summary {
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
   // The same entries' values as C++ values, a string's text owned (the instance is gone):
   // nullopt where `blackboard` prints "?". Python converts these, not the printed text.
-  using StoredValue = std::variant<std::int32_t, bool, float, std::string, Vec3f, PointerValue,
-                                   std::uint32_t>;
+  using StoredValue =
+      std::variant<std::int32_t, bool, float, std::string, Vec3f, PointerValue, std::uint32_t>;
   std::vector<std::pair<std::string, std::optional<StoredValue>>> blackboard_values;
   // Blackboard parameter files that were missing or did not fit, and scenario steps the run never
   // reached (also sent to RunOptions::log).
