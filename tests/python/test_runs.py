@@ -132,14 +132,14 @@ def test_a_streamed_trace_gives_the_runs_events_one_by_one(corpus):
 
 
 def test_a_streamed_trace_closed_early_stops_its_run():
-    with ainb.trace(EXAMPLE, frames=10**12, restart=True) as t:
+    with ainb.trace(EXAMPLE, frames=10**9, restart=True) as t:
         first = [e["event"] for e in itertools.islice(t, 6)]
     assert first == ["command", "enter", "enter", "enter", "enter", "update"]
     assert t.result is None
     with pytest.raises(StopIteration):
         next(t)
     # Dropped without closing: the run stops too (the test would not end otherwise).
-    next(ainb.trace(EXAMPLE, frames=10**12, restart=True))
+    next(ainb.trace(EXAMPLE, frames=10**9, restart=True))
 
 
 def test_a_streamed_trace_raises_the_runs_errors_at_the_first_event(tmp_path):
@@ -160,7 +160,7 @@ def test_a_program_that_ends_with_a_trace_still_running_exits_cleanly(tmp_path):
         "class MoveTo:\n"
         "    def update(self, ctx):\n"
         "        return ainb.Result.Running\n"
-        f"t = ainb.trace({str(EXAMPLE)!r}, frames=10**12, node_classes={{'MoveTo': MoveTo}})\n"
+        f"t = ainb.trace({str(EXAMPLE)!r}, frames=10**9, node_classes={{'MoveTo': MoveTo}})\n"
         "print(next(t)['event'])\n"
     )
     done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=60)

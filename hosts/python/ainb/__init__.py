@@ -16,14 +16,20 @@ from __future__ import annotations
 import atexit
 import contextlib
 import copy
+import inspect
 import json
 import os
 import weakref
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from . import _ainb
 from ._ainb import LoadError, NodeContext, Result, TextFormError, __version__
+
+if TYPE_CHECKING:  # the run options' keywords, generated from the table at build time
+    from typing_extensions import Unpack
+
+    from ._keywords import ExploreKeywords, InstanceKeywords, RegressKeywords, RunKeywords
 
 __all__ = [
     "BlackboardEntry",
@@ -277,7 +283,7 @@ class RunResult:
     updates_by_class: dict
     last_results: list
     not_honoured: list
-    blackboard: dict  # name -> value at the end: 1.5, True, "text", [x, y, z] (vec3f)
+    blackboard: dict  # name -> value at the end: 1.5, True, "text", [x, y, z] (vec3f), None
     warnings: list
     alerts: list
     fault: str
@@ -316,26 +322,109 @@ class RegressResult:
 _RunSource = Union[PathLike, File]
 
 
+# The run options (docs/python.md, "Run options"): the keywords each function takes are the rows
+# of the C++ table (run_options.hpp) with its taker's bit, their defaults a default RunOptions'.
+_OPTION_ROWS = _ainb.run_options()
+_OPTION_TYPES = {
+    "flag": "bool",
+    "count": "int",
+    "text": "Optional[str]",
+    "path": "Optional[PathLike]",
+    "paths": "Optional[list]",
+}
+
+
+def _option_rows(taker: str) -> list:
+    bit = _ainb.run_option_takers[taker]
+    return [row for row in _OPTION_ROWS if row["takers"] & bit]
+
+
+def _takes_run_options(taker: str, **defaults):
+    """Gives a function taking **options the signature and help of its table rows: each row a
+    keyword-only parameter with its default, before the function's own keywords."""
+
+    def decorate(function):
+        signature = inspect.signature(function)
+        own = [p for p in signature.parameters.values() if p.kind != p.VAR_KEYWORD]
+        first_keyword = next((i for i, p in enumerate(own) if p.kind == p.KEYWORD_ONLY), len(own))
+        rows = _option_rows(taker)
+        table = [
+            inspect.Parameter(
+                row["name"],
+                inspect.Parameter.KEYWORD_ONLY,
+                default=defaults.get(row["name"], row["default"]),
+                annotation=_OPTION_TYPES[row["kind"]],
+            )
+            for row in rows
+        ]
+        parameters = own[:first_keyword] + table + own[first_keyword:]
+        function.__signature__ = signature.replace(parameters=parameters)
+        lines = [f"    {row['name']}: {row['help']}" for row in rows]
+        function.__doc__ = (function.__doc__ or "") + "\n\n    Run options:\n" + "\n".join(lines)
+        return function
+
+    return decorate
+
+
+def _options(function: str, taker: str, given: dict, *, node_classes=None, coverage=None, **defaults) -> dict:
+    """The options dict the extension reads (runs.cpp, run_options): each row `taker` takes, its
+    value checked against its kind; TypeError for a keyword no row gives, as Python words it."""
+    rows = {row["name"]: row for row in _option_rows(taker)}
+    for name in given:
+        if name not in rows:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{name}'")
+    options = {}
+    for name, row in rows.items():
+        value = given.get(name, defaults.get(name, row["default"]))
+        options[name] = _option_value(row, value)
+    if not isinstance(node_classes or {}, dict):
+        raise TypeError(f"node_classes must be a dict of class name to class, not {node_classes!r}")
+    options["node_classes"] = dict(node_classes or {})
+    if coverage is not None:
+        options["coverage"] = bool(coverage)
+    return options
+
+
+def _option_value(row: dict, value: Any) -> Any:
+    name, kind = row["name"], row["kind"]
+    if kind == "count":
+        _whole(name, value)
+        if row["most"] and value > row["most"]:
+            raise ValueError(f"{name} must be a whole number of at most {row['most']}, not {value!r}")
+        return value
+    if kind == "flag":
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, not {value!r}")
+        return value
+    if kind == "text":
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, not {value!r}")
+        return value or ""
+    if kind == "path":
+        return "" if value is None else _path_of(name, value)
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{name} must be a list of paths, not {value!r}")
+    return [_path_of(name, path) for path in value]
+
+
+def _path_of(name: str, value: Any) -> str:
+    path = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(path, str):
+        raise TypeError(f"{name} takes paths (str or os.PathLike), not {value!r}")
+    return path
+
+
+@_takes_run_options("run")
 def run(
     file: _RunSource,
     scenario: Union[None, dict, PathLike] = None,
     *,
-    frames: int = 600,
-    command: Optional[str] = None,
-    seed: int = 0,
-    modules: Optional[list] = None,
-    romfs: Optional[PathLike] = None,
-    zsdic: Optional[PathLike] = None,
-    definitions: Optional[list] = None,
-    generic_nodes: bool = False,
-    ambiguous_readings: bool = False,
-    stub_children: bool = False,
-    stub_missing_modules: bool = False,
-    restart: bool = False,
-    simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
     coverage: bool = False,
     trace: bool = True,
+    **options: Unpack[RunKeywords],
 ) -> RunResult:
     """Runs a file as `ainb run` does, with the same options (docs/simulation.md): a path,
     PACK:MEMBER (with romfs), or a File (one made from bytes is written to a temporary folder;
@@ -344,11 +433,10 @@ def run(
     "Node classes in Python"); a scenario's scripted class of the same name wins. `coverage`:
     keep what the run reached (RunResult.coverage).
     Raises LoadError, ScenarioError, or ValueError for a command the file lacks."""
-    options = _run_options(locals())
+    options = _options("run", "run", options, node_classes=node_classes, coverage=coverage)
     with _on_disk(file) as path:
         summary, lines = _ainb.run(path, *_scenario(scenario), options, trace)
     events = [json.loads(line) for line in lines.splitlines()]
-    summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
     return RunResult(**summary, trace=events)
 
 
@@ -389,7 +477,6 @@ class Trace:
         summary = self._handle.result()
         if summary is None:
             return None
-        summary["blackboard"] = {name: _value(text) for name, text in summary["blackboard"]}
         return RunResult(**summary, trace=[])
 
     def _cleanup(self) -> None:
@@ -409,30 +496,19 @@ def _close_traces() -> None:
         t.close()
 
 
+@_takes_run_options("run")
 def trace(
     file: _RunSource,
     scenario: Union[None, dict, PathLike] = None,
     *,
-    frames: int = 600,
-    command: Optional[str] = None,
-    seed: int = 0,
-    modules: Optional[list] = None,
-    romfs: Optional[PathLike] = None,
-    zsdic: Optional[PathLike] = None,
-    definitions: Optional[list] = None,
-    generic_nodes: bool = False,
-    ambiguous_readings: bool = False,
-    stub_children: bool = False,
-    stub_missing_modules: bool = False,
-    restart: bool = False,
-    simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
     coverage: bool = False,
+    **options: Unpack[RunKeywords],
 ) -> Trace:
     """run's events one by one while it runs, for runs too long to keep (docs/python.md, "Long
     runs"): `for event in ainb.trace(path, frames=10**7): ...`. The same options and events as
     run; the run's errors (LoadError, ScenarioError, ValueError) are raised by the first next()."""
-    options = _run_options(locals())
+    options = _options("trace", "run", options, node_classes=node_classes, coverage=coverage)
     folder = _on_disk(file)
     path = folder.__enter__()
     try:
@@ -443,30 +519,19 @@ def trace(
     return Trace(handle, folder)
 
 
+@_takes_run_options("regress")
 def regress(
     original: _RunSource,
     edited: _RunSource,
     scenarios: Optional[list] = None,
     *,
-    frames: int = 600,
-    command: Optional[str] = None,
-    seed: int = 0,
-    modules: Optional[list] = None,
-    romfs: Optional[PathLike] = None,
-    zsdic: Optional[PathLike] = None,
-    definitions: Optional[list] = None,
-    generic_nodes: bool = False,
-    ambiguous_readings: bool = False,
-    stub_children: bool = False,
-    stub_missing_modules: bool = False,
-    restart: bool = False,
-    simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
+    **options: Unpack[RegressKeywords],
 ) -> RegressResult:
     """Runs both files under each scenario (dicts or paths; none: the files' defaults) with the
     same options and compares their traces event by event, nodes paired by GUID, as `ainb regress`
     does; `node_classes` serve both runs. Raises as run does."""
-    options = _run_options(locals())
+    options = _options("regress", "regress", options, node_classes=node_classes)
     with _on_disk(original) as a, _on_disk(edited) as b:
         result = _ainb.regress(a, b, [_scenario(s) for s in scenarios or []], options)
     return _regress_result(result)
@@ -505,25 +570,16 @@ class ExploreResult:
     warnings: list
 
 
+@_takes_run_options("explore", frames=_ainb.explore_frames)
 def explore(
     file: _RunSource,
     *,
     runs: int = 1000,
-    seed: int = 0,
-    frames: int = 120,
     jobs: int = 1,
     shrink: bool = True,
     against: Optional[_RunSource] = None,
-    modules: Optional[list] = None,
-    romfs: Optional[PathLike] = None,
-    zsdic: Optional[PathLike] = None,
-    definitions: Optional[list] = None,
-    generic_nodes: bool = False,
-    ambiguous_readings: bool = False,
-    stub_children: bool = False,
-    stub_missing_modules: bool = False,
-    simultaneous_ends_first: bool = False,
     node_classes: Optional[dict] = None,
+    **options: Unpack[ExploreKeywords],
 ) -> ExploreResult:
     """Generates scenarios guided by coverage, as `ainb explore` does (docs/explore.md): the same
     seed gives the same result for any `jobs`. With `against` (an edited version of the file),
@@ -533,56 +589,13 @@ def explore(
         _whole(name, locals()[name])
     if runs < 1 or jobs < 1:
         raise ValueError("runs and jobs must be at least 1")
-    options = _run_options({**locals(), "command": None, "restart": False})
+    options = _options("explore", "explore", options, node_classes=node_classes, frames=_ainb.explore_frames)
     edited_source = _on_disk(against) if against is not None else contextlib.nullcontext("")
     with _on_disk(file) as path, edited_source as edited:
-        result = _ainb.explore(path, options, runs, seed, jobs, bool(shrink), edited)
+        result = _ainb.explore(path, options, runs, options["seed"], jobs, bool(shrink), edited)
     if result["difference"] is not None:
         result["difference"]["regress"] = _regress_result(result["difference"]["regress"])
     return ExploreResult(**result)
-
-
-def _run_options(args: dict) -> dict:
-    for name in ("frames", "seed"):
-        _whole(name, args[name])
-    if not isinstance(args["node_classes"] or {}, dict):
-        raise TypeError(f"node_classes must be a dict of class name to class, not {args['node_classes']!r}")
-    return {
-        "command": args["command"] or "",
-        "frames": args["frames"],
-        "seed": args["seed"],
-        "restart": bool(args["restart"]),
-        "generic_nodes": bool(args["generic_nodes"]) or bool(args["ambiguous_readings"]),
-        "ambiguous_readings": bool(args["ambiguous_readings"]),
-        "stub_children": bool(args["stub_children"]),
-        "simultaneous_ends_first": bool(args["simultaneous_ends_first"]),
-        "stub_missing_modules": bool(args["stub_missing_modules"]),
-        "modules": [os.fspath(m) for m in args["modules"] or []],
-        "romfs": _path(args["romfs"]),
-        "zsdic": _path(args["zsdic"]),
-        "definitions": [os.fspath(d) for d in args["definitions"] or []],
-        "node_classes": dict(args["node_classes"] or {}),
-        "coverage": bool(args.get("coverage", False)),
-    }
-
-
-def _value(text: str) -> Any:
-    """A blackboard value as the summary prints it ("1.5", "true", "\"text\"", "[1, 2, 3]") as
-    Python's; "?" (an entry without a value) stays as it is."""
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        return text[1:-1]
-    if text in ("true", "false"):
-        return text == "true"
-    if text == "null":
-        return None
-    if text.startswith("[") and text.endswith("]"):
-        return [float(x) for x in text[1:-1].split(",")]
-    for number in (int, float):
-        try:
-            return number(text)
-        except ValueError:
-            pass
-    return text
 
 
 def _scenario(scenario) -> tuple:
@@ -634,24 +647,16 @@ class Instance:
     called with each event as a dict, the events `ainb run --trace` writes; what it raises
     faults the instance. Ticks release the GIL while no Python code runs."""
 
+    @_takes_run_options("instance")
     def __init__(
         self,
         source: _RunSource,
         *,
         node_classes: Optional[dict] = None,
         observer=None,
-        seed: int = 0,
-        modules: Optional[list] = None,
-        romfs: Optional[PathLike] = None,
-        zsdic: Optional[PathLike] = None,
-        definitions: Optional[list] = None,
-        generic_nodes: bool = False,
-        ambiguous_readings: bool = False,
-        stub_children: bool = False,
-        stub_missing_modules: bool = False,
+        **options: Unpack[InstanceKeywords],
     ):
-        args = dict(locals(), frames=0, command=None, restart=False, simultaneous_ends_first=False)
-        options = _run_options(args)
+        options = _options("Instance.__init__", "instance", options, node_classes=node_classes)
         if observer is not None and not callable(observer):
             raise TypeError(f"observer must be callable, not {observer!r}")
         if isinstance(source, File) and source.path is None:

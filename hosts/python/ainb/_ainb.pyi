@@ -45,6 +45,12 @@ def regress(
 def explore(
     path: str, options: dict[str, Any], runs: int, seed: int, jobs: int, shrink: bool, against: str
 ) -> dict[str, Any]: ...
+def run_options() -> list[dict[str, Any]]:
+    """The run option table's rows (run_options.hpp), in order: name, kind ("flag", "count",
+    "text", "path", "paths"), default (None: not set), most, takers (bits), flag and help."""
+
+run_option_takers: dict[str, int]  # "run", "regress", "explore", "scan", "instance", "report"
+explore_frames: int  # an exploration's frames unless told
 
 class Result:
     """What a node's update returns."""

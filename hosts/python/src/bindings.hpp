@@ -53,6 +53,8 @@ py::dict event_dict(const simulation::TraceEvent& event);
 py::str to_str(std::string_view text);
 // int, bool, float, str, [x, y, z] for a vec3f (as runs and traces give it); None for a pointer.
 py::object to_python(const Value& value);
+// A summary's blackboard value as a Value (a view of its string), for to_python.
+Value value_view(const simulation::Summary::StoredValue& value);
 // `value` as a value of `type`; TypeError or ValueError naming `what` when it is not one. A
 // string is a view of the str's own characters, valid while `value` lives.
 Value from_python(ParamType type, py::handle value, std::string_view what);

@@ -58,23 +58,25 @@ class Actor {
   // `data`: the file's bytes (named `spec` in messages), else `spec` is a path or PACK:MEMBER.
   Actor(const std::string& spec, const std::optional<py::bytes>& data, const py::dict& o,
         const py::object& observer) {
+    // The options as a run reads them (runs.cpp, run_options: the table's rows).
+    const auto options = run_options(o);
     auto& registry = runtime_.registry();
-    for (auto& [name, node_class] : node_classes_from(o["node_classes"].cast<py::dict>()))
+    for (const auto& [name, node_class] : options.node_classes)
       registry.add(name, node_class);
-    registry.stub_runs_first_child = o["stub_children"].cast<bool>();
-    if (o["generic_nodes"].cast<bool>()) {
-      gamedata::add_generic_nodes(registry,
-                                  {.ambiguous_readings = o["ambiguous_readings"].cast<bool>()});
-    }
-    for (const auto& dir : o["modules"].cast<std::vector<std::string>>())
+    registry.stub_runs_first_child = options.stub_children;
+    if (options.generic_nodes)
+      gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
+    for (const auto& dir : options.modules)
       runtime_.add_module_folder(dir);
-    if (o["stub_missing_modules"].cast<bool>())
+    if (options.stub_missing_modules)
       runtime_.options().missing_modules = runtime::MissingModulePolicy::Stub;
-    const auto romfs = o["romfs"].cast<std::string>();
-    const auto zsdic = o["zsdic"].cast<std::string>();
+    const auto romfs = options.romfs.string();
+    const auto zsdic = options.zsdic.string();
     dictionaries_ = gamedata::load_dictionaries(romfs, zsdic);
-    catalogue_ = gamedata::load_node_definitions(o["definitions"].cast<std::vector<std::string>>(),
-                                                 romfs, &dictionaries_);
+    std::vector<std::string> definitions;
+    for (const auto& path : options.definitions)
+      definitions.push_back(path.string());
+    catalogue_ = gamedata::load_node_definitions(definitions, romfs, &dictionaries_);
     if (!catalogue_.classes().empty())
       registry.stub_outputs = gamedata::catalogue_stub_outputs(catalogue_);
     if (!romfs.empty() || !gamedata::parse_file_spec(spec).member.empty())
@@ -93,8 +95,7 @@ class Actor {
       tracer_ = std::make_unique<simulation::Tracer>(sink_.get(), summary_);
     }
     actor_ = std::make_unique<runtime::Instance>(
-        graph_, runtime::InstanceOptions{.seed = o["seed"].cast<std::uint64_t>(),
-                                         .observer = tracer_.get()});
+        graph_, runtime::InstanceOptions{.seed = options.seed, .observer = tracer_.get()});
   }
 
   void start(const std::optional<std::string>& command) {

@@ -2,6 +2,7 @@
 // options and the same trace lines, returned as Python values. A simulation runs without the
 // GIL; node classes written in Python take it for each of their calls.
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,25 +18,80 @@
 
 namespace ainb::python {
 
+namespace {
+
+// An option's value from the dict the Python layer made (ainb/__init__.py, _options: already
+// checked against its kind, paths as str).
+void set_option(bool& field, py::handle value) {
+  field = value.cast<bool>();
+}
+void set_option(std::uint64_t& field, py::handle value) {
+  field = value.cast<std::uint64_t>();
+}
+void set_option(std::string& field, py::handle value) {
+  field = value.cast<std::string>();
+}
+void set_option(std::filesystem::path& field, py::handle value) {
+  field = value.cast<std::string>();
+}
+void set_option(std::vector<std::filesystem::path>& field, py::handle value) {
+  for (const auto& path : value.cast<std::vector<std::string>>())
+    field.emplace_back(path);
+}
+
+// A default as Python shows it: an empty text, path or list of paths is None (not set).
+py::object python_default(bool value) {
+  return py::bool_(value);
+}
+py::object python_default(std::uint64_t value) {
+  return py::int_(value);
+}
+py::object python_default(const std::string& value) {
+  return value.empty() ? py::object(py::none()) : py::str(value);
+}
+py::object python_default(const std::filesystem::path& value) {
+  return python_default(value.string());
+}
+py::object python_default(const std::vector<std::filesystem::path>& value) {
+  if (value.empty()) return py::none();
+  py::list paths;
+  for (const auto& path : value)
+    paths.append(path.string());
+  return paths;
+}
+
+constexpr const char* kKindNames[] = {"flag", "count", "text", "path", "paths"};
+
+// The table's rows for Python: name, kind, default (a default RunOptions'), most, takers, flag
+// and help; the Python layer makes its keywords from them.
+py::list run_option_rows() {
+  const simulation::RunOptions defaults;
+  py::list rows;
+  simulation::for_each_run_option(defaults, [&rows](const simulation::RunOptionInfo& info,
+                                                    const auto& field) {
+    rows.append(py::dict(py::arg("name") = std::string(info.name),
+                         py::arg("kind") = kKindNames[static_cast<int>(info.kind)],
+                         py::arg("default") = python_default(field), py::arg("most") = info.most,
+                         py::arg("takers") = info.takers, py::arg("flag") = std::string(info.flag),
+                         py::arg("help") = std::string(info.help)));
+  });
+  return rows;
+}
+
+}  // namespace
+
 simulation::RunOptions run_options(const py::dict& o) {
   simulation::RunOptions options;
-  options.command = o["command"].cast<std::string>();
-  options.frames = o["frames"].cast<std::uint64_t>();
-  options.seed = o["seed"].cast<std::uint64_t>();
-  options.restart = o["restart"].cast<bool>();
-  options.generic_nodes = o["generic_nodes"].cast<bool>();
-  options.ambiguous_readings = o["ambiguous_readings"].cast<bool>();
-  options.stub_children = o["stub_children"].cast<bool>();
-  options.simultaneous_ends_first = o["simultaneous_ends_first"].cast<bool>();
-  options.stub_missing_modules = o["stub_missing_modules"].cast<bool>();
-  for (const auto& dir : o["modules"].cast<std::vector<std::string>>())
-    options.modules.emplace_back(dir);
-  options.romfs = o["romfs"].cast<std::string>();
-  options.zsdic = o["zsdic"].cast<std::string>();
-  for (const auto& path : o["definitions"].cast<std::vector<std::string>>())
-    options.definitions.emplace_back(path);
-  options.node_classes = node_classes_from(o["node_classes"].cast<py::dict>());
-  options.coverage = o["coverage"].cast<bool>();
+  simulation::for_each_run_option(options,
+                                  [&o](const simulation::RunOptionInfo& info, auto& field) {
+                                    const py::str key(info.name.data(), info.name.size());
+                                    if (o.contains(key)) set_option(field, o[key]);
+                                  });
+  // Implied, as on the command line (--ambiguous-readings: "With --generic-nodes (implied)").
+  if (options.ambiguous_readings) options.generic_nodes = true;
+  if (o.contains("node_classes"))
+    options.node_classes = node_classes_from(o["node_classes"].cast<py::dict>());
+  if (o.contains("coverage")) options.coverage = o["coverage"].cast<bool>();
   return options;
 }
 
@@ -81,7 +137,10 @@ py::dict summary_dict(const simulation::Summary& s, const std::vector<std::strin
   d["updates_by_class"] = s.updates_by_class;
   d["last_results"] = s.last_results;
   d["not_honoured"] = s.not_honoured;
-  d["blackboard"] = s.blackboard;
+  py::dict blackboard;
+  for (const auto& [name, value] : s.blackboard_values)
+    blackboard[to_str(name)] = value ? to_python(value_view(*value)) : py::none();
+  d["blackboard"] = blackboard;
   d["warnings"] = warnings;
   d["alerts"] = alerts;
   d["fault"] = s.fault;
@@ -151,6 +210,16 @@ py::dict regress_dict(const simulation::RegressResult& result,
 
 void bind_runs(py::module_& m) {
   py::register_exception<simulation::ScenarioError>(m, "ScenarioError", PyExc_ValueError);
+
+  m.def("run_options", &run_option_rows);
+  m.attr("run_option_takers") =
+      py::dict(py::arg("run") = unsigned{simulation::kTakenByRun},
+               py::arg("regress") = unsigned{simulation::kTakenByRegress},
+               py::arg("explore") = unsigned{simulation::kTakenByExplore},
+               py::arg("scan") = unsigned{simulation::kTakenByScan},
+               py::arg("instance") = unsigned{simulation::kTakenByInstance},
+               py::arg("report") = unsigned{simulation::kTakenByReport});
+  m.attr("explore_frames") = simulation::kExploreFrames;
 
   m.def(
       "run",

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <pybind11/stl.h>
@@ -32,6 +33,18 @@ py::object to_python(const Value& value) {
           return py::none();
         } else {
           return py::cast(x);
+        }
+      },
+      value);
+}
+
+Value value_view(const simulation::Summary::StoredValue& value) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::string>) {
+          return Value(std::string_view(x));
+        } else {
+          return Value(x);
         }
       },
       value);

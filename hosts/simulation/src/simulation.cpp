@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <ostream>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,19 @@ namespace {
 
 using runtime::CommandState;
 using runtime::Instance;
+
+// A value the summary keeps after its instance is gone: a string's text copied.
+std::optional<Summary::StoredValue> stored(const Value& value) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::string_view>) {
+          return Summary::StoredValue(std::string(x));
+        } else {
+          return Summary::StoredValue(x);
+        }
+      },
+      value);
+}
 using runtime::NodeContext;
 using runtime::Result;
 
@@ -172,6 +186,7 @@ Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
     for (const auto& e : graph->model().blackboard.entries) {
       const auto* v = actor.blackboard(e.name);
       summary.blackboard.emplace_back(std::string(e.name), v ? format_value(*v) : "?");
+      summary.blackboard_values.emplace_back(std::string(e.name), v ? stored(*v) : std::nullopt);
     }
   }  // the actor leaves its nodes: traced too
   tracer.finish_summary();

@@ -8,9 +8,11 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -149,6 +151,11 @@ struct Summary {
   // 2, ResultPolicy 1"), every file of the actor once (runtime/unhonoured.hpp).
   std::vector<std::pair<std::string, std::string>> not_honoured;
   std::vector<std::pair<std::string, std::string>> blackboard;  // at the end: name, value
+  // The same entries' values as C++ values, a string's text owned (the instance is gone):
+  // nullopt where `blackboard` prints "?". Python converts these, not the printed text.
+  using StoredValue =
+      std::variant<std::int32_t, bool, float, std::string, Vec3f, PointerValue, std::uint32_t>;
+  std::vector<std::pair<std::string, std::optional<StoredValue>>> blackboard_values;
   // Blackboard parameter files that were missing or did not fit, and scenario steps the run never
   // reached (also sent to RunOptions::log).
   std::vector<std::string> warnings;
