@@ -282,7 +282,6 @@ TEST_CASE(
 
 TEST_CASE("golden sets keep --simultaneous-ends-first: --check replays with the recorded options") {
   namespace fs = std::filesystem;
-  using runtime::NodeType, formats::ParamType, formats::PlugKind;
   const auto root = ainb::test::scratch_dir() / "ainb-golden-ends-first";
   // A Simultaneous with ResultPolicy 1 over Move (one Running update) and Guard (five): with the
   // option it ends when Move does, without it it runs on while Guard does.
