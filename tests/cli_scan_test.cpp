@@ -155,7 +155,7 @@ TEST_CASE("ainb scan: a worker that dies by a signal costs its file only") {
   request.paths = {dir.string()};
   request.time = false;
   request.jobs = 2;
-  request.run.frames = 10;
+  request.run.options.frames = 10;
   request.in_worker = [](const std::string& file) {
     if (file.ends_with("a.root.ainb")) std::raise(SIGSEGV);
   };

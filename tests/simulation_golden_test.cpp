@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <utility>
@@ -276,5 +277,46 @@ TEST_CASE(
   CHECK(ainb_cli({"regress", "--record", golden, a, b, "--frames", "3"})
             .err.starts_with(
                 "error: two scenarios would be stored as scenarios/x.alarm.scenario.json"));
+  fs::remove_all(root);
+}
+
+TEST_CASE("golden sets keep --simultaneous-ends-first: --check replays with the recorded options") {
+  namespace fs = std::filesystem;
+  const auto root = ainb::test::scratch_dir() / "ainb-golden-ends-first";
+  // A Simultaneous with ResultPolicy 1 over Move (one Running update) and Guard (five): with the
+  // option it ends when Move does, without it it runs on while Guard does.
+  test::AinbSpec spec;
+  spec.commands = {{"Root", 0, {}}};
+  test::BuildNode both{.type = NodeType::Simultaneous};
+  both.properties = {{ParamType::Int, "EndPolicy", std::int32_t{0}},
+                     {ParamType::Int, "ResultPolicy", std::int32_t{1}}};
+  both.plugs = {{PlugKind::Child, 1, ""}, {PlugKind::Child, 2, ""}};
+  spec.nodes = {both, test::BuildNode{.name = "Move"}, test::BuildNode{.name = "Guard"}};
+  ainb::test::write_file(root / "mod" / "both.ainb", ainb::test::build(spec));
+  ainb::test::write_file(root / "mod" / "both.scenario.json",
+                         R"({"nodes": {"Move": {"running": 1}, "Guard": {"running": 5}}})");
+  const auto golden = (root / "golden").string(), mod = (root / "mod").string();
+  // The option changes the trace: recorded with and without it, the events differ.
+  CHECK(ainb_cli({"regress", "--record", golden, mod, "--frames", "4"}).out ==
+        "file       scenario                        events  result\n"
+        "both.ainb  scenarios/both.scenario.json        17  recorded\n"
+        "1 case(s): 1 recorded\n");
+  const auto recorded =
+      ainb_cli({"regress", "--record", golden, mod, "--frames", "4", "--simultaneous-ends-first"});
+  CHECK(recorded.err == "");
+  CHECK(recorded.out ==
+        "file       scenario                        events  result\n"
+        "both.ainb  scenarios/both.scenario.json         9  recorded\n"
+        "1 case(s): 1 recorded\n");
+  std::ifstream in(root / "golden" / "manifest.json");
+  const auto manifest = nlohmann::json::parse(in);
+  CHECK(manifest.at("options").at("simultaneous_ends_first") == true);
+  const auto check = ainb_cli({"regress", "--check", golden});
+  CHECK(check.err == "");
+  CHECK(check.code == 0);
+  CHECK(check.out ==
+        "file       scenario                        events  result\n"
+        "both.ainb  scenarios/both.scenario.json         9  same\n"
+        "1 case(s): 1 same\n");
   fs::remove_all(root);
 }

@@ -12,6 +12,7 @@
 #include "ainb/formats/zstd.hpp"
 #include "ainb/gamedata/romfs.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -76,6 +77,19 @@ int run_cat(const CatRequest& request, std::ostream& out, std::ostream& err) {
     err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
+}
+
+Command add_cat_command(CLI::App& app) {
+  auto request = std::make_shared<CatRequest>();
+  auto* cat = app.add_subcommand(
+      "cat", "Print a BYML, AAMP, SARC (file list) or zstd-compressed file as readable text");
+  cat->add_option("FILE", request->file, "The file")->required();
+  cat->add_option("--zsdic,--dict", request->dictionaries,
+                  "zstd dictionaries: a folder of *.zsdic files or TotK's ZsDic.pack.zs");
+  cat->add_option("--names", request->names,
+                  "AAMP names (one a line) to print instead of their CRC32 hashes");
+  return {cat,
+          [request](std::ostream& out, std::ostream& err) { return run_cat(*request, out, err); }};
 }
 
 }  // namespace ainb::cli

@@ -47,21 +47,11 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
 
 struct RunRequest {
   std::string file;
-  std::string command;
-  std::uint64_t frames = 600;
-  std::vector<std::string> module_dirs;
+  // The run options (the table's rows, simulation/run_options.hpp), as the command line set them.
+  simulation::RunOptions options;
   std::string scenario;
-  std::uint64_t seed = 0;
   std::string trace;  // a file, "-" for standard output, empty for none
   std::string format = "jsonl";
-  bool stub_missing_modules = false;
-  bool restart = false;
-  bool generic_nodes = false;
-  bool ambiguous_readings = false;  // implies generic_nodes
-  bool stub_children = false;
-  bool simultaneous_ends_first = false;
-  FileLookup source;              // the romfs also holds modules and blackboard parameter files
-  std::vector<std::string> defs;  // node definition files: stub outputs
   std::uint64_t max_trace_events = 10'000'000;  // simulation::kDefaultMaxTraceEvents
   std::string coverage;  // where the coverage report goes (JSON); empty for none
   std::string html;      // where the run's page goes (report::run_page); empty for none
@@ -71,8 +61,8 @@ struct RunRequest {
   bool verbose = false;
 };
 
-// The simulation options a request asks for (run.cpp).
-simulation::RunOptions run_options(const RunRequest& request);
+// Where the run options' romfs and dictionaries (and scan's opened packs) find a FILE.
+FileLookup file_lookup(const simulation::RunOptions& options);
 
 // `ainb run` exits 2 when the instance faulted (host code it called threw; docs/robustness.md).
 inline constexpr int kExitFault = 2;

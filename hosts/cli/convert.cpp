@@ -20,6 +20,7 @@
 #include "ainb/writer/text_form.hpp"
 #include "ainb/writer/writer.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -280,6 +281,31 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
     err << "error: " << e.what() << '\n';
   }
   return kExitLoadError;
+}
+
+Command add_convert_command(CLI::App& app) {
+  auto request = std::make_shared<ConvertRequest>();
+  auto* convert = app.add_subcommand(
+      "convert",
+      "Convert between AINB and the JSON text form (by extension: .json is text), or --check "
+      "that a file comes back byte for byte");
+  convert->add_option("IN", request->input, "AINB file, PACK:MEMBER or .json file")->required();
+  convert->add_option("OUT", request->output, "AINB or .json file to write");
+  convert->add_flag("--force", request->force,
+                    "Write a JSON file that ainb run would refuse (a misnamed built-in plug, a "
+                    "cycle of child plugs, ...): a warning instead of an error");
+  convert->add_flag("--check", request->check,
+                    "Write IN back through the writer and the text form and report whether the "
+                    "bytes are identical, else the first differing offset and its section");
+  convert
+      ->add_option("--indent", request->indent, "JSON spaces per indentation level (-1: one line)")
+      ->check(CLI::Range(-1, 16))
+      ->capture_default_str();
+  add_file_lookup(*convert, request->source,
+                  "A romfs-like folder where IN (or PACK:MEMBER) is also looked up");
+  return {convert, [request](std::ostream& out, std::ostream& err) {
+            return run_convert(*request, out, err);
+          }};
 }
 
 }  // namespace ainb::cli

@@ -12,6 +12,7 @@
 
 #include "ainb/exb/machine.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -198,6 +199,28 @@ int run_eval(const Model& model, const EvalRequest& request, std::ostream& out, 
     }
   }
   return kExitOk;
+}
+
+Command add_eval_command(CLI::App& app) {
+  auto request = std::make_shared<EvalRequest>();
+  auto* eval =
+      app.add_subcommand("eval", "Run one EXB function (setup, then main) and print its output");
+  auto run = with_model(*eval, [request](const Model& model, std::ostream& out, std::ostream& err) {
+    try {
+      return run_eval(model, *request, out, err);
+    } catch (const LoadError& e) {  // the EXB verifier rejected the function
+      err << "error: " << e.what() << '\n';
+      return kExitLoadError;
+    }
+  });
+  eval->add_option("--function", request->function, "Function index")->required();
+  eval->add_option("--input", request->input,
+                   "The input value: an integer, a float, true/false, text, or x,y,z");
+  eval->add_option("--static", request->static_hex,
+                   "Initial static memory as hex bytes (e.g. 0a000000)");
+  eval->add_option("--user", request->user,
+                   "SIGNATURE=VALUE: a user function returning VALUE (repeatable)");
+  return {eval, run};
 }
 
 }  // namespace ainb::cli

@@ -10,6 +10,7 @@
 #include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/regress.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 #include "warnings.hpp"
 
 namespace ainb::cli {
@@ -90,10 +91,10 @@ int report_difference(const ExploreRequest& request, const simulation::ExploreOp
 int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& err) {
   WarningReport warnings(request.run.verbose);
   simulation::ExploreOptions options;
-  options.run = run_options(request.run);
+  options.run = request.run.options;
   options.run.log = warnings.sink();
   options.runs = request.runs;
-  options.seed = request.run.seed;
+  options.seed = request.run.options.seed;
   options.jobs = request.jobs;
   options.shrink = request.shrink;
   options.against = request.against;
@@ -165,6 +166,38 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
     err << "error: " << e.what() << '\n';
     return kExitUsage;
   }
+}
+
+Command add_explore_command(CLI::App& app) {
+  auto request = std::make_shared<ExploreRequest>();
+  request->run.options.frames = simulation::kExploreFrames;
+  auto* explore = app.add_subcommand(
+      "explore",
+      "Generate scenarios guided by coverage: report what they reach against plain runs, and "
+      "write a minimal scenario for each branch plain runs miss (exit 0 done, 1 error, 2 usage)");
+  explore->add_option("FILE", request->run.file, "AINB file")->required();
+  // Explore chooses the commands, and its scenarios restart: no --command or --restart.
+  add_run_options(*explore, request->run.options, simulation::kTakenByExplore);
+  describe(*explore, "--frames", "Frames each scenario runs");
+  describe(*explore, "--seed", "The exploration's seed: the same seed gives the same scenarios");
+  add_verbose(*explore, request->run);
+  add_page_options(*explore, request->run);
+  explore->add_option("--runs", request->runs, "Scenarios to generate and run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
+      ->capture_default_str();
+  explore->add_option("--jobs,-j", request->jobs, "Threads (the results do not change)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  explore->add_option("--output,-o", request->output,
+                      "A folder: one scenario file per branch found, and coverage.json");
+  explore->add_flag("!--no-shrink", request->shrink, "Write the scenarios as found, not shrunk");
+  explore->add_option("--against", request->against,
+                      "An edited version of FILE: run the scenarios on both and stop at the first "
+                      "difference, as `ainb regress ORIGINAL EDITED --explore N` (exit 0 none "
+                      "found, 1 a difference, 2 error)");
+  return {explore, [request](std::ostream& out, std::ostream& err) {
+            return run_explore(*request, out, err);
+          }};
 }
 
 }  // namespace ainb::cli

@@ -14,6 +14,7 @@
 #include "ainb/loader.hpp"
 #include "ainb/report/dot.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -112,6 +113,22 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
   }
   if (request.output.empty()) out << rendered.svg;
   return kExitOk;
+}
+
+Command add_graph_command(CLI::App& app) {
+  auto request = std::make_shared<GraphRequest>();
+  auto* graph = app.add_subcommand(
+      "graph", "Print the file as Graphviz DOT: commands, nodes, plugs by kind, queries, modules");
+  auto run =
+      with_model(*graph, [request](const Model& model, std::ostream& out, std::ostream& err) {
+        return run_graph(model, *request, out, err);
+      });
+  graph->add_option("--trace", request->trace,
+                    "A JSON-lines trace of `ainb run`: colour the nodes that ran by their last "
+                    "result");
+  graph->add_flag("--svg", request->svg, "Render SVG through Graphviz's `dot` program");
+  graph->add_option("-o,--output", request->output, "Write to this file");
+  return {graph, run};
 }
 
 }  // namespace ainb::cli

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -82,6 +83,14 @@ std::string format_info(const Model& m) {
     }
   }
   return line.text;
+}
+
+Command add_info_command(CLI::App& app) {
+  auto* info = app.add_subcommand("info", "Print a readable summary of a file");
+  return {info, with_model(*info, [](const Model& model, std::ostream& out, std::ostream&) {
+            out << format_info(model);
+            return kExitOk;
+          })};
 }
 
 }  // namespace ainb::cli

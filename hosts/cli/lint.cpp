@@ -8,6 +8,7 @@
 #include "ainb/gamedata/catalogue.hpp"
 #include "ainb/gamedata/romfs.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 
 namespace ainb::cli {
 
@@ -82,6 +83,29 @@ int run_lint(const LintRequest& request, std::ostream& out, std::ostream& err) {
     }
   }
   return real.empty() ? kExitOk : kExitFindings;
+}
+
+Command add_lint_command(CLI::App& app) {
+  auto request = std::make_shared<LintRequest>();
+  auto* lint = app.add_subcommand(
+      "lint",
+      "Check the user nodes of a file against node definitions: unknown classes, wrong file "
+      "category, missing, extra or mistyped parameters (exit 0 clean, 1 findings, 2 error)");
+  lint->add_option("FILE", request->file, "AINB file, or PACK:MEMBER")->required();
+  lint->add_option("--defs", request->defs,
+                   "Node definitions (repeatable): NodeDefinition.json, or a BYML table "
+                   "Node.Product.<N>.aidefn.byml[.zs] (category from its romfs folder, its name's "
+                   "first part, or CATEGORY=FILE); default with --romfs: the romfs's newest of "
+                   "each category");
+  lint->add_option("--format", request->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  add_file_lookup(*lint, request->source,
+                  "A romfs-like folder where FILE (or PACK:MEMBER) is also looked up; without "
+                  "--defs, its newest {AI,Logic,Sequence}/NodeDefinition/ tables are the "
+                  "definitions");
+  return {lint,
+          [request](std::ostream& out, std::ostream& err) { return run_lint(*request, out, err); }};
 }
 
 }  // namespace ainb::cli

@@ -13,6 +13,7 @@
 #include "ainb/load_error.hpp"
 #include "ainb/report/timeline.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 #include "warnings.hpp"
 
 namespace ainb::cli {
@@ -75,7 +76,7 @@ int run_report(const ReportRequest& request, std::ostream& out, std::ostream& er
   }
   // The file and its modules, loaded as a run loads them; no frame runs.
   WarningReport warnings(request.run.verbose);
-  auto options = run_options(request.run);
+  auto options = request.run.options;
   options.frames = 0;
   options.log = warnings.sink();
   simulation::Summary summary;
@@ -103,6 +104,23 @@ int run_report(const ReportRequest& request, std::ostream& out, std::ostream& er
   out << fmt::format("wrote {}: {} frames, {} events\n", request.run.html, summary.frames,
                      timeline.events());
   return kExitOk;
+}
+
+Command add_report_command(CLI::App& app) {
+  auto request = std::make_shared<ReportRequest>();
+  auto* report = app.add_subcommand(
+      "report", "Write the HTML page of a run (as ainb run --html) from its JSON-lines trace");
+  report->add_option("TRACE", request->trace, "A trace of ainb run --format jsonl")->required();
+  report->add_option("--file", request->run.file, "The AINB file the trace ran")->required();
+  report->add_option("-o,--output", request->run.html, "The page to write")->required();
+  add_run_options(*report, request->run.options, simulation::kTakenByReport);
+  describe(*report, "--stub-missing-modules",
+           "Show module nodes whose file is not found as plain nodes");
+  describe(*report, "--romfs", kRomfsHelp);
+  report->add_option("--dot", request->run.dot, "Graphviz's dot program (default: dot on PATH)");
+  return {report, [request](std::ostream& out, std::ostream& err) {
+            return run_report(*request, out, err);
+          }};
 }
 
 }  // namespace ainb::cli

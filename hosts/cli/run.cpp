@@ -23,6 +23,7 @@
 #include "ainb/simulation/regress.hpp"
 #include "ainb/simulation/simulation.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 #include "terminal.hpp"
 #include "warnings.hpp"
 
@@ -32,7 +33,7 @@ namespace {
 
 simulation::RunOptions regress_options(const RegressRequest& request,
                                        const WarningReport& warnings) {
-  auto options = run_options(request.run);
+  auto options = request.run.options;
   options.max_held_events = request.max_held_events;
   options.log = warnings.sink();
   return options;
@@ -68,26 +69,6 @@ int run_golden(const RegressRequest& request, const WarningReport& warnings, std
 }
 
 }  // namespace
-
-simulation::RunOptions run_options(const RunRequest& request) {
-  simulation::RunOptions options;
-  options.command = request.command;
-  options.frames = request.frames;
-  options.seed = request.seed;
-  options.restart = request.restart;
-  options.generic_nodes = request.generic_nodes || request.ambiguous_readings;
-  options.ambiguous_readings = request.ambiguous_readings;
-  options.stub_children = request.stub_children;
-  options.simultaneous_ends_first = request.simultaneous_ends_first;
-  options.stub_missing_modules = request.stub_missing_modules;
-  for (const auto& dir : request.module_dirs)
-    options.modules.emplace_back(dir);
-  options.romfs = request.source.romfs;
-  options.zsdic = request.source.zsdic;
-  for (const auto& path : request.defs)
-    options.definitions.emplace_back(path);
-  return options;
-}
 
 int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& err) {
   // Each file is loaded once per side and scenario: its warnings are said once, at the end.
@@ -279,7 +260,7 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
   // With a machine-readable trace on standard output, the summary goes to standard error.
   auto& summary_out = request.trace == "-" && format != simulation::TraceFormat::Text ? err : out;
   WarningReport warnings(request.verbose);
-  auto options = run_options(request);
+  auto options = request.options;
   options.log = warnings.sink();
   // Opened before the run, so a path that cannot be written costs no run.
   std::ofstream coverage_out;
@@ -338,7 +319,8 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
     return kExitOk;
   } catch (const LoadError& e) {
     err << "error: " << e.what() << '\n';
-    if (!request.stub_missing_modules && e.reason().find("was not found") != std::string::npos) {
+    if (!request.options.stub_missing_modules &&
+        e.reason().find("was not found") != std::string::npos) {
       err << "hint: --modules DIR adds a folder to search; --stub-missing-modules runs missing "
              "modules as stub nodes\n";
     }
@@ -353,6 +335,95 @@ int run_simulation(const RunRequest& request, std::ostream& out, std::ostream& e
     err << "error: " << e.what() << '\n';
     return kExitLoadError;
   }
+}
+
+Command add_run_command(CLI::App& app) {
+  auto request = std::make_shared<RunRequest>();
+  auto* run = app.add_subcommand(
+      "run", "Simulate a file offline: run a command for some frames under a scenario");
+  run->add_option("FILE", request->file, "AINB file")->required();
+  add_run_options(*run, request->options, simulation::kTakenByRun);
+  add_verbose(*run, *request);
+  run->add_option("--scenario", request->scenario,
+                  "A scenario file (JSON, docs/simulation.md): blackboard values, command "
+                  "switches, node behaviour, user function values, seed");
+  run->add_option("--trace", request->trace, "Write the trace to this file, or - for stdout");
+  run->add_option("--format", request->format, "Trace format")
+      ->check(CLI::IsMember({"jsonl", "text", "chrome"}))
+      ->capture_default_str();
+  run->add_option("--max-trace-events", request->max_trace_events,
+                  "Trace events written before the trace is truncated (docs/robustness.md)")
+      ->capture_default_str();
+  run->add_option("--coverage", request->coverage,
+                  "Write what the run reached (nodes, selector branches, transitions, commands) "
+                  "to this JSON file, and list what it never reached (docs/simulation.md)");
+  add_page_options(*run, *request);
+  return {run, [request](std::ostream& out, std::ostream& err) {
+            return run_simulation(*request, out, err);
+          }};
+}
+
+Command add_regress_command(CLI::App& app) {
+  auto request = std::make_shared<RegressRequest>();
+  auto* regress = app.add_subcommand(
+      "regress",
+      "Run an original and an edited file under the same scenarios and report the first "
+      "difference; or record golden traces of many files and check later versions against "
+      "them (exit 0 equal, 1 different, 2 error)");
+  regress->add_option("FILES", request->files,
+                      "ORIGINAL EDITED; with --record, the files and folders to record; with "
+                      "--check, where to find them (default: as recorded)");
+  regress->add_option("--scenario", request->scenarios, "A scenario file (repeatable)");
+  auto* record = regress->add_option(
+      "--record", request->record,
+      "Record golden traces of every *.ainb under FILES (with the X*.scenario.json beside each) "
+      "into this folder");
+  auto* check =
+      regress
+          ->add_option("--check", request->check,
+                       "Check the files against the golden traces recorded in this folder")
+          ->excludes(record);
+  regress
+      ->add_flag("--strict", request->strict,
+                 "ORIGINAL EDITED: exit 1 also when the traces agree but an edited value went "
+                 "unseen (a note: its node's stub ignored it, or no run entered the node)")
+      ->excludes(record)
+      ->excludes(check);
+  for (auto* option : add_run_options(*regress, request->run.options, simulation::kTakenByRegress))
+    option->excludes(check);
+  add_verbose(*regress, request->run);
+  for (auto* option : add_page_options(*regress, request->run)) {
+    option->excludes(record);
+    option->excludes(check);
+  }
+  regress
+      ->add_option("--max-trace-events", request->max_held_events,
+                   "Events a run may trace: both traces are held in memory to be compared (a few "
+                   "hundred bytes an event)")
+      ->capture_default_str();
+  auto* regress_explore =
+      regress
+          ->add_option("--explore", request->explore,
+                       fmt::format("ORIGINAL EDITED: run N scenarios `ainb explore` generates "
+                                   "({} frames each unless --frames), stop at the first "
+                                   "difference, shrink it and write it to -o DIR",
+                                   simulation::kExploreFrames))
+          ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
+          ->excludes(record)
+          ->excludes(check);
+  regress
+      ->add_option("--output,-o", request->output,
+                   "With --explore: a folder for the scenario that shows the difference")
+      ->needs(regress_explore);
+  regress->add_option("--jobs,-j", request->jobs, "With --explore: threads")
+      ->check(CLI::Range(1u, 256u))
+      ->needs(regress_explore);
+  return {regress, [request, regress](std::ostream& out, std::ostream& err) {
+            // --explore's scenarios are short unless told otherwise.
+            if (request->explore != 0 && regress->get_option("--frames")->count() == 0)
+              request->run.options.frames = simulation::kExploreFrames;
+            return run_regress(*request, out, err);
+          }};
 }
 
 }  // namespace ainb::cli

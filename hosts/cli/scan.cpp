@@ -28,6 +28,7 @@
 #include "ainb/load_error.hpp"
 #include "ainb/runtime/unhonoured.hpp"
 #include "commands.hpp"
+#include "registration.hpp"
 #include "terminal.hpp"
 
 namespace ainb::cli {
@@ -409,7 +410,7 @@ void print_text(const std::vector<FileResult>& results, bool linted, const ScanR
                       ? 100.0 * static_cast<double>(t.modelled) / static_cast<double>(t.user_nodes)
                       : 0.0));
   row("graph valid", std::to_string(t.validated));
-  row("ran without fault", fmt::format("{} ({} frames)", t.ran, request.run.frames));
+  row("ran without fault", fmt::format("{} ({} frames)", t.ran, request.run.options.frames));
   row("warnings", std::to_string(t.warnings));
   row("failed", std::to_string(t.failed));
   if (request.time) {
@@ -432,7 +433,7 @@ void print_json(const std::vector<FileResult>& results, bool linted, const ScanR
                {"not_honoured", t.not_honoured},
                {"validated", t.validated},
                {"ran_without_fault", t.ran},
-               {"frames", request.run.frames},
+               {"frames", request.run.options.frames},
                {"warnings", t.warnings},
                {"user_nodes", t.user_nodes},
                {"modelled_user_nodes", t.modelled},
@@ -448,7 +449,7 @@ void print_json(const std::vector<FileResult>& results, bool linted, const ScanR
 }  // namespace
 
 int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
-  const auto& romfs = request.run.source.romfs;
+  const auto romfs = request.run.options.romfs.string();
   if (request.paths.empty() && romfs.empty()) {
     err << "error: scan needs a PATH (a folder, a pack or an AI file) or --romfs DIR\n";
     return kExitUsage;
@@ -460,15 +461,18 @@ int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
   }
   Context context;
   context.request = &request;
-  context.lookup = request.run.source;
-  context.options = run_options(request.run);
+  context.lookup = file_lookup(request.run.options);
+  context.options = request.run.options;
   context.generic_classes =
-      gamedata::generic_node_names({.ambiguous_readings = request.run.ambiguous_readings});
+      gamedata::generic_node_names({.ambiguous_readings = request.run.options.ambiguous_readings});
   Targets scanned;
   auto& targets = scanned.files;
   try {
-    const auto dictionaries = gamedata::load_dictionaries(romfs, request.run.source.zsdic);
-    auto catalogue = gamedata::load_node_definitions(request.run.defs, romfs, &dictionaries);
+    const auto& options = request.run.options;
+    const auto dictionaries = gamedata::load_dictionaries(romfs, options.zsdic);
+    const std::vector<std::string> definitions(options.definitions.begin(),
+                                               options.definitions.end());
+    auto catalogue = gamedata::load_node_definitions(definitions, romfs, &dictionaries);
     if (!catalogue.classes().empty()) context.catalogue = std::move(catalogue);
     if (request.paths.empty()) add_romfs(romfs, dictionaries, scanned);
     for (const auto& path : request.paths) {
@@ -518,6 +522,38 @@ int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
   const bool all_passed = std::all_of(results.begin(), results.end(),
                                       [](const FileResult& r) { return r.failures.empty(); });
   return all_passed ? kExitOk : kExitScanFailed;
+}
+
+Command add_scan_command(CLI::App& app) {
+  auto request = std::make_shared<ScanRequest>();
+  auto* scan = app.add_subcommand(
+      "scan",
+      "Check every AI file of folders, packs or a romfs: load, byte-exact round trip, lint (with "
+      "node definitions), runtime graph and a run, each file in a worker process (exit 0 all "
+      "pass, 1 a file failed, 2 usage)");
+  scan->add_option(
+          "PATH", request->paths,
+          "A folder (every *.ainb and every pack's AI/*.ainb under it: a mod as it ships), "
+          "a pack (.pack.zs, .sarc: its AI/*.ainb) or an AI file (repeatable; default "
+          "with --romfs: the romfs)")
+      ->check(CLI::ExistingPath);
+  add_run_options(*scan, request->run.options, simulation::kTakenByScan);
+  describe(*scan, "--romfs",
+           "A romfs-like folder: without PATH, every pack under ROMFS/Pack/Actor and every "
+           "loose *.ainb is scanned; modules, parameter files and node definitions are looked "
+           "up there");
+  scan->add_option("--jobs,-j", request->jobs, "Worker processes at once (default: the cores)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+  scan->add_option("--shard", request->shard,
+                   "K/N: only the files i (0-based, sorted by name) with i mod N = K - 1, so N CI "
+                   "jobs share the files");
+  scan->add_option("--format", request->format, "Report format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  scan->add_flag("!--no-time", request->time,
+                 "Leave the times out of the report, so that two runs compare equal");
+  return {scan,
+          [request](std::ostream& out, std::ostream& err) { return run_scan(*request, out, err); }};
 }
 
 }  // namespace ainb::cli

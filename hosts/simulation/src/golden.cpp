@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -90,39 +91,42 @@ std::vector<fs::path> paths(const nlohmann::json& strings) {
   return out;
 }
 
-nlohmann::json options_json(const RunOptions& o) {
-  nlohmann::json j = {{"command", o.command},
-                      {"frames", o.frames},
-                      {"seed", o.seed},
-                      {"restart", o.restart},
-                      {"generic_nodes", o.generic_nodes},
-                      {"stub_children", o.stub_children},
-                      {"modules", strings(o.modules)},
-                      {"stub_missing_modules", o.stub_missing_modules},
-                      {"romfs", o.romfs.generic_string()},
-                      {"zsdic", o.zsdic.generic_string()},
-                      {"definitions", strings(o.definitions)}};
-  // Only when set, so that folders recorded before it existed read back the same.
-  if (o.ambiguous_readings) j["ambiguous_readings"] = true;
+// The run options a golden set records: every row `regress` takes, under the row's name, so
+// that `--check` replays with all of them (a new row is recorded with no change here).
+nlohmann::json options_json(const RunOptions& options) {
+  nlohmann::json j = nlohmann::json::object();
+  for_each_run_option(options, [&](const RunOptionInfo& info, const auto& field) {
+    if ((info.takers & kTakenByRegress) == 0) return;
+    using Field = std::decay_t<decltype(field)>;
+    auto& value = j[std::string(info.name)];
+    if constexpr (std::is_same_v<Field, fs::path>) {
+      value = field.generic_string();
+    } else if constexpr (std::is_same_v<Field, std::vector<fs::path>>) {
+      value = strings(field);
+    } else {
+      value = field;
+    }
+  });
   return j;
 }
 
+// A key absent from the manifest (recorded before its row existed) keeps the row's default,
+// which is how those recordings ran.
 RunOptions options_from(const nlohmann::json& j) {
-  RunOptions o;
-  o.command = j.at("command").get<std::string>();
-  o.frames = j.at("frames").get<std::uint64_t>();
-  o.seed = j.at("seed").get<std::uint64_t>();
-  // Absent from folders recorded before they existed.
-  o.restart = j.value("restart", false);
-  o.generic_nodes = j.value("generic_nodes", false);
-  o.ambiguous_readings = j.value("ambiguous_readings", false);
-  o.stub_children = j.value("stub_children", false);
-  o.modules = paths(j.at("modules"));
-  o.stub_missing_modules = j.at("stub_missing_modules").get<bool>();
-  o.romfs = j.at("romfs").get<std::string>();
-  o.zsdic = j.at("zsdic").get<std::string>();
-  o.definitions = paths(j.at("definitions"));
-  return o;
+  RunOptions options;
+  for_each_run_option(options, [&](const RunOptionInfo& info, auto& field) {
+    const auto found = j.find(std::string(info.name));
+    if ((info.takers & kTakenByRegress) == 0 || found == j.end()) return;
+    using Field = std::decay_t<decltype(field)>;
+    if constexpr (std::is_same_v<Field, fs::path>) {
+      field = found->template get<std::string>();
+    } else if constexpr (std::is_same_v<Field, std::vector<fs::path>>) {
+      field = paths(*found);
+    } else {
+      field = found->template get<Field>();
+    }
+  });
+  return options;
 }
 
 // With several inputs, the traces of each go under its number: two inputs may hold files of the

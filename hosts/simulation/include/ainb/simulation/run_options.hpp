@@ -50,10 +50,10 @@ enum OptionTaker : unsigned {
   kTakenByScan = 1u << 3,      // ainb scan
   kTakenByInstance = 1u << 4,  // ainb.Instance, an actor the host ticks
   kTakenByReport = 1u << 5,    // ainb report: what finds the file's modules
+  kTakenByCApi = 1u << 6,      // the C API (hosts/capi): a setter of ainb_runtime or instance
 };
 inline constexpr unsigned kTakenByRuns = kTakenByRun | kTakenByRegress | kTakenByScan;
-inline constexpr unsigned kTakenByAll =
-    kTakenByRuns | kTakenByExplore | kTakenByInstance;
+inline constexpr unsigned kTakenByAll = kTakenByRuns | kTakenByExplore | kTakenByInstance;
 inline constexpr unsigned kTakenToFindFiles = kTakenByAll | kTakenByReport;
 
 // Frames each scenario of an exploration runs unless told otherwise (`ainb explore`,
@@ -62,44 +62,45 @@ inline constexpr std::uint64_t kExploreFrames = 120;
 
 // X(name, kind, default, most, takers, flag, help): `name` is the field, the golden manifest's
 // key and the Python keyword; `most` the largest Count (0: any); `flag` the command line's.
-#define AINB_RUN_OPTIONS(X)                                                                      \
-  X(command, Text, "", 0, kTakenByRuns, "--command",                                             \
-    "The command to start (default: the scenario's, else the file's first; a Logic file runs "   \
-    "all its nodes)")                                                                            \
-  X(frames, Count, 600, ::ainb::simulation::kMaxFrames, kTakenByRuns | kTakenByExplore,          \
-    "--frames", "Frames to run (at most 1,000,000,000)")                                         \
-  X(seed, Count, 0, 0, kTakenByAll, "--seed", "Random seed (a scenario's wins)")                 \
-  X(restart, Flag, false, 0, kTakenByRuns, "--restart",                                          \
-    "Start the command again whenever it ends, before the next frame, as a game issues an "      \
-    "actor's AI again (a scenario's \"restart\" wins)")                                          \
-  X(generic_nodes, Flag, false, 0, kTakenByAll, "--generic-nodes",                               \
-    "Run TotK's generic classes (blackboard writes, result setters, math queries) as "           \
+#define AINB_RUN_OPTIONS(X)                                                                       \
+  X(command, Text, "", 0, kTakenByRuns, "--command",                                              \
+    "The command to start (default: the scenario's, else the file's first; a Logic file runs "    \
+    "all its nodes)")                                                                             \
+  X(frames, Count, 600, ::ainb::simulation::kMaxFrames, kTakenByRuns | kTakenByExplore,           \
+    "--frames", "Frames to run (at most 1,000,000,000)")                                          \
+  X(seed, Count, 0, 0, kTakenByAll | kTakenByCApi, "--seed", "Random seed (a scenario's wins)")   \
+  X(restart, Flag, false, 0, kTakenByRuns, "--restart",                                           \
+    "Start the command again whenever it ends, before the next frame, as a game issues an "       \
+    "actor's AI again (a scenario's \"restart\" wins)")                                           \
+  X(generic_nodes, Flag, false, 0, kTakenByAll | kTakenByCApi, "--generic-nodes",                 \
+    "Run TotK's generic classes (blackboard writes, result setters, math queries) as "            \
     "implemented (docs/generic-nodes.md) instead of as stubs; a scenario's scripted classes win") \
-  X(ambiguous_readings, Flag, false, 0, kTakenByAll, "--ambiguous-readings",                     \
-    "With --generic-nodes (implied), also our readings of the generic classes the evidence "     \
-    "leaves open (ExecuteGenericCounter, QueryGenericMultiBool, SelectorBoolTrigger, ...: "      \
-    "docs/generic-nodes.md, \"Readings\")")                                                      \
-  X(stub_children, Flag, false, 0, kTakenByAll, "--stub-children",                               \
-    "Stubs with child plugs run their first one and return its result, so the tree below a "     \
-    "class nobody scripted runs (an event's Execute wrapper, a Selector* class)")                \
-  X(simultaneous_ends_first, Flag, false, 0, kTakenByRuns | kTakenByExplore,                     \
-    "--simultaneous-ends-first",                                                                 \
-    "Read Element_Simultaneous ResultPolicy 1 as: the node ends when its first child finishes, " \
-    "with that child's result (not honoured otherwise; docs/semantics.md)")                      \
-  X(stub_missing_modules, Flag, false, 0, kTakenToFindFiles, "--stub-missing-modules",           \
-    "Run module nodes whose file is not found as stub nodes (one warning for all)")              \
-  X(modules, Paths, {}, 0, kTakenToFindFiles, "--modules",                                       \
-    "A folder where module files are found (repeatable; default: the file's own)")               \
-  X(romfs, Path, {}, 0, kTakenToFindFiles, "--romfs",                                            \
-    "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard parameter files are "    \
-    "also looked up there and in the packs under ROMFS/Pack")                                    \
-  X(zsdic, Path, {}, 0, kTakenToFindFiles, "--zsdic",                                            \
-    "zstd dictionaries for packs and .zs files: a folder of *.zsdic or ZsDic.pack.zs (default "  \
-    "ROMFS/Pack/ZsDic.pack.zs)")                                                                 \
-  X(definitions, Paths, {}, 0, kTakenByAll, "--defs",                                            \
-    "Node definitions (repeatable): stub nodes write the declared output defaults. "             \
-    "NodeDefinition.json, or a BYML table Node.Product.<N>.aidefn.byml[.zs] (category from its " \
-    "romfs folder, its name's first part, or CATEGORY=FILE); default with --romfs: the romfs's " \
+  X(ambiguous_readings, Flag, false, 0, kTakenByAll, "--ambiguous-readings",                      \
+    "With --generic-nodes (implied), also our readings of the generic classes the evidence "      \
+    "leaves open (ExecuteGenericCounter, QueryGenericMultiBool, SelectorBoolTrigger, ...: "       \
+    "docs/generic-nodes.md, \"Readings\")")                                                       \
+  X(stub_children, Flag, false, 0, kTakenByAll, "--stub-children",                                \
+    "Stubs with child plugs run their first one and return its result, so the tree below a "      \
+    "class nobody scripted runs (an event's Execute wrapper, a Selector* class)")                 \
+  X(simultaneous_ends_first, Flag, false, 0, kTakenByRuns | kTakenByExplore,                      \
+    "--simultaneous-ends-first",                                                                  \
+    "Read Element_Simultaneous ResultPolicy 1 as: the node ends when its first child finishes, "  \
+    "with that child's result (not honoured otherwise; docs/semantics.md)")                       \
+  X(stub_missing_modules, Flag, false, 0, kTakenToFindFiles | kTakenByCApi,                       \
+    "--stub-missing-modules",                                                                     \
+    "Run module nodes whose file is not found as stub nodes (one warning for all)")               \
+  X(modules, Paths, {}, 0, kTakenToFindFiles | kTakenByCApi, "--modules",                         \
+    "A folder where module files are found (repeatable; default: the file's own)")                \
+  X(romfs, Path, {}, 0, kTakenToFindFiles, "--romfs",                                             \
+    "A romfs-like folder: FILE (or PACK:MEMBER), modules and blackboard parameter files are "     \
+    "also looked up there and in the packs under ROMFS/Pack")                                     \
+  X(zsdic, Path, {}, 0, kTakenToFindFiles, "--zsdic",                                             \
+    "zstd dictionaries for packs and .zs files: a folder of *.zsdic or ZsDic.pack.zs (default "   \
+    "ROMFS/Pack/ZsDic.pack.zs)")                                                                  \
+  X(definitions, Paths, {}, 0, kTakenByAll, "--defs",                                             \
+    "Node definitions (repeatable): stub nodes write the declared output defaults. "              \
+    "NodeDefinition.json, or a BYML table Node.Product.<N>.aidefn.byml[.zs] (category from its "  \
+    "romfs folder, its name's first part, or CATEGORY=FILE); default with --romfs: the romfs's "  \
     "newest of each category")
 
 // What the table says of one option, for the hosts that list them (the command line, golden
