@@ -63,9 +63,7 @@ class Actor {
     auto& registry = runtime_.registry();
     for (const auto& [name, node_class] : options.node_classes)
       registry.add(name, node_class);
-    registry.stub_runs_first_child = options.stub_children;
-    if (options.generic_nodes)
-      gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
+    simulation::configure_registry(registry, options);
     for (const auto& dir : options.modules)
       runtime_.add_module_folder(dir);
     if (options.stub_missing_modules)

@@ -54,6 +54,12 @@ std::shared_ptr<const formats::NodeCatalogue> load_catalogue(const RunOptions& o
       gamedata::load_node_definitions(specs, options.romfs, &dictionaries));
 }
 
+void configure_registry(runtime::NodeRegistry& registry, const RunOptions& options) {
+  registry.stub_runs_first_child = options.stub_children;
+  if (options.generic_nodes || options.ambiguous_readings)
+    gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
+}
+
 Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
                   const AddClasses& add_classes, const exb::UserFunctions& functions) {
   const auto spec = gamedata::parse_file_spec(file.string());
@@ -67,12 +73,10 @@ Actor build_actor(const std::filesystem::path& file, const RunOptions& options,
   runtime::NodeRegistry registry;
   if (!actor.catalogue->classes().empty())
     actor.stub_outputs = registry.stub_outputs = gamedata::catalogue_stub_outputs(*actor.catalogue);
-  registry.stub_runs_first_child = options.stub_children;
   for (const auto& [cls, node_class] : options.node_classes)
     registry.add(cls, node_class);
   if (add_classes) add_classes(registry);
-  if (options.generic_nodes || options.ambiguous_readings)
-    gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
+  configure_registry(registry, options);
   // Modules: the --modules folders (default: the file's own, for a plain file), then the file's
   // pack, the shared packs and the romfs (when any of them is used).
   auto dirs = options.modules;

@@ -199,4 +199,9 @@ std::vector<const runtime::Graph*> actor_graphs(const runtime::Graph& graph);
 Summary simulate(const std::filesystem::path& file, const Scenario& scenario,
                  const RunOptions& options, TraceSink* trace);
 
+// What the options say of a registry's node classes: the stubs' policies and the generic classes.
+// Called after the host's own classes are added (they win over the generic ones); `simulate` and
+// the Python module's actors share it.
+void configure_registry(runtime::NodeRegistry& registry, const RunOptions& options);
+
 }  // namespace ainb::simulation
