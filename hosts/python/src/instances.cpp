@@ -12,7 +12,6 @@
 #include <pybind11/stl.h>
 
 #include "ainb/gamedata/catalogue.hpp"
-#include "ainb/gamedata/generic_nodes.hpp"
 #include "ainb/gamedata/romfs.hpp"
 #include "ainb/gamedata/use_romfs.hpp"
 #include "ainb/runtime/runtime.hpp"
