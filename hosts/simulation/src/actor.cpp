@@ -56,6 +56,7 @@ std::shared_ptr<const formats::NodeCatalogue> load_catalogue(const RunOptions& o
 
 void configure_registry(runtime::NodeRegistry& registry, const RunOptions& options) {
   registry.stub_runs_first_child = options.stub_children;
+  registry.stub_running_updates = static_cast<std::uint32_t>(options.stub_running_updates);
   if (options.generic_nodes || options.ambiguous_readings)
     gamedata::add_generic_nodes(registry, {.ambiguous_readings = options.ambiguous_readings});
 }

@@ -101,7 +101,10 @@ inline constexpr std::uint64_t kExploreFrames = 120;
     "Node definitions (repeatable): stub nodes write the declared output defaults. "              \
     "NodeDefinition.json, or a BYML table Node.Product.<N>.aidefn.byml[.zs] (category from its "  \
     "romfs folder, its name's first part, or CATEGORY=FILE); default with --romfs: the romfs's "  \
-    "newest of each category")
+    "newest of each category")                                                                    \
+  X(stub_running_updates, Count, 0, 65535, kTakenByAll, "--stub-running-updates",                 \
+    "Stubs run this many updates (Running) before they succeed, as a game's actions take time "   \
+    "(default: they succeed at once)")
 
 // What the table says of one option, for the hosts that list them (the command line, golden
 // manifests, Python).
