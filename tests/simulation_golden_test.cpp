@@ -298,15 +298,15 @@ TEST_CASE("golden sets keep --simultaneous-ends-first: --check replays with the 
   const auto golden = (root / "golden").string(), mod = (root / "mod").string();
   // The option changes the trace: recorded with and without it, the events differ.
   CHECK(ainb_cli({"regress", "--record", golden, mod, "--frames", "4"}).out ==
-        "file       scenario                        events  result\n"
-        "both.ainb  scenarios/both.scenario.json        17  recorded\n"
+        "file       scenario                       events  result\n"
+        "both.ainb  scenarios/both.scenario.json       17  recorded\n"
         "1 case(s): 1 recorded\n");
   const auto recorded =
       ainb_cli({"regress", "--record", golden, mod, "--frames", "4", "--simultaneous-ends-first"});
   CHECK(recorded.err == "");
   CHECK(recorded.out ==
-        "file       scenario                        events  result\n"
-        "both.ainb  scenarios/both.scenario.json         9  recorded\n"
+        "file       scenario                       events  result\n"
+        "both.ainb  scenarios/both.scenario.json       12  recorded\n"
         "1 case(s): 1 recorded\n");
   std::ifstream in(root / "golden" / "manifest.json");
   const auto manifest = nlohmann::json::parse(in);
@@ -315,8 +315,8 @@ TEST_CASE("golden sets keep --simultaneous-ends-first: --check replays with the 
   CHECK(check.err == "");
   CHECK(check.code == 0);
   CHECK(check.out ==
-        "file       scenario                        events  result\n"
-        "both.ainb  scenarios/both.scenario.json         9  same\n"
+        "file       scenario                       events  result\n"
+        "both.ainb  scenarios/both.scenario.json       12  same\n"
         "1 case(s): 1 same\n");
   fs::remove_all(root);
 }

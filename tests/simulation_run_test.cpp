@@ -316,3 +316,34 @@ TEST_CASE("ainb run and regress --restart: an ended command starts again before 
   CHECK(ainb_cli({"regress", "--check", golden, (root / "mod").string()}).code == 0);
   fs::remove_all(root);
 }
+
+TEST_CASE("ainb run --stub-running-updates: stubs run that many updates before they succeed") {
+  // The option added as one row of the run option table (docs/simulation.md, "Run options").
+  const auto updates = [](std::uint64_t n) {
+    auto run = ainb_cli({"run", kPatrol.string(), "--frames", "3", "--trace", "-", "--format",
+                         "text", "--stub-running-updates", std::to_string(n)});
+    CHECK(run.code == 0);
+    std::string results;
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("update     #4 MoveTo -> ") != std::string::npos)
+        results += line.substr(0, 5) + line.substr(line.find("->") + 2) + ";";
+    }
+    return results;
+  };
+  CHECK(updates(0) == "    1 Success;    3 Success;");
+  CHECK(updates(2) == "    1 Running;    2 Running;    3 Success;");
+  // The same through the library, and the row's largest value on the command line.
+  RunOptions options;
+  options.frames = 3;
+  options.stub_running_updates = 2;
+  const auto events = trace_of(Scenario{}, options);
+  std::size_t running = 0;
+  for (const auto& e : events)
+    running += e.value("type", "") == "MoveTo" && e.value("result", "") == "Running";
+  CHECK(running == 2);
+  const auto over = ainb_cli({"run", kPatrol.string(), "--stub-running-updates", "65536"});
+  CHECK(over.code == 2);
+  CHECK(
+      over.err.starts_with("error: --stub-running-updates: Value 65536 not in range 0 to 65535\n"));
+}

@@ -13,7 +13,8 @@ from ainb import _ainb
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE = pathlib.Path(os.environ["AINB_CLI"]).parents[2] / "examples/patrol.root.ainb"
 RUN = ["command", "frames", "seed", "restart", "generic_nodes", "ambiguous_readings", "stub_children",
-       "simultaneous_ends_first", "stub_missing_modules", "modules", "romfs", "zsdic", "definitions"]
+       "simultaneous_ends_first", "stub_missing_modules", "modules", "romfs", "zsdic", "definitions",
+       "stub_running_updates"]
 
 
 def keywords(function):
@@ -90,3 +91,19 @@ def test_the_type_checkers_stub_is_the_tables():
     run = text[text.index("class RunKeywords"):text.index("class RegressKeywords")]
     assert [line.split(":")[0].strip() for line in run.splitlines()[1:] if line] == RUN
     assert "    frames: int\n" in text and "    romfs: Optional[PathLike]\n" in text
+
+
+def test_a_row_added_to_the_table_is_a_keyword_that_works():
+    # stub_running_updates was added as one row (docs/simulation.md, "Run options").
+    def move_to(events):
+        return [e["result"] for e in events if e.get("type") == "MoveTo" and e["event"] == "update"]
+
+    assert move_to(ainb.run(EXAMPLE, frames=3).trace) == ["Success", "Success"]
+    assert move_to(ainb.run(EXAMPLE, frames=3, stub_running_updates=2).trace) == ["Running", "Running", "Success"]
+    events = []
+    actor = ainb.Instance(EXAMPLE, stub_running_updates=2, observer=events.append)
+    actor.start()
+    actor.tick(3)
+    assert move_to(events) == ["Running", "Running", "Success"]
+    with pytest.raises(ValueError, match=r"^stub_running_updates must be a whole number of at most 65535, not 65536$"):
+        ainb.run(EXAMPLE, stub_running_updates=65536)
