@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "ainb/simulation/run_options.hpp"
+#include "build_paths.hpp"
 
 namespace {
 
@@ -23,7 +24,7 @@ const std::map<std::string, std::string> kCFunctions = {
 };
 
 std::string c_header() {
-  std::ifstream in(std::filesystem::path(AINB_SOURCE_DIR) / "hosts/capi/include/ainb/ainb.h");
+  std::ifstream in(ainb::test::source_dir() / "hosts/capi/include/ainb/ainb.h");
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
