@@ -41,11 +41,12 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <memory_resource>
 #include <optional>
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <boost/container/pmr/global_resource.hpp>
+#include <boost/container/pmr/monotonic_buffer_resource.hpp>
 
 #include "ainb/runtime/instance.hpp"
 #include "ainb_builder.hpp"
@@ -278,11 +279,12 @@ struct Actors {
   // other (InstanceOptions::memory), as a host that keeps its actors together may place them;
   // without, the object from operator new (through new_delete_resource) and the block as the
   // runtime takes it by default.
-  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
+  std::unique_ptr<boost::container::pmr::monotonic_buffer_resource> arena;
   struct Destroy {
-    std::pmr::memory_resource* objects;
+    ainb::runtime::MemoryResource* objects;
     void operator()(Instance* actor) const {
-      std::pmr::polymorphic_allocator<>(objects).delete_object(actor);
+      actor->~Instance();
+      objects->deallocate(actor, sizeof(Instance), alignof(Instance));
     }
   };
   std::vector<std::unique_ptr<Instance, Destroy>> instances;
@@ -291,16 +293,16 @@ struct Actors {
          bool in_arena = false)
       : next_command(count, 0) {
     if (in_arena) {
-      arena = std::make_unique<std::pmr::monotonic_buffer_resource>(
+      arena = std::make_unique<boost::container::pmr::monotonic_buffer_resource>(
           count * (sizeof(Instance) + Instance::block_size(*graph) + 64));
     }
-    std::pmr::memory_resource* objects = in_arena ? arena.get() : std::pmr::new_delete_resource();
+    ainb::runtime::MemoryResource* objects =
+        in_arena ? arena.get() : boost::container::pmr::new_delete_resource();
     instances.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
       const InstanceOptions options{.seed = i, .observer = observer, .memory = arena.get()};
-      instances.emplace_back(
-          std::pmr::polymorphic_allocator<>(objects).new_object<Instance>(graph, options),
-          Destroy{objects});
+      void* place = objects->allocate(sizeof(Instance), alignof(Instance));
+      instances.emplace_back(new (place) Instance(graph, options), Destroy{objects});
     }
   }
   // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch

@@ -8,6 +8,7 @@ preset="${1:-release}"
 if (($# > 0)); then shift; fi
 case "$preset" in
   asan) scripts/install-deps.sh ci ;;  # clang and libFuzzer
+  wasm) scripts/install-deps.sh wasm ;;  # Emscripten and Node.js
   *) scripts/install-deps.sh tests ;;
 esac
 cmake --preset "$preset" >/dev/null

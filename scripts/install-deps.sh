@@ -4,6 +4,7 @@
 #
 #   scripts/install-deps.sh main    the `ainb` program and the bundled example (scripts/run-example.sh)
 #   scripts/install-deps.sh tests   and the whole test suite, benchmarks, Python module, browser tests
+#   scripts/install-deps.sh wasm    the `ainb` program's and the WebAssembly build's (docs/web.md)
 #   scripts/install-deps.sh ci      and what only CI adds: clang and libFuzzer, clang-format (the default)
 set -euo pipefail
 
@@ -17,7 +18,6 @@ main=(
   nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line
   libzstd-dev              # formats/: zstd (TotK .zs files and dictionaries)
-  zlib1g-dev               # formats/: CRC32 of AAMP names
 )
 tests=(
   doctest-dev              # tests
@@ -30,6 +30,10 @@ tests=(
   graphviz                 # hosts: dot lays out `ainb graph --svg` and the graphs of the HTML pages
   chromium                 # tests/browser: the HTML pages in a real (headless) browser
 )
+wasm=(
+  emscripten               # the `wasm` preset (Emscripten 3.1.6)
+  nodejs                   # tests/web and the JavaScript API in Node
+)
 ci=(
   clang-format             # scripts/check-format.sh
   clang                    # the `asan` preset and its libFuzzer harnesses (clang 14)
@@ -40,8 +44,9 @@ ci=(
 case "$purpose" in
   main) packages=("${main[@]}") ;;
   tests) packages=("${main[@]}" "${tests[@]}") ;;
-  ci) packages=("${main[@]}" "${tests[@]}" "${ci[@]}") ;;
-  *) echo "install-deps: unknown purpose '$purpose' (main, tests or ci)" >&2; exit 2 ;;
+  wasm) packages=("${main[@]}" "${wasm[@]}") ;;
+  ci) packages=("${main[@]}" "${tests[@]}" "${wasm[@]}" "${ci[@]}") ;;
+  *) echo "install-deps: unknown purpose '$purpose' (main, tests, wasm or ci)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/formats/byml.hpp"
 #include "corpus.hpp"
 
@@ -127,7 +128,7 @@ TEST_CASE("BYML writer: file data aligned, binary data packed, shared containers
                         0x00, 0x00, 0x00, 0x00, 0xC0, 0x3F, 0xD3, 0xD2, 0x00, 0x00};
   CHECK(byml::write(map) == hashed);
   // Null, and a NaN, which equals itself by bit pattern.
-  const auto odd = array({Value(), Value::make_float(std::bit_cast<float>(0x7FC00001u))});
+  const auto odd = array({Value(), Value::make_float(ainb::bit_cast<float>(0x7FC00001u))});
   check_reads_back(byml::write(odd), odd);
   CHECK_FALSE(Value::make_double(0.0) == Value::make_double(-0.0));
 }

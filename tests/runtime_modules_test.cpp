@@ -2,8 +2,6 @@
 // child plugs cross through the ModuleIF nodes; Element_StateEnd returns to the caller's
 // transition of that name (docs/semantics.md, "Modules").
 
-#include <memory_resource>
-
 #include <doctest/doctest.h>
 
 #include "allocation_counter.hpp"
@@ -159,7 +157,7 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
 
   // Given a memory resource (InstanceOptions::memory), the block comes from it and goes back to
   // it, and nothing comes from operator new.
-  struct Recording : std::pmr::memory_resource {
+  struct Recording : ainb::runtime::MemoryResource {
     struct Call {
       bool allocate;
       std::size_t bytes, align;
@@ -168,15 +166,15 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
     };
     std::vector<Call> calls;  // reserved: recording allocates nothing
     void* do_allocate(std::size_t bytes, std::size_t align) override {
-      void* at = std::pmr::new_delete_resource()->allocate(bytes, align);
+      void* at = ::operator new(bytes, std::align_val_t(align));
       calls.push_back({true, bytes, align, at});
       return at;
     }
     void do_deallocate(void* at, std::size_t bytes, std::size_t align) override {
       calls.push_back({false, bytes, align, at});
-      std::pmr::new_delete_resource()->deallocate(at, bytes, align);
+      ::operator delete(at, std::align_val_t(align));
     }
-    bool do_is_equal(const std::pmr::memory_resource& o) const noexcept override {
+    bool do_is_equal(const ainb::runtime::MemoryResource& o) const noexcept override {
       return this == &o;
     }
   } memory;
@@ -199,8 +197,14 @@ TEST_CASE("modules three deep: inputs, outputs, child plugs and StateEnd") {
   REQUIRE(memory.calls.size() == 2);
   CHECK(memory.calls[1] == Recording::Call{false, size, align, memory.calls[0].at});
   // A resource that cannot give the block fails the construction with its own exception.
-  CHECK_THROWS_AS(Instance(h.graph, InstanceOptions{.memory = std::pmr::null_memory_resource()}),
-                  std::bad_alloc);
+  struct Refusing : ainb::runtime::MemoryResource {
+    void* do_allocate(std::size_t, std::size_t) override { throw std::bad_alloc(); }
+    void do_deallocate(void*, std::size_t, std::size_t) override {}
+    bool do_is_equal(const ainb::runtime::MemoryResource& o) const noexcept override {
+      return this == &o;
+    }
+  } refusing;
+  CHECK_THROWS_AS(Instance(h.graph, InstanceOptions{.memory = &refusing}), std::bad_alloc);
 }
 
 TEST_CASE("a module started in a frame calculates that frame in its start's epoch") {

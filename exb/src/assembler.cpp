@@ -1,6 +1,5 @@
 #include "ainb/exb/assembler.hpp"
 
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -8,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/exb/disassembler.hpp"
 #include "ainb/exb/section.hpp"
 #include "ainb/exb/signature.hpp"
@@ -327,7 +327,7 @@ class Assembler {
           }
           return {Source::Immediate, static_cast<std::uint16_t>(v)};
         }
-        return {Source::ParamTable, param_offset(word_bytes(std::bit_cast<std::uint32_t>(v)), 4)};
+        return {Source::ParamTable, param_offset(word_bytes(ainb::bit_cast<std::uint32_t>(v)), 4)};
       }
       case DataType::String: {
         const auto offset = string_offset(unquote(rest));
@@ -343,7 +343,7 @@ class Assembler {
         auto inner = rest.substr(1, rest.size() - 2);
         for (int i = 0; i < 3; ++i) {
           const auto [head, tail] = split_operands(inner);
-          put32(bytes, std::bit_cast<std::uint32_t>(parse_float(head)));
+          put32(bytes, ainb::bit_cast<std::uint32_t>(parse_float(head)));
           inner = tail;
         }
         if (!inner.empty()) fail(fmt::format("bad vec3f \"{}\"", rest));

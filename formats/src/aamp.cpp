@@ -1,6 +1,6 @@
 #include "ainb/formats/aamp.hpp"
 
-#include <zlib.h>
+#include <boost/crc.hpp>
 
 #include "ainb/byte_reader.hpp"
 
@@ -75,8 +75,8 @@ class Parser {
 
   std::vector<float> floats(std::uint64_t at, std::uint64_t count) {
     reader_.require(at, count * 4, "float values");
-    std::vector<float> values(count);
-    for (std::uint64_t i = 0; i < count; ++i)
+    std::vector<float> values(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < values.size(); ++i)
       values[i] = reader_.f32(at + 4 * i);
     return values;
   }
@@ -129,23 +129,22 @@ class Parser {
       case ParameterType::Curve2:
       case ParameterType::Curve3:
       case ParameterType::Curve4: {
-        const std::uint64_t count = raw_type - static_cast<std::uint8_t>(ParameterType::Curve1) + 1;
+        const std::size_t count = raw_type - static_cast<std::uint8_t>(ParameterType::Curve1) + 1;
         reader_.require(data, count * kCurveSize, "curve values");
         std::vector<Curve> curves(count);
-        for (std::uint64_t c = 0; c < count; ++c) {
+        for (std::size_t c = 0; c < count; ++c) {
           const std::uint64_t at = data + c * kCurveSize;
           curves[c].a = reader_.u32(at);
           curves[c].b = reader_.u32(at + 4);
-          for (std::uint64_t f = 0; f < 30; ++f)
+          for (std::size_t f = 0; f < 30; ++f)
             curves[c].floats[f] = reader_.f32(at + 8 + 4 * f);
         }
         result.value = std::move(curves);
         break;
       }
       case ParameterType::BufferInt: {
-        const auto count = buffer_count(data, 4);
-        std::vector<std::int32_t> values(count);
-        for (std::uint64_t i = 0; i < count; ++i)
+        std::vector<std::int32_t> values(buffer_count(data, 4));
+        for (std::size_t i = 0; i < values.size(); ++i)
           values[i] = reader_.s32(data + 4 * i);
         result.value = std::move(values);
         break;
@@ -154,9 +153,8 @@ class Parser {
         result.value = floats(data, buffer_count(data, 4));
         break;
       case ParameterType::BufferU32: {
-        const auto count = buffer_count(data, 4);
-        std::vector<std::uint32_t> values(count);
-        for (std::uint64_t i = 0; i < count; ++i)
+        std::vector<std::uint32_t> values(buffer_count(data, 4));
+        for (std::size_t i = 0; i < values.size(); ++i)
           values[i] = reader_.u32(data + 4 * i);
         result.value = std::move(values);
         break;
@@ -227,8 +225,9 @@ const char* type_name(ParameterType type) noexcept {
 }
 
 std::uint32_t name_hash(std::string_view name) noexcept {
-  const auto* bytes = reinterpret_cast<const Bytef*>(name.data());
-  return static_cast<std::uint32_t>(crc32(0, bytes, static_cast<uInt>(name.size())));
+  boost::crc_32_type crc;  // zlib's CRC-32 (the one the game hashes names with)
+  crc.process_bytes(name.data(), name.size());
+  return crc.checksum();
 }
 
 NameTable::NameTable() {

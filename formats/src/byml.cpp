@@ -3,6 +3,7 @@
 
 #include <unordered_map>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/byte_reader.hpp"
 
 // Layout (docs/formats.md has the details): a 16-byte header ("BY" big endian or "YB" little
@@ -27,7 +28,9 @@ bool is_container(std::uint8_t type) {
 class Parser {
  public:
   Parser(const ByteReader& reader, const ReadOptions& options)
-      : reader_(reader), options_(options), slots_(reader.size() / 4 + 1, 0) {}
+      : reader_(reader),
+        options_(options),
+        slots_(static_cast<std::size_t>(reader.size() / 4 + 1), 0) {}
 
   void read_tables(std::uint32_t key_table, std::uint32_t string_table) {
     {
@@ -129,7 +132,7 @@ class Parser {
       case NodeType::UInt:
         return Value::make_uint(raw);
       case NodeType::Float:
-        return Value::make_float(std::bit_cast<float>(raw));
+        return Value::make_float(ainb::bit_cast<float>(raw));
       case NodeType::Int64:
         return Value::make_int64(reader_.s64(raw, "int64 value"));
       case NodeType::UInt64:
@@ -246,11 +249,11 @@ bool operator==(const Value& a, const Value& b) noexcept {
   if (a.type_ != b.type_) return false;
   switch (a.type_) {
     case Value::Type::Float:
-      return std::bit_cast<std::uint32_t>(a.as_float()) ==
-             std::bit_cast<std::uint32_t>(b.as_float());
+      return ainb::bit_cast<std::uint32_t>(a.as_float()) ==
+             ainb::bit_cast<std::uint32_t>(b.as_float());
     case Value::Type::Double:
-      return std::bit_cast<std::uint64_t>(a.as_double()) ==
-             std::bit_cast<std::uint64_t>(b.as_double());
+      return ainb::bit_cast<std::uint64_t>(a.as_double()) ==
+             ainb::bit_cast<std::uint64_t>(b.as_double());
     case Value::Type::Binary:
     case Value::Type::File:
       return a.as_binary().data == b.as_binary().data &&

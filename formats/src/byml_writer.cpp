@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <boost/container/flat_set.hpp>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/formats/byml.hpp"
 #include "byml_layout.hpp"
 
@@ -158,7 +159,7 @@ class Emitter {
   void u32(std::uint32_t v) { put(v, 4); }
   void u64(std::uint64_t v) { put(v, 8); }
   void pad_to(std::uint64_t offset) {
-    if (offset > bytes.size()) bytes.resize(offset, 0);
+    if (offset > bytes.size()) bytes.resize(static_cast<std::size_t>(offset), 0);
   }
   void patch32(std::size_t at, std::uint32_t v) {
     for (std::size_t i = 0; i < 4; ++i) {
@@ -409,7 +410,7 @@ class Writer {
         out_.u64(value.as_uint64());
         break;
       case Value::Type::Double:
-        out_.u64(std::bit_cast<std::uint64_t>(value.as_double()));
+        out_.u64(ainb::bit_cast<std::uint64_t>(value.as_double()));
         break;
       default: {
         const auto& binary = value.as_binary();
@@ -468,7 +469,7 @@ class Writer {
       case Value::Type::UInt:
         return value.as_uint();
       case Value::Type::Float:
-        return std::bit_cast<std::uint32_t>(value.as_float());
+        return ainb::bit_cast<std::uint32_t>(value.as_float());
       case Value::Type::String:
         return strings_.index_of(value.as_string());
       case Value::Type::Binary:

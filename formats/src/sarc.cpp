@@ -146,7 +146,9 @@ const Sarc::File* Sarc::find(std::string_view name) const noexcept {
 }
 
 std::span<const std::uint8_t> Sarc::data(const File& file) const noexcept {
-  return std::span<const std::uint8_t>(bytes_).subspan(file.offset, file.size);
+  // Checked against the pack's size when it was read.
+  return std::span<const std::uint8_t>(bytes_).subspan(static_cast<std::size_t>(file.offset),
+                                                       static_cast<std::size_t>(file.size));
 }
 
 std::span<const std::uint8_t> Sarc::member(std::string_view name) const {

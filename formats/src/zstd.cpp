@@ -2,15 +2,20 @@
 
 #include <algorithm>
 
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: content size, dictionary ID
 #include <fmt/format.h>
+// AINB_ZSTD 0: a build without libzstd (the WebAssembly one: Debian ships no zstd sources to
+// compile for it). Dictionaries still load; decompressing says that this build cannot.
+#if AINB_ZSTD
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: content size, dictionary ID
 #include <zstd.h>
+#endif
 
 #include "ainb/byte_reader.hpp"
 #include "ainb/formats/sarc.hpp"
 
 namespace ainb::formats {
 
+#if AINB_ZSTD
 // Outside the anonymous namespace: ZstdDictionaries::Entry, a class with linkage, holds one.
 struct DCtxDeleter {
   void operator()(ZSTD_DCtx* context) const noexcept { ZSTD_freeDCtx(context); }
@@ -18,6 +23,7 @@ struct DCtxDeleter {
 struct DDictDeleter {
   void operator()(ZSTD_DDict* dictionary) const noexcept { ZSTD_freeDDict(dictionary); }
 };
+#endif
 
 namespace {
 
@@ -29,12 +35,12 @@ constexpr std::string_view kZstdSection = "zstd";
   throw LoadError(std::string(file), std::string(kZstdSection), offset, std::move(reason));
 }
 
-std::string_view base_name(std::string_view path) {
+[[maybe_unused]] std::string_view base_name(std::string_view path) {
   const auto slash = path.find_last_of("/\\");
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-std::string id_list(const std::vector<std::uint32_t>& ids) {
+[[maybe_unused]] std::string id_list(const std::vector<std::uint32_t>& ids) {
   if (ids.empty()) return "none";
   return fmt::format("{}", fmt::join(ids, ", "));
 }
@@ -45,7 +51,9 @@ struct ZstdDictionaries::Entry {
   std::string name;
   std::uint32_t id = 0;
   std::vector<std::uint8_t> bytes;
+#if AINB_ZSTD
   std::unique_ptr<ZSTD_DDict, DDictDeleter> prepared;
+#endif
 };
 
 ZstdDictionaries::ZstdDictionaries() = default;
@@ -59,7 +67,12 @@ bool is_zstd(std::span<const std::uint8_t> bytes) noexcept {
 }
 
 std::uint32_t zstd_frame_dictionary_id(std::span<const std::uint8_t> frame) noexcept {
+#if AINB_ZSTD
   return ZSTD_getDictID_fromFrame(frame.data(), frame.size());
+#else
+  (void)frame;
+  return 0;
+#endif
 }
 
 void ZstdDictionaries::add(std::string name, std::vector<std::uint8_t> bytes) {
@@ -75,10 +88,12 @@ void ZstdDictionaries::add(std::string name, std::vector<std::uint8_t> bytes) {
     reader.fail(4, "dictionary ID {} is already loaded (from {})", id, find_id(id)->name);
   }
   auto entry = std::make_unique<Entry>();
+#if AINB_ZSTD
   entry->prepared.reset(ZSTD_createDDict(bytes.data(), bytes.size()));
   if (!entry->prepared || ZSTD_getDictID_fromDDict(entry->prepared.get()) != id) {
     reader.fail(0, "zstd could not load the dictionary (corrupt entropy tables)");
   }
+#endif
   entry->name = std::move(name);
   entry->id = id;
   entry->bytes = std::move(bytes);
@@ -178,6 +193,14 @@ std::vector<std::uint8_t> zstd_decompress(std::span<const std::uint8_t> compress
   if (!is_zstd(compressed)) {
     fail(file_name, 0, "not a zstd frame (the file does not start with 28 B5 2F FD)");
   }
+#if !AINB_ZSTD
+  (void)dictionaries;
+  (void)options;
+  fail(file_name, 0,
+       "zstd-compressed, and this build has no zstd decompressor (the WebAssembly build: "
+       "docs/web.md); give the decompressed file instead (`zstd -d`, with TotK's dictionary "
+       "`-D`)");
+#else
   std::unique_ptr<ZSTD_DCtx, DCtxDeleter> context(ZSTD_createDCtx());
   if (!context) fail(file_name, 0, "zstd could not allocate a decompression context");
 
@@ -280,6 +303,7 @@ std::vector<std::uint8_t> zstd_decompress(std::span<const std::uint8_t> compress
     position += in.pos;
   }
   return output;
+#endif
 }
 
 }  // namespace ainb::formats

@@ -128,8 +128,8 @@ std::string describe(const writer::Difference& d, std::span<const std::uint8_t> 
                      std::span<const std::uint8_t> written) {
   std::string out = fmt::format("first difference at offset {:#x} ({})", d.offset, d.section);
   if (d.offset < original.size() && d.offset < written.size()) {
-    out += fmt::format(": {:#04x} in the file, {:#04x} written", original[d.offset],
-                       written[d.offset]);
+    const auto at = static_cast<std::size_t>(d.offset);  // within both, as just checked
+    out += fmt::format(": {:#04x} in the file, {:#04x} written", original[at], written[at]);
   } else {
     out += fmt::format(": the file has {} bytes, the writer wrote {}", original.size(),
                        written.size());

@@ -19,7 +19,8 @@ namespace {
 // Sorted windows, with those at most `gap` apart joined (less than a cache line: a prefetch
 // reads the lines between them anyway).
 std::vector<Range> joined_windows(std::vector<Range> windows, std::uint32_t gap) {
-  std::ranges::sort(windows, {}, &Range::base);
+  std::sort(windows.begin(), windows.end(),
+            [](const Range& a, const Range& b) { return a.base < b.base; });
   std::vector<Range> joined;
   for (const auto w : windows) {
     if (!joined.empty() && w.base <= joined.back().end() + gap) {
@@ -270,8 +271,8 @@ void Graph::build_footprints() {
     roots.insert(roots.end(), module_outputs_.begin(), module_outputs_.end());
     footprints_.push_back(footprint_of(std::move(roots)));
   }
-  worth_prefetching_ =
-      std::ranges::any_of(footprints_, [](const auto& f) { return !f.states.empty(); });
+  worth_prefetching_ = std::any_of(footprints_.begin(), footprints_.end(),
+                                   [](const auto& f) { return !f.states.empty(); });
 }
 
 // A node's state counts its holders in bytes (NodeState::active, query_users), which keeps an

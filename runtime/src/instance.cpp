@@ -138,7 +138,7 @@ constexpr std::size_t room(std::size_t count) {
 // `count` value-initialised objects of a trivially destructible type T, carved from the arena
 // (which never gives memory back: they live as long as the block).
 template <typename T>
-T* carve(std::pmr::memory_resource& arena, std::size_t count) {
+T* carve(MemoryResource& arena, std::size_t count) {
   static_assert(std::is_trivially_destructible_v<T>);
   auto* objects = static_cast<T*>(arena.allocate(count * sizeof(T), alignof(T)));
   std::uninitialized_value_construct_n(objects, count);
@@ -175,30 +175,27 @@ std::size_t detail::Scheduler::carved_bytes(const Graph& graph) {
 static_assert(alignof(std::max_align_t) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
 constexpr std::size_t kBlockAlignment = alignof(std::max_align_t);
 constexpr std::size_t kArenaRoom =
-    (sizeof(std::pmr::monotonic_buffer_resource) + kBlockAlignment - 1) / kBlockAlignment *
-    kBlockAlignment;
+    (sizeof(detail::BlockArena) + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment;
 
 std::size_t Instance::block_size(const Graph& graph) {
   return kArenaRoom + carved_bytes(graph);
 }
 
-detail::Scheduler::Block detail::Scheduler::new_block(const Graph& graph,
-                                                      std::pmr::memory_resource* memory) {
+detail::Scheduler::Block detail::Scheduler::new_block(const Graph& graph, MemoryResource* memory) {
   const auto carved = carved_bytes(graph);
   auto* block = static_cast<std::byte*>(memory != nullptr
                                             ? memory->allocate(kArenaRoom + carved, kBlockAlignment)
                                             : ::operator new(kArenaRoom + carved));
-  new (block) std::pmr::monotonic_buffer_resource(block + kArenaRoom, carved,
-                                                  std::pmr::null_memory_resource());
+  new (block) BlockArena(block + kArenaRoom, carved);
   return Block(block, BlockDeleter{memory, kArenaRoom + carved});
 }
 
-std::pmr::monotonic_buffer_resource* detail::Scheduler::block_arena(std::byte* block) {
-  return std::launder(reinterpret_cast<std::pmr::monotonic_buffer_resource*>(block));
+detail::BlockArena* detail::Scheduler::block_arena(std::byte* block) {
+  return std::launder(reinterpret_cast<BlockArena*>(block));
 }
 
 void detail::Scheduler::BlockDeleter::operator()(std::byte* block) const {
-  block_arena(block)->~monotonic_buffer_resource();
+  block_arena(block)->~BlockArena();
   if (memory != nullptr) {
     memory->deallocate(block, bytes, kBlockAlignment);
   } else {
@@ -254,8 +251,8 @@ void detail::Scheduler::set_output(std::size_t t, std::uint32_t index, const Val
 
 std::uint8_t detail::Scheduler::shape_flags(const Graph& graph) {
   const auto& commands = graph.model().commands;
-  const bool secondary =
-      std::ranges::any_of(commands, [](const auto& c) { return c.secondary_root.has_value(); });
+  const bool secondary = std::any_of(commands.begin(), commands.end(),
+                                     [](const auto& c) { return c.secondary_root.has_value(); });
   const bool other_roots = secondary || !graph.module_outputs().empty();
   // No transitions: no Fork, Join or transition request can put a second root in the array.
   const bool single_root = !commands.empty() && !other_roots && !graph.has_transitions();
@@ -265,8 +262,8 @@ std::uint8_t detail::Scheduler::shape_flags(const Graph& graph) {
 }
 
 detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options,
-                             Instance* parent, const ModuleCall* call,
-                             std::pmr::memory_resource* arena, Block block)
+                             Instance* parent, const ModuleCall* call, MemoryResource* arena,
+                             Block block)
     : graph_(graph.get()),
       flags_(static_cast<std::uint8_t>((parent != nullptr ? kEntered : 0) | shape_flags(*graph_))),
       parent_(parent),
@@ -296,8 +293,7 @@ void detail::Scheduler::attach(Observer* observer) {
 }
 
 Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-                   const detail::ModuleCall* call, std::pmr::memory_resource* arena,
-                   Carried* carried)
+                   const detail::ModuleCall* call, MemoryResource* arena, Carried* carried)
     : detail::Scheduler(std::move(graph), options, parent, call, arena,
                         carried != nullptr ? take_block(*carried) : Block{}) {
   // A quiet tick's fields end within the object's first cache line, a start's and a module call's
@@ -338,11 +334,10 @@ Instance::Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, 
   // One sub-instance per module call site, each with its own seed, in this block.
   const auto& calls = graph_->module_calls();
   modules_.reserve(calls.size());
-  std::pmr::polymorphic_allocator<Instance> allocator(arena_);
   for (std::size_t k = 0; k < calls.size(); ++k) {
     auto sub = options_;
     sub.seed = options_.seed * 6364136223846793005ull + k + 1;
-    auto* place = allocator.allocate(1);
+    auto* place = arena_->allocate(sizeof(Instance), alignof(Instance));
     modules_.push_back(new (place) Instance(calls[k].graph, sub, this, &calls[k], arena_));
   }
   // Logic files: every root is entered when the instance is created (a command-less module's

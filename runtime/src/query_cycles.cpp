@@ -61,12 +61,13 @@ std::vector<std::vector<std::uint32_t>> query_cycles(const Model& m) {
         return std::find(own.begin(), own.end(), static_cast<std::uint16_t>(n)) != own.end();
       };
       if (part.size() > 1 || self_listed()) {
-        std::ranges::sort(part);
+        std::sort(part.begin(), part.end());
         cycles.push_back(std::move(part));
       }
     }
   }
-  std::ranges::sort(cycles, {}, [](const auto& c) { return c.front(); });
+  std::sort(cycles.begin(), cycles.end(),
+            [](const auto& a, const auto& b) { return a.front() < b.front(); });
   return cycles;
 }
 

@@ -1,11 +1,11 @@
 #include "ainb_builder.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <map>
 #include <stdexcept>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/byte_writer.hpp"
 #include "ainb/loader.hpp"
 
@@ -414,9 +414,9 @@ std::vector<std::uint8_t> f32_condition(float min, float max, std::optional<std:
                                         std::optional<std::uint16_t> max_bb) {
   std::vector<std::uint8_t> v;
   put_bb(v, min_bb);
-  put_u32(v, std::bit_cast<std::uint32_t>(min));
+  put_u32(v, ainb::bit_cast<std::uint32_t>(min));
   put_bb(v, max_bb);
-  put_u32(v, std::bit_cast<std::uint32_t>(max));
+  put_u32(v, ainb::bit_cast<std::uint32_t>(max));
   v.insert(v.end(), 16, 0);
   return v;
 }
@@ -424,7 +424,7 @@ std::vector<std::uint8_t> f32_condition(float min, float max, std::optional<std:
 std::vector<std::uint8_t> random_weight(float weight, std::optional<std::uint16_t> bb) {
   std::vector<std::uint8_t> v;
   put_bb(v, bb);
-  put_u32(v, std::bit_cast<std::uint32_t>(weight));
+  put_u32(v, ainb::bit_cast<std::uint32_t>(weight));
   return v;
 }
 

@@ -68,14 +68,14 @@ OffsetWriter byml_sample(std::endian order) {
   w.u32(0xA0, 0xC0);
   w.u64(0xA8, static_cast<std::uint64_t>(-5));
   w.u64(0xB0, 0xFFFFFFFF00000001ull);
-  w.u64(0xB8, std::bit_cast<std::uint64_t>(2.25));
+  w.u64(0xB8, ainb::bit_cast<std::uint64_t>(2.25));
   // Shared array at 0xC0: [true, 1.5f].
   w.u8(0xC0, 0xC0);
   w.u24(0xC1, 2);
   w.u8(0xC4, 0xD0);
   w.u8(0xC5, 0xD2);
   w.u32(0xC8, 1);
-  w.u32(0xCC, std::bit_cast<std::uint32_t>(1.5f));
+  w.u32(0xCC, ainb::bit_cast<std::uint32_t>(1.5f));
   return w;
 }
 

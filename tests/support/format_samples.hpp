@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ainb/bit_cast.hpp"
+
 namespace ainb::test {
 
 // Writes integers in either byte order at chosen offsets, growing the buffer as needed (unlike
@@ -24,7 +26,7 @@ struct OffsetWriter {
   void u24(std::size_t at, std::uint32_t v) { put(at, v, 3); }
   void u32(std::size_t at, std::uint32_t v) { put(at, v, 4); }
   void u64(std::size_t at, std::uint64_t v) { put(at, v, 8); }
-  void f32(std::size_t at, float v) { u32(at, std::bit_cast<std::uint32_t>(v)); }
+  void f32(std::size_t at, float v) { u32(at, ainb::bit_cast<std::uint32_t>(v)); }
   // The characters and a NUL.
   void text(std::size_t at, std::string_view s);
 };

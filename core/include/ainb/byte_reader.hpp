@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "ainb/bit_cast.hpp"
 #include "ainb/load_error.hpp"
 
 namespace ainb {
@@ -102,7 +103,7 @@ class ByteReader {
     return read<std::int32_t>(offset, what);
   }
   float f32(std::uint64_t offset, std::string_view what = "f32") const {
-    return std::bit_cast<float>(u32(offset, what));
+    return ainb::bit_cast<float>(u32(offset, what));
   }
   std::uint64_t u64(std::uint64_t offset, std::string_view what = "u64") const {
     return read<std::uint64_t>(offset, what);
@@ -111,7 +112,7 @@ class ByteReader {
     return read<std::int64_t>(offset, what);
   }
   double f64(std::uint64_t offset, std::string_view what = "f64") const {
-    return std::bit_cast<double>(u64(offset, what));
+    return ainb::bit_cast<double>(u64(offset, what));
   }
   // A 24-bit unsigned integer (BYML node counts and hash key indices).
   std::uint32_t u24(std::uint64_t offset, std::string_view what = "u24") const {
@@ -122,8 +123,8 @@ class ByteReader {
   }
   std::span<const std::uint8_t> bytes(std::uint64_t offset, std::uint64_t length,
                                       std::string_view what = "bytes") const {
-    require(offset, length, what);
-    return data_.subspan(offset, length);
+    require(offset, length, what);  // so both fit size_t, also where it has 32 bits (wasm32)
+    return data_.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
   }
   // A NUL-terminated string starting at `offset`; the terminator must lie inside the data.
   std::string_view c_string(std::uint64_t offset, std::string_view what = "string") const;
@@ -147,9 +148,9 @@ class ByteReader {
  private:
   template <typename T>
   static T byte_swap(T value) {
-    auto bytes = std::bit_cast<std::array<std::uint8_t, sizeof(T)>>(value);
+    auto bytes = ainb::bit_cast<std::array<std::uint8_t, sizeof(T)>>(value);
     std::reverse(bytes.begin(), bytes.end());
-    return std::bit_cast<T>(bytes);
+    return ainb::bit_cast<T>(bytes);
   }
   [[noreturn]] void fail_out_of_range(std::uint64_t offset, std::uint64_t length,
                                       std::string_view what) const;
@@ -180,7 +181,7 @@ class Cursor {
   std::int16_t s16(std::string_view what = "s16") { return read<std::int16_t>(what); }
   std::uint32_t u32(std::string_view what = "u32") { return read<std::uint32_t>(what); }
   std::int32_t s32(std::string_view what = "s32") { return read<std::int32_t>(what); }
-  float f32(std::string_view what = "f32") { return std::bit_cast<float>(u32(what)); }
+  float f32(std::string_view what = "f32") { return ainb::bit_cast<float>(u32(what)); }
   std::span<const std::uint8_t> bytes(std::uint64_t length, std::string_view what = "bytes") {
     auto span = reader_->bytes(offset_, length, what);
     offset_ += length;

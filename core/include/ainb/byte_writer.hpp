@@ -1,9 +1,10 @@
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
+
+#include "ainb/bit_cast.hpp"
 
 namespace ainb {
 
@@ -24,7 +25,7 @@ class ByteWriter {
     u16(static_cast<std::uint16_t>(v));
     u16(static_cast<std::uint16_t>(v >> 16));
   }
-  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+  void f32(float v) { u32(ainb::bit_cast<std::uint32_t>(v)); }
   void zeros(std::size_t n) { written.insert(written.end(), n, 0); }
   void append(std::span<const std::uint8_t> data) {
     written.insert(written.end(), data.begin(), data.end());

@@ -12,7 +12,6 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
-#include <memory_resource>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -133,7 +132,7 @@ class TraceBuffer : public runtime::Observer {
 
 // A host's allocate/free pair (ainb_allocator) as the memory resource an instance's block comes
 // from (runtime::InstanceOptions::memory).
-class HostMemory final : public std::pmr::memory_resource {
+class HostMemory final : public runtime::MemoryResource {
  public:
   explicit HostMemory(const ainb_allocator& allocator) : allocator_(allocator) {}
 
@@ -150,7 +149,7 @@ class HostMemory final : public std::pmr::memory_resource {
   void do_deallocate(void* block, std::size_t bytes, std::size_t alignment) override {
     allocator_.deallocate(allocator_.data, block, bytes, alignment);
   }
-  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+  bool do_is_equal(const runtime::MemoryResource& other) const noexcept override {
     return this == &other;
   }
 

@@ -59,8 +59,9 @@ void Timeline::event(const simulation::TraceEvent& e) {
     track.spans[open.back() + 1] = static_cast<std::int64_t>(e.frame);
     open.pop_back();
   } else if (kind == "update") {
-    if (updates_per_frame_.size() <= e.frame) updates_per_frame_.resize(e.frame + 1);
-    ++updates_per_frame_[e.frame];
+    const auto frame = static_cast<std::size_t>(e.frame);  // a run's frames fit an array
+    if (updates_per_frame_.size() <= frame) updates_per_frame_.resize(frame + 1);
+    ++updates_per_frame_[frame];
     const char result = e.result.empty() ? 'R' : e.result.front();
     auto& runs = track.updates;
     if (!runs.empty() && runs.back().result == result) {

@@ -80,7 +80,7 @@ struct ParameterIO {
   ParameterList root;
 };
 
-// CRC32 (zlib's) of a name: the key the file stores.
+// CRC-32 (zlib's, as Boost.CRC's crc_32_type computes it) of a name: the key the file stores.
 std::uint32_t name_hash(std::string_view name) noexcept;
 
 // Names for hashes, from any list of known names (e.g. the keys of a text rendering, or a game's

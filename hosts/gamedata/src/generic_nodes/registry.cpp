@@ -33,7 +33,7 @@ std::vector<std::string> generic_node_names(const GenericNodeOptions& options) {
   std::vector<std::string> names;
   for (const auto& entry : generic_classes(options))
     names.push_back(entry.first);
-  std::ranges::sort(names);
+  std::sort(names.begin(), names.end());
   return names;
 }
 

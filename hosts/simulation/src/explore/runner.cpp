@@ -222,9 +222,8 @@ const Coverage& Runner::run(const Scenario& scenario, std::uint64_t frames,
   if (print != nullptr) print->clear();
   Watch watch(coverage_, print);
   {
-    runtime::Instance actor(
-        shared_.graph_ptr(),
-        {.seed = scenario.seed.value_or(0), .host = this, .observer = &watch, .memory = &memory_});
+    runtime::Instance actor(shared_.graph_ptr(),
+                            {.seed = scenario.seed.value_or(0), .host = this, .observer = &watch});
     const auto start = command.empty() ? started(scenario, shared_.graph()) : std::string(command);
     run_frames(actor, scenario, start, scenario.frames.value_or(frames),
                scenario.restart.value_or(true), [&](std::uint64_t frame) { watch.frame = frame; });

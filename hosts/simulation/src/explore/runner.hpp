@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <memory_resource>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,7 +103,6 @@ class Runner {
   Scripted unscripted_;
   std::vector<std::array<std::uint8_t, 12>> results_;
   Coverage coverage_;
-  std::pmr::unsynchronized_pool_resource memory_;
 };
 
 }  // namespace ainb::simulation::explorer

@@ -18,7 +18,7 @@ class Generator::Rng {
   bool chance(unsigned percent) { return below(100) < percent; }
   template <typename T>
   const T& pick(const std::vector<T>& items) {
-    return items[below(items.size())];
+    return items[static_cast<std::size_t>(below(items.size()))];
   }
 
  private:

@@ -9,13 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/log.hpp"
+#include "ainb/runtime/memory.hpp"
 #include "ainb/runtime/observer.hpp"
 
 namespace ainb::runtime {
@@ -28,7 +28,7 @@ struct InstanceOptions {
   // module sub-instances: Instance::block_size(graph) bytes, aligned for any object), and where
   // it goes back when the instance is destroyed: a host's arena, pool or huge-page region, which
   // must outlive the instance. nullptr: operator new. (docs/embedding.md, "Many actors".)
-  std::pmr::memory_resource* memory = nullptr;
+  MemoryResource* memory = nullptr;
   // Where Element_Alert's messages go besides the observer (a LogKind::Alert event), for this
   // instance and its module calls; null: nowhere. A pointer (the host's sink, which must outlive
   // the instance), so that a tick with none set tests one pointer and copies nothing.
@@ -187,8 +187,7 @@ class alignas(64) Instance : private detail::Scheduler {
   // A module's sub-instance, carved from its caller's block (`arena`); or, with `carried`, a
   // top-level instance moving to a newer graph.
   Instance(std::shared_ptr<const Graph> graph, InstanceOptions options, Instance* parent,
-           const detail::ModuleCall* call, std::pmr::memory_resource* arena,
-           Carried* carried = nullptr);
+           const detail::ModuleCall* call, MemoryResource* arena, Carried* carried = nullptr);
   // Moves a top-level instance to `next` (reload.cpp); the start that asks for it gets the
   // index of command `index`'s name in the new graph.
   void switch_graph(std::shared_ptr<const Graph> next);

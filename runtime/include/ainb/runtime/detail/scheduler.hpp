@@ -7,14 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <memory_resource>
 #include <random>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ainb/runtime/detail/block_arena.hpp"
 #include "ainb/runtime/graph.hpp"
+#include "ainb/runtime/memory.hpp"
 #include "ainb/runtime/node_class.hpp"
 
 // The expression machine's types, which only the scheduler's definitions need whole.
@@ -112,19 +113,19 @@ class alignas(64) Scheduler {
   // A top-level instance's block: the arena at its front, then the bytes it carves. It goes
   // back to the memory it came from.
   struct BlockDeleter {
-    std::pmr::memory_resource* memory;  // InstanceOptions::memory; nullptr: operator new
+    MemoryResource* memory;  // InstanceOptions::memory; nullptr: operator new
     std::size_t bytes;
     void operator()(std::byte* block) const;
   };
   using Block = std::unique_ptr<std::byte, BlockDeleter>;
-  static Block new_block(const Graph& graph, std::pmr::memory_resource* memory);
+  static Block new_block(const Graph& graph, MemoryResource* memory);
   static std::size_t carved_bytes(const Graph& graph);  // block_size less the arena
-  static std::pmr::monotonic_buffer_resource* block_arena(std::byte* block);
+  static BlockArena* block_arena(std::byte* block);
   // Sets the fields (Instance's constructor carves the block): `parent`, `call` and `arena` are a
   // module sub-instance's caller, its module call and the caller's block; null at the top.
   // `block`: a top-level instance's, made beforehand (a hot reload's); null: made here.
   Scheduler(std::shared_ptr<const Graph> graph, const InstanceOptions& options, Instance* parent,
-            const ModuleCall* call, std::pmr::memory_resource* arena, Block block = {});
+            const ModuleCall* call, MemoryResource* arena, Block block = {});
   void link_blackboard();
 
   void start_command(std::size_t index);
@@ -420,8 +421,8 @@ class alignas(64) Scheduler {
   // The block: owned by a top-level instance (with the arena that carves it at its front),
   // shared with (carved for) its sub-instances.
   Block block_;
-  std::pmr::memory_resource* arena_;
-  std::pmr::vector<Instance*> modules_;  // by Graph::module_calls index
+  MemoryResource* arena_;
+  ArenaVector<Instance*> modules_;  // by Graph::module_calls index
   ForkRequest fork_;
   // The rest: read on observed ticks, Element_RandomSelector, blackboard links and faults.
   std::shared_ptr<const Graph> graph_owner_;  // graph_, kept alive
@@ -431,13 +432,13 @@ class alignas(64) Scheduler {
   std::minstd_rand random_;
   // The blackboard: values by entry index, and for each entry where it lives (this instance's
   // value, or the root's or parent's entry it inherits).
-  std::pmr::vector<Value> blackboard_;
-  std::pmr::vector<std::string> blackboard_strings_;  // String entries' values set by the host
+  ArenaVector<Value> blackboard_;
+  ArenaVector<std::string> blackboard_strings_;  // String entries' values set by the host
   struct BlackboardLink {
     Instance* owner;
     std::uint32_t entry;
   };
-  std::pmr::vector<BlackboardLink> blackboard_links_;
+  ArenaVector<BlackboardLink> blackboard_links_;
   // A bit per child plug (GraphArrays::child_plug_count): decisions taken since the instance was
   // made, for an observer without branch events.
   std::uint8_t* branches_ = nullptr;
