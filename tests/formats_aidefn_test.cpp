@@ -23,7 +23,7 @@ using ainb::test::write_file;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
+fs::path aidefn_dir(const std::string& name) {
   return ainb::test::fresh_dir("aidefn_" + name);
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("aidefn: tables written from NodeDefinition.json read as the same cata
   const auto corpus = ainb::test::corpus_dir();
   if (corpus.empty()) return;
   const auto expected = NodeCatalogue::from_json_file(corpus / "nodedefs/NodeDefinition.json");
-  const auto romfs = temp_dir("same");
+  const auto romfs = aidefn_dir("same");
   ainb::test::write_aidefn_romfs(romfs, read_dump(corpus), "120", corpus);
   const auto dictionaries = ainb::formats::ZstdDictionaries::from_directory(corpus / "zsdic");
   NodeCatalogue tables;
@@ -91,7 +91,7 @@ TEST_CASE("aidefn: tables written from NodeDefinition.json read as the same cata
 }
 
 TEST_CASE("aidefn: a romfs's newest table of each category is the default") {
-  const auto romfs = temp_dir("newest");
+  const auto romfs = aidefn_dir("newest");
   const auto put = [&](const std::string& relative, std::string_view class_name, bool zstd) {
     auto bytes = table(fmt::format(R"({{"{}": {{"Inputs": {{}}, "Tags": []}}}})", class_name));
     if (zstd) bytes = ainb::test::zstd_compress(bytes);
@@ -116,7 +116,7 @@ TEST_CASE("aidefn: a romfs's newest table of each category is the default") {
       nullptr);
   CHECK(chosen.classes().size() == 1);
   CHECK(chosen.find("Sequence", "Uncompressed") != nullptr);
-  CHECK(ainb::gamedata::romfs_node_definitions(temp_dir("empty")).empty());
+  CHECK(ainb::gamedata::romfs_node_definitions(aidefn_dir("empty")).empty());
 }
 
 TEST_CASE("aidefn: the category from the folder, the name or CATEGORY=PATH") {
@@ -129,7 +129,7 @@ TEST_CASE("aidefn: the category from the folder, the name or CATEGORY=PATH") {
   CHECK(NodeCatalogue::category_of("x/AI/Node.Product.100.aidefn.byml.zs").empty());
   CHECK(NodeCatalogue::category_of("ai.byml").empty());  // categories are spelt as in the game
 
-  const auto dir = temp_dir("category");
+  const auto dir = aidefn_dir("category");
   const auto loose = dir / "Node.Product.120.aidefn.byml";
   write_file(loose, table(R"({"N": {"Tags": ["Query"]}})"));
   CHECK(error_of([&] { NodeCatalogue::from_file(loose); }) ==
@@ -226,7 +226,7 @@ TEST_CASE("aidefn: the value types a table may use, and errors naming the file a
 TEST_CASE("ainb lint with aidefn tables (--defs, or --romfs alone) finds what the JSON finds") {
   const auto corpus = ainb::test::corpus_dir();
   if (corpus.empty()) return;
-  const auto romfs = temp_dir("lint");
+  const auto romfs = aidefn_dir("lint");
   ainb::test::write_aidefn_romfs(romfs, read_dump(corpus), "120", corpus);
   const auto json = (corpus / "nodedefs/NodeDefinition.json").string();
   const auto table_of = [&](const char* category) {
@@ -263,7 +263,7 @@ TEST_CASE("ainb lint with aidefn tables (--defs, or --romfs alone) finds what th
   CHECK(
       none.out.ends_with("user nodes not checked (no node definitions: --defs FILE or --romfs "
                          "DIR)\n"));
-  const auto empty = temp_dir("lint_empty");
+  const auto empty = aidefn_dir("lint_empty");
   const auto missing = ainb_cli({"lint", toby, "--romfs", empty.string()});
   CHECK(missing.code == 2);
   CHECK(missing.err == "error: " + empty.string() +
@@ -274,7 +274,7 @@ TEST_CASE("ainb lint with aidefn tables (--defs, or --romfs alone) finds what th
 TEST_CASE("ainb run --romfs: the romfs's aidefn tables give stubs their declared outputs") {
   using namespace ainb;
   using namespace ainb::test;
-  const auto dir = temp_dir("run");
+  const auto dir = aidefn_dir("run");
   const auto spec = probe_steers_selector();
   const auto file = (dir / "Steer.root.ainb").string();
   write_file(file, build(spec));

@@ -106,7 +106,7 @@ TEST_CASE("a page's graph names its nodes, commands and plugs so the script find
   CHECK(report::node_label(model, 0) == "#0 Element_Sequential");
 }
 
-TEST_CASE("a run's page holds its data safely and says when Graphviz is missing") {
+TEST_CASE("a run's page holds its data safely, and without Graphviz lays its graphs out itself") {
   simulation::Summary summary =
       simulation::simulate(kPatrol, simulation::load_scenario(kScenario), {}, nullptr);
   report::Timeline timeline;
@@ -114,11 +114,14 @@ TEST_CASE("a run's page holds its data safely and says when Graphviz is missing"
   timeline.event(event(1, "alert", 3, "", "</script><script>alert(1)</script>"));
   const auto missing =
       report::run_page(summary, timeline, {.title = "<b>patrol</b>", .dot = "/no/such/dot"});
-  CHECK(missing.missing_graphs.starts_with(
-      "The graphs are not drawn: Graphviz's dot program was not found. Install Graphviz (Debian: "
-      "apt-get install graphviz"));
+  CHECK(missing.missing_graphs ==
+        "Graphviz's dot program was not found, so the graphs are laid out by the report's own "
+        "layout, plainer than dot's. For dot's, install Graphviz (Debian: apt-get install "
+        "graphviz, or the project's scripts/install-deps.sh) and write the page again.");
   CHECK(missing.html.find("<title>&lt;b&gt;patrol&lt;/b&gt;</title>") != std::string::npos);
-  CHECK(missing.html.find("<div class=\"layout\"") == std::string::npos);
+  CHECK(missing.html.find("<div class=\"layout\" data-file=\"0\" hidden>\n<svg "
+                          "xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
+  CHECK(missing.html.find("<g id=\"f0n4\" class=\"node\">") != std::string::npos);
   // Exactly the page's own two scripts end: the data's "<" are escapes.
   std::size_t ends = 0;
   for (auto at = missing.html.find("</script>"); at != std::string::npos;
@@ -170,7 +173,9 @@ TEST_CASE("ainb run --html and ainb report: where a page goes, and traces that d
                               page.string(), "--dot", "/no/such/dot"});
   CHECK(made.code == 0);
   CHECK(made.out.starts_with("wrote " + page.string() + ": 10 frames, "));
-  CHECK(made.err.starts_with("warning: " + page.string() + ": The graphs are not drawn"));
+  CHECK(made.err.starts_with("warning: " + page.string() +
+                             ": Graphviz's dot program was not found, so the graphs are laid out "
+                             "by the report's own layout"));
   CHECK(page_data(ainb::test::read_text(page))["sides"][0]["timeline"]["frames"] == 10);
 
   const auto bad = ainb::test::write_scratch("pages/bad.jsonl", "{\"frame\":1}\nnot json\n");

@@ -2,6 +2,7 @@
 
 #include "ainb/report/dot.hpp"
 
+#include <map>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -62,10 +63,58 @@ std::string child_label(const Model& m, const Plug& plug) {
       plug.data);
 }
 
-// An element's id attribute (DotOptions::ids), with `lead` before it when there is one.
-std::string id_attribute(const DotOptions& options, std::string_view lead, std::string_view what) {
-  if (options.ids.empty()) return {};
-  return fmt::format("{}id=\"{}{}\"", lead, escape(options.ids), what);
+// An element's id (DotOptions::ids); empty when the options ask for none.
+std::string element_id(const DotOptions& options, std::string_view what) {
+  return options.ids.empty() ? std::string() : fmt::format("{}{}", options.ids, what);
+}
+
+std::string id_attribute(std::string_view lead, const std::string& id) {
+  return id.empty() ? std::string() : fmt::format("{}id=\"{}\"", lead, escape(id));
+}
+
+std::string box_dot(const Drawing::Box& b) {
+  using Kind = Drawing::BoxKind;
+  switch (b.kind) {
+    case Kind::Command:
+      return fmt::format("  {} [label=\"{}\", shape=cds, fillcolor=\"#d6e4ff\"{}];\n", b.key,
+                         escape(b.label), id_attribute(", ", b.id));
+    case Kind::Empty:
+      return fmt::format("  {} [label=\"empty\", shape=plaintext, fontcolor=gray50];\n", b.key);
+    default:
+      return fmt::format("  {} [label=\"{}{}\", shape={}, fillcolor=\"{}\", color={}{}];\n", b.key,
+                         escape(b.label), b.kind == Kind::Module ? "\\n(module)" : "",
+                         b.kind == Kind::Module  ? "component"
+                         : b.kind == Kind::Query ? "ellipse"
+                                                 : "box",
+                         b.fill, b.reached ? "black" : "gray60", id_attribute(", ", b.id));
+  }
+}
+
+std::string line_dot(const Drawing::Line& l) {
+  using Kind = Drawing::LineKind;
+  const auto label = escape(l.label);
+  switch (l.kind) {
+    case Kind::Root:
+      return fmt::format("  {} -> {};\n", l.from, l.to);
+    case Kind::Secondary:
+      return fmt::format("  {} -> {} [style=dashed, label=\"secondary\"];\n", l.from, l.to);
+    case Kind::Child: {
+      std::string attributes = label.empty() ? "" : fmt::format("label=\"{}\"", label);
+      attributes += id_attribute(attributes.empty() ? "" : ", ", l.id);
+      return fmt::format("  {} -> {}{};\n", l.from, l.to,
+                         attributes.empty() ? "" : fmt::format(" [{}]", attributes));
+    }
+    case Kind::Transition:
+      return fmt::format("  {} -> {} [color=\"#3465a4\", style=bold, label=\"{}\"{}];\n", l.from,
+                         l.to, label, id_attribute(", ", l.id));
+    case Kind::Query:
+      return fmt::format("  {} -> {} [style=dashed, color=gray50, label=\"query\"];\n", l.from,
+                         l.to);
+    case Kind::Data:
+      return fmt::format("  {} -> {} [style=dotted, color=gray60, arrowhead=open, label=\"{}\"];\n",
+                         l.from, l.to, label);
+  }
+  return {};
 }
 
 }  // namespace
@@ -74,66 +123,84 @@ std::string node_label(const Model& m, std::uint32_t node) {
   return fmt::format("#{} {}", node, node_class_name(m.nodes[node]));
 }
 
-std::string graph_dot(const Model& m, const DotOptions& options) {
-  std::string out = fmt::format("digraph \"{}\" {{\n", escape(m.name));
-  if (!options.ids.empty()) out += fmt::format("  {};\n", id_attribute(options, "", ""));
-  out +=
-      "  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", "
-      "fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n";
+Drawing graph_drawing(const Model& m, const DotOptions& options) {
+  using Box = Drawing::Box;
+  using Line = Drawing::Line;
+  using BoxKind = Drawing::BoxKind;
+  using LineKind = Drawing::LineKind;
+  Drawing d{.name = std::string(m.name), .id = element_id(options, ""), .items = {}};
+  const auto node_key = [](std::uint32_t i) { return fmt::format("node{}", i); };
   for (std::size_t c = 0; c < m.commands.size(); ++c) {
     const auto& command = m.commands[c];
-    out += fmt::format("  command{} [label=\"{}\", shape=cds, fillcolor=\"#d6e4ff\"{}];\n", c,
-                       escape(command.name), id_attribute(options, ", ", fmt::format("c{}", c)));
-    out += fmt::format("  command{} -> node{};\n", c, command.root);
+    const auto key = fmt::format("command{}", c);
+    d.items.emplace_back(Box{.kind = BoxKind::Command,
+                             .key = key,
+                             .label = std::string(command.name),
+                             .fill = "#d6e4ff",
+                             .reached = true,
+                             .id = element_id(options, fmt::format("c{}", c))});
+    d.items.emplace_back(Line{
+        .kind = LineKind::Root, .from = key, .to = node_key(command.root), .label = {}, .id = {}});
     if (command.secondary_root) {
-      out += fmt::format("  command{} -> node{} [style=dashed, label=\"secondary\"];\n", c,
-                         *command.secondary_root);
+      d.items.emplace_back(Line{.kind = LineKind::Secondary,
+                                .from = key,
+                                .to = node_key(*command.secondary_root),
+                                .label = "secondary",
+                                .id = {}});
     }
   }
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
-    const auto label = escape(node_label(m, i));
-    std::string shape = n.is_module() ? "component" : n.is_query() ? "ellipse" : "box";
     const auto it = options.results.find(i);
-    const auto* fill = it != options.results.end() ? colour(it->second) : "#ffffff";
-    const auto* pen = it != options.results.end() ? "black" : "gray60";
-    out += fmt::format("  node{} [label=\"{}{}\", shape={}, fillcolor=\"{}\", color={}{}];\n", i,
-                       label, n.is_module() ? "\\n(module)" : "", shape, fill, pen,
-                       id_attribute(options, ", ", fmt::format("n{}", i)));
+    d.items.emplace_back(Box{.kind = n.is_module()  ? BoxKind::Module
+                                     : n.is_query() ? BoxKind::Query
+                                                    : BoxKind::Node,
+                             .key = node_key(i),
+                             .label = node_label(m, i),
+                             .fill = it != options.results.end() ? colour(it->second) : "#ffffff",
+                             .reached = it != options.results.end(),
+                             .id = element_id(options, fmt::format("n{}", i))});
   }
   for (std::uint32_t i = 0; i < m.nodes.size(); ++i) {
     const auto& n = m.nodes[i];
     // An empty plug (it leads nowhere) ends at a point of its own, so its case stays visible.
     std::size_t empty_plugs = 0;
     const auto target = [&](const Plug& plug) {
-      if (plug.target) return fmt::format("node{}", *plug.target);
+      if (plug.target) return node_key(*plug.target);
       const auto point = fmt::format("empty{}_{}", i, empty_plugs++);
-      out += fmt::format("  {} [label=\"empty\", shape=plaintext, fontcolor=gray50];\n", point);
+      d.items.emplace_back(
+          Box{.kind = BoxKind::Empty, .key = point, .label = "empty", .fill = {}, .id = {}});
       return point;
     };
     std::uint32_t k = 0;
     for (const auto& plug : m.plugs_of(n, PlugKind::Child)) {
-      const auto label = child_label(m, plug);
-      const auto to = target(plug);
-      std::string attributes = label.empty() ? "" : fmt::format("label=\"{}\"", escape(label));
-      attributes +=
-          id_attribute(options, attributes.empty() ? "" : ", ", fmt::format("b{}_{}", i, k++));
-      out += fmt::format("  node{} -> {}{};\n", i, to,
-                         attributes.empty() ? "" : fmt::format(" [{}]", attributes));
+      auto label = child_label(m, plug);
+      auto to = target(plug);
+      d.items.emplace_back(Line{.kind = LineKind::Child,
+                                .from = node_key(i),
+                                .to = std::move(to),
+                                .label = std::move(label),
+                                .id = element_id(options, fmt::format("b{}_{}", i, k++))});
     }
     k = 0;
     for (const auto& plug : m.plugs_of(n, PlugKind::Transition)) {
       const auto& t = m.transitions[plug.transition_index];
-      const auto to = target(plug);
-      out += fmt::format("  node{} -> {} [color=\"#3465a4\", style=bold, label=\"{}\"{}];\n", i, to,
-                         t.type() == 0 ? escape(t.command) : (t.post_calc() ? "post calc" : ""),
-                         id_attribute(options, ", ", fmt::format("t{}_{}", i, k++)));
+      auto to = target(plug);
+      d.items.emplace_back(
+          Line{.kind = LineKind::Transition,
+               .from = node_key(i),
+               .to = std::move(to),
+               .label = t.type() == 0 ? std::string(t.command) : (t.post_calc() ? "post calc" : ""),
+               .id = element_id(options, fmt::format("t{}_{}", i, k++))});
     }
     for (const auto q : m.queries_of(n)) {
-      out +=
-          fmt::format("  node{} -> node{} [style=dashed, color=gray50, label=\"query\"];\n", i, q);
+      d.items.emplace_back(Line{.kind = LineKind::Query,
+                                .from = node_key(i),
+                                .to = node_key(q),
+                                .label = "query",
+                                .id = {}});
     }
-    // Data links: one edge from each node whose outputs this node's inputs read, labelled with
+    // Data links: one line from each node whose outputs this node's inputs read, labelled with
     // those inputs. (The input plugs are not used: both ends of a link list one.)
     std::map<std::int16_t, std::vector<std::string_view>> sources;
     for (std::size_t t = 0; t < kParamTypeCount; ++t) {
@@ -145,10 +212,36 @@ std::string graph_dot(const Model& m, const DotOptions& options) {
       }
     }
     for (const auto& [source, inputs] : sources) {
-      out += fmt::format(
-          "  node{} -> node{} [style=dotted, color=gray60, arrowhead=open, label=\"{}\"];\n",
-          source, i, escape(fmt::format("{}", fmt::join(inputs, ", "))));
+      d.items.emplace_back(Line{.kind = LineKind::Data,
+                                .from = fmt::format("node{}", source),
+                                .to = node_key(i),
+                                .label = fmt::format("{}", fmt::join(inputs, ", ")),
+                                .id = {}});
     }
+  }
+  return d;
+}
+
+std::string graph_dot(const Model& m, const DotOptions& options) {
+  return dot_text(graph_drawing(m, options));
+}
+
+std::string dot_text(const Drawing& drawing) {
+  std::string out = fmt::format("digraph \"{}\" {{\n", escape(drawing.name));
+  if (!drawing.id.empty()) out += fmt::format("  {};\n", id_attribute("", drawing.id));
+  out +=
+      "  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", "
+      "fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n";
+  for (const auto& item : drawing.items) {
+    out += std::visit(
+        [](const auto& x) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Drawing::Box>) {
+            return box_dot(x);
+          } else {
+            return line_dot(x);
+          }
+        },
+        item);
   }
   out += "}\n";
   return out;

@@ -124,16 +124,21 @@ Side page_side(const runtime::Graph& top, const std::string& dot, std::string_vi
                      {"nodes", std::move(nodes)},
                      {"commands", std::move(commands)},
                      {"blackboard", std::move(text["blackboard"])}});
-    if (dot.empty()) continue;
-    const auto rendered = render_svg(dot, graph_dot(model, {.results = {}, .ids = ids}));
-    if (!rendered.ok) {
-      side.failed +=
-          fmt::format("{}{}: {}{}", side.failed.empty() ? "" : "\n", graph.file_name(),
-                      rendered.error, rendered.messages.empty() ? "" : ": " + rendered.messages);
-      continue;
+    // Laid out by dot where it runs, else (or where it fails) by the report's own layout.
+    const auto drawing = graph_drawing(model, {.results = {}, .ids = ids});
+    std::string svg;
+    if (!dot.empty()) {
+      const auto rendered = render_svg(dot, dot_text(drawing));
+      if (rendered.ok) {
+        svg = inline_svg(rendered.svg);
+      } else {
+        side.failed +=
+            fmt::format("{}{}: {}{}", side.failed.empty() ? "" : "\n", graph.file_name(),
+                        rendered.error, rendered.messages.empty() ? "" : ": " + rendered.messages);
+      }
     }
-    layouts += fmt::format("<div class=\"layout\" data-file=\"{}\" hidden>\n{}</div>\n", f,
-                           inline_svg(rendered.svg));
+    if (svg.empty()) svg = layout_svg(drawing);
+    layouts += fmt::format("<div class=\"layout\" data-file=\"{}\" hidden>\n{}</div>\n", f, svg);
   }
   side.graphs = fmt::format(
       "<div class=\"side\" data-side=\"{}\">\n<h2 class=\"side-label\">{}</h2>\n{}</div>\n", prefix,
@@ -162,9 +167,9 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
   std::string missing;
   if (dot.empty()) {
     missing =
-        "The graphs are not drawn: Graphviz's dot program was not found. Install Graphviz "
-        "(Debian: apt-get install graphviz, or the project's scripts/install-deps.sh) and write "
-        "the page again. The timeline, the node list and the blackboard below work without it.";
+        "Graphviz's dot program was not found, so the graphs are laid out by the report's own "
+        "layout, plainer than dot's. For dot's, install Graphviz (Debian: apt-get install "
+        "graphviz, or the project's scripts/install-deps.sh) and write the page again.";
   }
   std::string graphs;
   data["sides"] = nlohmann::json::array();

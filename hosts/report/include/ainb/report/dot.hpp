@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "ainb/model.hpp"
 
@@ -22,7 +24,39 @@ struct DotOptions {
   std::string ids;
 };
 
+// A file's graph as what is drawn, in the order DOT lists it: the boxes (commands, nodes, the
+// point where an empty plug ends) and the lines between them. DOT (graph_dot) and the built-in
+// layout (layout_svg, for builds without dot) both draw this.
+struct Drawing {
+  enum class BoxKind : std::uint8_t { Command, Node, Query, Module, Empty };
+  struct Box {
+    BoxKind kind;
+    std::string key;    // the DOT name: command0, node3, empty3_0
+    std::string label;  // "#3 ExecuteMove"; a command's name
+    std::string fill;   // "#rrggbb"
+    bool reached = false;
+    std::string id;  // the SVG element's id (DotOptions::ids); empty for none
+  };
+  enum class LineKind : std::uint8_t { Root, Secondary, Child, Transition, Query, Data };
+  struct Line {
+    LineKind kind;
+    std::string from, to;  // Box keys
+    std::string label;
+    std::string id;
+  };
+  std::string name;
+  std::string id;                              // the graph's id; empty for none
+  std::vector<std::variant<Box, Line>> items;  // in DOT's order
+};
+Drawing graph_drawing(const Model& model, const DotOptions& options = {});
+
 std::string graph_dot(const Model& model, const DotOptions& options = {});
+std::string dot_text(const Drawing& drawing);
+
+// The drawing laid out by the report's own layered layout, as SVG whose elements carry the ids
+// dot's would: what a page shows where Graphviz cannot run (no dot installed, the WebAssembly
+// build). Columns by depth from the commands (left to right), rows as a tidy tree.
+std::string layout_svg(const Drawing& drawing);
 
 // How the graph names node `node`: "#12 Element_S32Selector", "#3 ExecuteMove" (a user class).
 std::string node_label(const Model& model, std::uint32_t node);

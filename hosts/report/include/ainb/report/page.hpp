@@ -3,8 +3,8 @@
 // One self-contained HTML page of a run, a regression or an exploration (docs/report.md): the
 // graph of the file and of each module it called, laid out by Graphviz's dot, with a frame
 // slider, a timeline, the node list and the blackboard over the run. Scripts, styles and data are
-// inline: the page needs no network and no server. Without dot the graphs are left out and the page
-// says how to install Graphviz; the rest works.
+// inline: the page needs no network and no server. Without dot the graphs are laid out by the
+// report's own layout (layout_svg), and the page says how to install Graphviz for dot's.
 
 #include <string>
 
@@ -24,8 +24,8 @@ struct PageOptions {
 
 struct Page {
   std::string html;
-  // Why graphs are missing from the page (dot not found, or failed on a file), which the page
-  // also says; empty when every file's graph is there.
+  // Why graphs are not dot's (dot not found, or failed on a file: the report's own layout drew
+  // them), which the page also says; empty when dot drew every file's graph.
   std::string missing_graphs;
 };
 
