@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "ainb/report/dot.hpp"
+#include "markup.hpp"
 
 namespace ainb::report {
 
@@ -33,29 +34,6 @@ using Box = Drawing::Box;
 using Line = Drawing::Line;
 using BoxKind = Drawing::BoxKind;
 using LineKind = Drawing::LineKind;
-
-std::string xml(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // Characters, not bytes: a UTF-8 name is as wide as its letters.
 double text_width(std::string_view text) {
@@ -127,7 +105,7 @@ class Layout {
     std::string out = fmt::format(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}pt\" height=\"{1:.0f}pt\" "
         "viewBox=\"0.00 0.00 {0:.2f} {1:.2f}\">\n<g{2} class=\"graph\">\n<title>{3}</title>\n",
-        width, height, id_attribute(drawing.id), xml(drawing.name));
+        width, height, id_attribute(drawing.id), detail::escape_markup(drawing.name));
     for (const auto* l : lines_)
       out += line_svg(*l);
     for (const auto& p : boxes_)
@@ -138,7 +116,7 @@ class Layout {
 
  private:
   static std::string id_attribute(const std::string& id) {
-    return id.empty() ? std::string() : fmt::format(" id=\"{}\"", xml(id));
+    return id.empty() ? std::string() : fmt::format(" id=\"{}\"", detail::escape_markup(id));
   }
 
   // A depth-first walk from the commands (then from any box no walk reached, in file order): each
@@ -272,10 +250,10 @@ class Layout {
           "font-family=\"Helvetica,sans-Serif\" "
           "font-size=\"10.00\"{}>{}</text>\n",
           x + w / 2, first + kLineHeight * static_cast<double>(k),
-          b.kind == BoxKind::Empty ? " fill=\"#7f7f7f\"" : "", xml(lines[k]));
+          b.kind == BoxKind::Empty ? " fill=\"#7f7f7f\"" : "", detail::escape_markup(lines[k]));
     }
     return fmt::format("<g{} class=\"node\">\n<title>{}</title>\n{}{}</g>\n", id_attribute(b.id),
-                       xml(b.key), shape, text);
+                       detail::escape_markup(b.key), shape, text);
   }
 
   std::string line_svg(const Line& l) const {
@@ -331,7 +309,8 @@ class Layout {
     std::string out = fmt::format(
         "<g{} class=\"edge\">\n<title>{}&#45;&gt;{}</title>\n<path fill=\"none\" {} "
         "d=\"M{:.2f},{:.2f} C{:.2f},{:.2f} {:.2f},{:.2f} {:.2f},{:.2f}\"/>\n",
-        id_attribute(l.id), xml(l.from), xml(l.to), attributes, x1, y1, c1x, c1y, c2x, c2y, bx, by);
+        id_attribute(l.id), detail::escape_markup(l.from), detail::escape_markup(l.to), attributes,
+        x1, y1, c1x, c1y, c2x, c2y, bx, by);
     const auto px = -uy * kArrow / 2, py = ux * kArrow / 2;
     out += fmt::format(
         "<{} fill=\"{}\" stroke=\"{}\" points=\"{:.2f},{:.2f} {:.2f},{:.2f} {:.2f},{:.2f}\"/>\n",
@@ -344,7 +323,7 @@ class Layout {
           "<text text-anchor=\"middle\" x=\"{:.2f}\" y=\"{:.2f}\" "
           "font-family=\"Helvetica,sans-Serif\" "
           "font-size=\"9.00\">{}</text>\n",
-          mx, my - 3, xml(l.label));
+          mx, my - 3, detail::escape_markup(l.label));
     }
     out += "</g>\n";
     return out;

@@ -16,34 +16,12 @@
 #include "ainb/report/dot.hpp"
 #include "ainb/writer/text_form.hpp"
 #include "assets.hpp"
+#include "markup.hpp"
 #include "page_parts.hpp"
 
 namespace ainb::report {
 
 namespace {
-
-std::string html_escape(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // JSON inside <script>: no '<' at all (written as \u003c), so no "</script>" or "<!--" in a name
 // ends or comments out the script. A string that is not UTF-8 gets U+FFFD for its bad bytes.
@@ -142,7 +120,7 @@ Side page_side(const runtime::Graph& top, const std::string& dot, std::string_vi
   }
   side.graphs = fmt::format(
       "<div class=\"side\" data-side=\"{}\">\n<h2 class=\"side-label\">{}</h2>\n{}</div>\n", prefix,
-      html_escape(label), layouts);
+      detail::escape_markup(label), layouts);
   side.data = {{"label", std::move(label)}, {"prefix", prefix}, {"files", std::move(files)}};
   return side;
 }
@@ -180,7 +158,7 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
   }
   data["kind"] = kind;
   data["graphviz"] = missing;
-  const auto escaped_title = html_escape(title);
+  const auto escaped_title = detail::escape_markup(title);
   const auto json = script_json(data);
   // The page's parts share one function's scope: their names stay out of the global scope, as
   // when the page was one file.

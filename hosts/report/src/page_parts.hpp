@@ -26,7 +26,8 @@ std::string dot_program(const PageOptions& options);
 
 // The files `top` runs (the file, then each module as first called): each file's nodes (their
 // text form, a label and the file a module node calls), commands and blackboard, and its graph
-// laid out by `dot` (none when empty). Element ids start with `prefix` and the file's number.
+// laid out by `dot`, or by the report's own layout where dot is empty or fails. Element ids start
+// with `prefix` and the file's number.
 Side page_side(const runtime::Graph& top, const std::string& dot, std::string_view prefix,
                std::string label);
 
