@@ -32,7 +32,11 @@ tests=(
 )
 wasm=(
   emscripten               # the `wasm` preset (Emscripten 3.1.6)
-  nodejs                   # tests/web and the JavaScript API in Node
+  nodejs                   # tests/web and the JavaScript API in Node; builds the page
+  chromium                 # tests/web: the page in a real (headless) browser
+  chromium-driver          # tests/web: driven as a person would (WebDriver)
+  python3-selenium         # tests/web: the WebDriver client
+  python3-pytest           # tests/web: the page's tests
 )
 ci=(
   clang-format             # scripts/check-format.sh

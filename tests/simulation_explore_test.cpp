@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -83,6 +84,17 @@ TEST_CASE("explore: an S32 branch that needs exactly 7 from a stub's output two 
         R"({"frames":1,"restart":true,"nodes":{"QueryEnemyCount":{"outputs":{"Count":7}}}})");
   CHECK(result.replay_failures.empty());
   CHECK(replay_reaches(file, f->scenario, "#0 Element_S32Selector plug 0", {"--generic-nodes"}));
+}
+
+TEST_CASE("explore: progress after each batch of 32 runs, then the total once") {
+  const auto file = hand_made("seven");
+  std::vector<std::string> told;
+  ExploreOptions options;
+  options.progress = [&told](std::size_t done, std::size_t total, const std::string& label) {
+    told.push_back(fmt::format("{}/{} {}", done, total, label));
+  };
+  explored(file, 70, options);
+  CHECK(fmt::format("{}", fmt::join(told, ", ")) == "32/70 runs, 64/70 runs, 70/70 runs");
 }
 
 TEST_CASE("explore: an F32 selector's ranges, from a blackboard entry") {

@@ -11,6 +11,7 @@
 #include "ainb/simulation/regress.hpp"
 #include "commands.hpp"
 #include "registration.hpp"
+#include "terminal.hpp"
 #include "warnings.hpp"
 
 namespace ainb::cli {
@@ -98,6 +99,7 @@ int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& 
   options.jobs = request.jobs;
   options.shrink = request.shrink;
   options.against = request.against;
+  options.progress = progress_bar(err);
   const bool against = !request.against.empty();
   if (!request.run.html.empty() && !can_write_page(request.run.html, err))
     return against ? kExitRegressError : kExitLoadError;

@@ -214,7 +214,19 @@ void log_to_stderr() {
 
 // It writes to stderr itself, as its carriage returns are control characters that std::cerr
 // would escape on a terminal; the label, a path, is made printable.
+namespace {
+Progress& progress_reporter() {
+  static Progress reporter;
+  return reporter;
+}
+}  // namespace
+
+void set_progress_reporter(Progress reporter) {
+  progress_reporter() = std::move(reporter);
+}
+
 Progress progress_bar(std::ostream& err) {
+  if (progress_reporter()) return progress_reporter();
   if (&err != &std::cerr || isatty(STDERR_FILENO) == 0) return {};
   return [&err](std::size_t done, std::size_t total, const std::string& label) {
     constexpr std::size_t kWidth = 30;

@@ -15,6 +15,8 @@
 
 #include <spdlog/sinks/sink.h>
 
+#include "ainb/simulation/simulation.hpp"
+
 namespace ainb::cli {
 
 // What is escaped, byte by byte, as \xNN: the C0 controls (newline and tab only when
@@ -93,9 +95,14 @@ spdlog::sink_ptr printable_sink(spdlog::sink_ptr target);
 // standard output.
 void log_to_stderr();
 
-// A progress bar for long batches (golden traces, scans): called with done of total and the
-// current item's label. Empty (no bar) unless `err` is std::cerr and stderr a terminal.
-using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& label)>;
+// A progress bar for long batches (golden traces, scans, explore's runs): called with done of
+// total and the current item's label. Empty (no bar) unless `err` is std::cerr and stderr a
+// terminal, or a host set a reporter.
+using Progress = simulation::Progress;
 Progress progress_bar(std::ostream& err);
+
+// Where progress goes in a host without a terminal (the WebAssembly module passes it to the
+// page's progress bar): progress_bar returns it, whatever `err` is. Empty: the terminal's bar.
+void set_progress_reporter(Progress reporter);
 
 }  // namespace ainb::cli

@@ -44,6 +44,23 @@ export async function load(options = {}) {
   return new Ainb(module);
 }
 
+// Loads the module at once from a compiled WebAssembly.Module: for a page that must answer before
+// its load event (the page's URL mode, which headless Chromium's --dump-dom reads).
+export function loadSync(wasmModule) {
+  const module = {
+    print: () => {},
+    printErr: () => {},
+    instantiateWasm(imports, receive) {
+      const instance = new WebAssembly.Instance(wasmModule, imports);
+      receive(instance);
+      return instance.exports;
+    },
+  };
+  createAinbModule(module);  // with a synchronous instantiation the module is ready on return
+  if (typeof module.command !== 'function') throw new Error('ainb: the module did not start');
+  return new Ainb(module);
+}
+
 const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 
 function firstError(stderr) {
@@ -100,20 +117,21 @@ export class Ainb {
     return name;
   }
 
-  // --- The command line itself: args as for `ainb`, file names as added.
-  command(args) {
+  // --- The command line itself: args as for `ainb`, file names as added; `progress(done, total,
+  // label)`, if given, is told of a long command's progress (explore's runs).
+  command(args, progress = undefined) {
     const list = new this.module.StringList();
     try {
       for (const arg of args) list.push_back(String(arg));
-      return this.module.command(list);
+      return this.module.command(list, progress);
     } finally {
       list.delete();
     }
   }
 
   // Runs a command; exit codes in `allowed` are results, any other is an AinbError.
-  check(args, allowed = [0]) {
-    const result = this.command(args);
+  check(args, allowed = [0], progress = undefined) {
+    const result = this.command(args, progress);
     if (!allowed.includes(result.code))
       throw new AinbError(firstError(result.err), result.code, result.err);
     return result;
@@ -137,7 +155,8 @@ export class Ainb {
         args.push(row.flag, String(value));
       }
     }
-    const own = new Set(['scenario', 'scenarios', 'runs', 'maxTraceEvents', 'strict', 'against']);
+    const own = new Set(['scenario', 'scenarios', 'runs', 'maxTraceEvents', 'strict', 'against', 'html',
+      'progress']);
     for (const key of Object.keys(options)) {
       if (!this.options.has(key) && !own.has(key))
         throw new Error(`ainb: unknown option ${key} (known: ${[...this.options.keys(), ...own].join(', ')})`);
@@ -153,6 +172,27 @@ export class Ainb {
     return path;
   }
 
+  // With `html`, the command also writes the report component's page (as `--html`): returns
+  // the arguments for it, and `page()` reads the page back.
+  pageArgs(options) {
+    return options.html ? ['--html', `${kScratch}/page.html`] : [];
+  }
+  page(options) {
+    const path = `${kScratch}/page.html`;
+    if (!options.html || !this.fs.analyzePath(path).exists) return undefined;  // none written
+    const page = this.fs.readFile(path, { encoding: 'utf8' });
+    this.fs.unlink(path);
+    return page;
+  }
+
+  // Warnings without the page's own note on its graphs (the page shows it), which names the
+  // scratch file it went to.
+  pageless(warnings, options) {
+    if (!options.html) return warnings;
+    const note = `warning: ${kScratch}/page.html: `;
+    return warnings.split('\n').filter((line) => !line.startsWith(note)).join('\n');
+  }
+
   // --- Commands.
 
   // `ainb info`: the readable summary.
@@ -161,9 +201,9 @@ export class Ainb {
   }
 
   // `ainb run`: the JSON-lines trace (one event per line, as `--trace - --format jsonl`) and the
-  // summary the CLI prints.
+  // summary the CLI prints; with `html`, also the run's page (as `--html`).
   run(name, options = {}) {
-    const args = ['run', this.path(name), ...this.flags(options, 'run')];
+    const args = ['run', this.path(name), ...this.flags(options, 'run'), ...this.pageArgs(options)];
     if (options.scenario !== undefined) args.push('--scenario', this.scenarioFile(options.scenario));
     if (options.maxTraceEvents !== undefined) args.push('--max-trace-events', String(options.maxTraceEvents));
     const tracePath = `${kScratch}/trace.jsonl`;
@@ -171,7 +211,7 @@ export class Ainb {
     const result = this.check(args);
     const trace = this.fs.readFile(tracePath, { encoding: 'utf8' });
     this.fs.unlink(tracePath);
-    return { trace, summary: result.out, warnings: result.err };
+    return { trace, summary: result.out, warnings: this.pageless(result.err, options), page: this.page(options) };
   }
 
   // `ainb run --coverage`: what a run reached, as the CLI's JSON report (an object).
@@ -186,26 +226,32 @@ export class Ainb {
     return { coverage: report, summary: result.out };
   }
 
-  // `ainb regress ORIGINAL EDITED`: `same` and the CLI's report (its first difference).
+  // `ainb regress ORIGINAL EDITED`: `same` and the CLI's report (its first difference); with
+  // `html`, the page of the two runs side by side.
   regress(original, edited, options = {}) {
-    const args = ['regress', this.path(original), this.path(edited), ...this.flags(options, 'regress')];
+    const args = ['regress', this.path(original), this.path(edited), ...this.flags(options, 'regress'),
+      ...this.pageArgs(options)];
     [].concat(options.scenarios ?? options.scenario ?? []).forEach((scenario, k) => {
       args.push('--scenario', this.scenarioFile(scenario, k));
     });
     if (options.strict) args.push('--strict');
     const result = this.check(args, [0, 1]);
-    return { same: result.code === 0, report: result.out };
+    return { same: result.code === 0, report: result.out, page: this.page(options) };
   }
 
   // `ainb explore FILE` (or, with `against`, `regress --explore`): generated scenarios, one
-  // thread. With `against`, `same` says whether the runs found no difference.
+  // thread. With `against`, `same` says whether the runs found no difference. With `html`, the
+  // coverage page (or the difference's); `progress(done, total, label)` is told after each
+  // batch of runs.
   explore(name, options = {}) {
-    const args = ['explore', this.path(name), '--jobs', '1', ...this.flags(options, 'explore')];
+    const args = ['explore', this.path(name), '--jobs', '1', ...this.flags(options, 'explore'),
+      ...this.pageArgs(options)];
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     if (options.against !== undefined) args.push('--against', this.path(options.against));
-    if (options.against === undefined) return { report: this.check(args).out };
-    const result = this.check(args, [0, 1]);
-    return { same: result.code === 0, report: result.out };
+    const result = this.check(args, options.against === undefined ? [0] : [0, 1], options.progress);
+    const page = this.page(options);
+    if (options.against === undefined) return { report: result.out, page };
+    return { same: result.code === 0, report: result.out, page };
   }
 
   // `ainb convert`: an AI file to the JSON text form (text), or text form to an AI file (bytes).

@@ -89,7 +89,9 @@ const writeHash = () => {
   let hash = `#file=${state.file}`;
   if (timed) hash += `&frame=${state.frame}`;
   if (state.node >= 0) hash += `${sides.length > 1 ? `&side=${state.side}` : ""}&node=${state.node}`;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  // A page shown inside another (the WebAssembly page's view, an about:srcdoc frame) has no URL
+  // of its own to keep the state in.
+  if (location.hash !== hash && location.protocol !== "about:") history.replaceState(null, "", hash);
 };
 
 // Moves to a new state: a file, a frame, a side and node (the others stay).

@@ -144,10 +144,18 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
               std::vector<Side> sides, nlohmann::json data) {
   std::string missing;
   if (dot.empty()) {
+#ifdef __EMSCRIPTEN__
+    // A browser cannot start programs: what the reader can do is the native CLI's page.
+    missing =
+        "The graphs are laid out by the report's own layout, plainer than Graphviz's: a page "
+        "in the browser cannot run Graphviz's dot program. For dot's, write the page with the "
+        "native `ainb run --html` where Graphviz is installed.";
+#else
     missing =
         "Graphviz's dot program was not found, so the graphs are laid out by the report's own "
         "layout, plainer than dot's. For dot's, install Graphviz (Debian: apt-get install "
         "graphviz, or the project's scripts/install-deps.sh) and write the page again.";
+#endif
   }
   std::string graphs;
   data["sides"] = nlohmann::json::array();

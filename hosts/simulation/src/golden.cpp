@@ -240,7 +240,7 @@ fs::path moved_with_inputs(const fs::path& folder, const std::vector<fs::path>& 
   return folder;
 }
 
-void report(const GoldenProgress& progress, std::size_t done, std::size_t total,
+void report(const Progress& progress, std::size_t done, std::size_t total,
             const std::string& label) {
   if (progress) progress(done, total, label);
 }
@@ -260,7 +260,7 @@ bool GoldenReport::all_same() const {
 
 GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inputs,
                            const std::vector<fs::path>& scenarios, const RunOptions& options,
-                           const GoldenProgress& progress) {
+                           const Progress& progress) {
   struct Planned {
     std::size_t input;
     Found file;
@@ -350,7 +350,7 @@ GoldenReport record_golden(const fs::path& dir, const std::vector<fs::path>& inp
 }
 
 GoldenReport check_golden(const fs::path& dir, const std::vector<fs::path>& inputs,
-                          const GoldenProgress& progress, const runtime::LogSink* log) {
+                          const Progress& progress, const runtime::LogSink* log) {
   nlohmann::json manifest;
   try {
     manifest = nlohmann::json::parse(read_text(dir / "manifest.json"));

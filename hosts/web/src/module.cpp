@@ -14,6 +14,7 @@
 
 #include "ainb/simulation/run_options.hpp"
 #include "commands.hpp"
+#include "terminal.hpp"
 
 namespace {
 
@@ -41,12 +42,30 @@ class Captured {
   std::streambuf* cerr_;
 };
 
-CommandResult command(const std::vector<std::string>& args) {
+// Progress to a JavaScript function while it lives (none unless `progress` is a function).
+class ProgressTo {
+ public:
+  explicit ProgressTo(const emscripten::val& progress) {
+    if (progress.typeOf().as<std::string>() != "function") return;
+    ainb::cli::set_progress_reporter(
+        [&progress](std::size_t done, std::size_t total, const std::string& label) {
+          progress(done, total, label);
+        });
+  }
+  ~ProgressTo() { ainb::cli::set_progress_reporter({}); }
+  ProgressTo(const ProgressTo&) = delete;
+  ProgressTo& operator=(const ProgressTo&) = delete;
+};
+
+// `progress`: a JavaScript function (done, total, label) told of a long command's progress
+// (explore's runs, golden traces), or undefined.
+CommandResult command(const std::vector<std::string>& args, emscripten::val progress) {
   std::ostringstream out;
   std::ostringstream err;
   CommandResult result;
   {
     const Captured captured(out, err);
+    const ProgressTo reporter(progress);
     result.code = ainb::cli::run(args, out, err);
   }
   result.out = std::move(out).str();

@@ -267,6 +267,13 @@ ExploreResult explore(const std::filesystem::path& file, const ExploreOptions& e
       result.difference = std::move(d);
     }
     result.runs = base + n;
+    if (options.progress && result.runs < options.runs)
+      options.progress(static_cast<std::size_t>(result.runs),
+                       static_cast<std::size_t>(options.runs), "runs");
+  }
+  if (options.progress) {
+    const auto runs = static_cast<std::size_t>(options.runs);
+    options.progress(runs, runs, "runs");
   }
   explorer::explain_unreached(*result.coverage, targets);
   if (against) {

@@ -35,6 +35,9 @@ struct ExploreOptions {
   // this edited version of the file too, and exploration stops at the first that makes the two
   // differ as `ainb regress` compares them.
   std::filesystem::path against;
+  // Told after each batch of runs (runs done of `runs`), then once with `runs` of `runs` when the
+  // runs end, early or not; shrinking and replaying follow.
+  Progress progress;
 };
 
 struct ExploreResult {

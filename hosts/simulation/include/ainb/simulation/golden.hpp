@@ -32,10 +32,6 @@ struct GoldenReport {
   bool all_same() const;  // every case Recorded or Same
 };
 
-// Called before each case (done of total) and once at the end (total of total).
-using GoldenProgress =
-    std::function<void(std::size_t done, std::size_t total, const std::string& label)>;
-
 // Runs every `*.ainb` under `inputs` (files, or folders searched recursively) under the given
 // scenarios and the `<name>*.scenario.json` files beside each file (no scenario when there are
 // none), and writes the traces, copies of the scenarios and a manifest to `dir` (replacing a
@@ -44,7 +40,7 @@ using GoldenProgress =
 GoldenReport record_golden(const std::filesystem::path& dir,
                            const std::vector<std::filesystem::path>& inputs,
                            const std::vector<std::filesystem::path>& scenarios,
-                           const RunOptions& options, const GoldenProgress& progress = {});
+                           const RunOptions& options, const Progress& progress = {});
 
 // Runs every recorded case again, with the recorded options and scenario copies, on the files
 // found under `inputs` (empty: the recorded inputs, relative to the current directory) and
@@ -52,8 +48,7 @@ GoldenReport record_golden(const std::filesystem::path& dir,
 // does not keep). Throws std::runtime_error when `dir` holds no readable recording.
 GoldenReport check_golden(const std::filesystem::path& dir,
                           const std::vector<std::filesystem::path>& inputs,
-                          const GoldenProgress& progress = {},
-                          const runtime::LogSink* log = nullptr);
+                          const Progress& progress = {}, const runtime::LogSink* log = nullptr);
 
 // A summary table, then each difference as `ainb regress` prints it.
 void print_golden(const GoldenReport& report, std::ostream& out);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -30,6 +31,10 @@ struct OpenedPack;
 }
 
 namespace ainb::simulation {
+
+// A long batch's progress (golden traces, an exploration's runs): called with done of total and
+// what it is on, and once at the end with total of total.
+using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& label)>;
 
 class Coverage;  // coverage.hpp
 

@@ -1,0 +1,402 @@
+// The page's own script (docs/web.md): opens files, sends the commands to the worker (worker.js)
+// and shows what they return in the report component's pages, which `ainb run --html`,
+// `regress --html` and `explore --html` write inside the runtime: one page design, not two.
+// With `#open=URL…&run` it runs as it opens, before its load event (URL mode, below).
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const status = (text, failed = false) => {
+    $("w-status").textContent = text;
+    $("w-status").classList.toggle("error", failed);
+  };
+
+  // --- The engine: the module's bytes, in base64 in the page.
+  const wasmBytes = () => {
+    const text = atob($("ainb-wasm").textContent.trim());
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
+    return bytes;
+  };
+  const wasm = wasmBytes();
+
+  // --- The worker: one at a time; cancelling ends it and starts another with the same files.
+  const files = new Map();  // name -> bytes, in the order opened
+  const refusals = new Map();  // name -> the runtime's one-line error for the file itself
+  const failures = new Map();  // name -> the last command's error on it (a missing module, say)
+  let worker = null;
+  let pending = new Map();  // message id -> {resolve, reject, progress}
+  let nextId = 0;
+
+  function call(op, args = [], progress = undefined) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, progress });
+      worker.postMessage({ id, op, args });
+    });
+  }
+
+  function startWorker() {
+    const source = `${$("ainb-engine").textContent}\n${$("ainb-worker").textContent}`;
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    worker = new Worker(url);
+    URL.revokeObjectURL(url);
+    worker.onmessage = ({ data }) => {
+      const waiting = pending.get(data.id);
+      if (!waiting) return;
+      if (data.progress) {
+        if (waiting.progress) waiting.progress(data.progress);
+        return;
+      }
+      pending.delete(data.id);
+      if (data.error) waiting.reject(Object.assign(new Error(data.error.message), data.error));
+      else waiting.resolve(data.result);
+    };
+    worker.onerror = (e) => status(`The runtime stopped: ${e.message}`, true);
+    // The opened files again (after a cancel, or URL mode's): resolves to their checks.
+    const started = call("start", [wasm]);
+    const added = [...files].map(([name, bytes]) => call("add", [name, bytes]));
+    return started.then(() => Promise.all(added));
+  }
+
+  function cancel() {
+    worker.terminate();
+    for (const waiting of pending.values()) waiting.reject(new Error("cancelled"));
+    pending = new Map();
+    startWorker().then(() => count("started"));
+  }
+
+  // --- Files.
+  function showFiles() {
+    const list = $("w-files");
+    list.replaceChildren();
+    for (const name of files.keys()) {
+      const item = document.createElement("li");
+      item.dataset.name = name;
+      item.append(name);
+      const refusal = refusals.get(name) || failures.get(name);
+      if (refusal) {
+        item.classList.add("bad");
+        const message = document.createElement("span");
+        message.className = "message";
+        message.textContent = refusal;
+        item.append(message);
+      }
+      const remove = document.createElement("button");
+      remove.textContent = "×";
+      remove.title = `close ${name}`;
+      remove.onclick = () => closeFile(name);
+      item.append(remove);
+      list.append(item);
+    }
+    const runnable = [...files.keys()].filter((name) => /\.(ainb|json)$/i.test(name) && !refusals.get(name));
+    for (const [select, none] of [[$("w-file"), null], [$("w-edited"), "(none)"]]) {
+      const chosen = select.value;
+      select.replaceChildren();
+      if (none) select.append(new Option(none, ""));
+      for (const name of runnable) select.append(new Option(name, name));
+      if (runnable.includes(chosen)) select.value = chosen;
+      else if (!none) select.value = runnable.find((name) => name.includes(".root.")) ?? runnable[0] ?? "";
+    }
+    enable();
+  }
+
+  async function openFiles(opened) {
+    for (const [name, bytes] of opened) {
+      files.set(name, bytes);
+      refusals.delete(name);
+      failures.delete(name);
+    }
+    showFiles();
+    const checked = await Promise.all(opened.map(([name, bytes]) => call("add", [name, bytes])));
+    for (const { name, error } of checked) refusals.set(name, error);
+    showFiles();
+    const bad = checked.filter((c) => c.error).length;
+    status(`${files.size} file(s) open${bad ? `, ${bad} refused (the message is beside its name)` : ""}.`);
+    count("opened");
+  }
+
+  function closeFile(name) {
+    files.delete(name);
+    refusals.delete(name);
+    failures.delete(name);
+    call("remove", [name]).catch(() => {});
+    showFiles();
+  }
+
+  const read = (file, name) => file.arrayBuffer().then((buffer) => [name, new Uint8Array(buffer)]);
+  $("w-pick").onchange = async (e) => openFiles(await Promise.all([...e.target.files].map((f) => read(f, f.name))));
+  $("w-folder").onchange = async (e) =>
+    openFiles(await Promise.all([...e.target.files].map((f) => read(f, f.webkitRelativePath || f.name))));
+
+  // A dropped folder's files keep their paths inside it: modules are found beside their callers.
+  async function dropped(entry) {
+    if (entry.isFile) {
+      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+      return [await read(file, entry.fullPath.replace(/^\//, ""))];
+    }
+    const reader = entry.createReader();
+    const entries = [];
+    for (let batch; (batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject))).length;)
+      entries.push(...batch);
+    return (await Promise.all(entries.map(dropped))).flat();
+  }
+  document.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dragging");
+    const entries = [...e.dataTransfer.items].map((item) => item.webkitGetAsEntry()).filter(Boolean);
+    openFiles((await Promise.all(entries.map(dropped))).flat());
+  });
+
+  // --- Options: the run option table's rows the page can set (flags, counts, text), as inputs.
+  let optionRows = [];
+  function showOptions(rows) {
+    optionRows = rows.filter((row) => ["flag", "count", "text"].includes(row.kind));
+    const box = $("w-options");
+    box.replaceChildren();
+    for (const row of optionRows) {
+      const label = document.createElement("label");
+      label.title = row.help;
+      const input = document.createElement("input");
+      input.id = `w-option-${row.flag.slice(2)}`;
+      input.type = row.kind === "flag" ? "checkbox" : row.kind === "count" ? "number" : "text";
+      if (row.kind === "flag") input.checked = row.default;
+      else input.value = String(row.default);
+      if (row.kind === "count") input.min = "0";
+      const text = row.flag.slice(2).replace(/-/g, " ");
+      if (row.kind === "flag") label.append(input, ` ${text}`);
+      else label.append(`${text} `, input);
+      box.append(label);
+    }
+  }
+  const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+  function options(command) {
+    const chosen = {};
+    for (const row of optionRows) {
+      if (!row.takers.includes(command)) continue;
+      const input = $(`w-option-${row.flag.slice(2)}`);
+      const value = row.kind === "flag" ? input.checked : row.kind === "count" ? Number(input.value) : input.value;
+      if (value !== row.default) chosen[camel(row.name)] = value;
+    }
+    return chosen;
+  }
+
+  // --- The scenario editor: `ainb run --scenario`'s JSON.
+  function scenario() {
+    const text = $("w-scenario").value.trim();
+    $("w-scenario-error").textContent = "";
+    if (!text) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      $("w-scenario-error").textContent = `not JSON: ${e.message}`;
+      $("w-scenario-box").open = true;
+      throw new Error(`The scenario is not JSON: ${e.message}`);
+    }
+  }
+  const scenarioState = () => {
+    $("w-scenario-state").textContent = $("w-scenario").value.trim() ? "(set)" : "(none: a plain run)";
+  };
+  $("w-scenario").oninput = scenarioState;
+  $("w-scenario-import").onchange = async (e) => {
+    const [file] = e.target.files;
+    if (!file) return;
+    $("w-scenario").value = await file.text();
+    scenarioState();
+    e.target.value = "";
+  };
+  $("w-scenario-export").onclick = () => {
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([$("w-scenario").value], { type: "application/json" }));
+    link.download = "scenario.json";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  };
+
+  // Counted on the body for tests and scripts that drive the page: files opened (data-opened),
+  // commands finished (data-finished), the worker ready (data-started).
+  const count = (key) => {
+    document.body.dataset[key] = String(Number(document.body.dataset[key] || 0) + 1);
+  };
+
+  // --- Commands.
+  let busy = false;
+  function enable() {
+    const file = $("w-file").value, edited = $("w-edited").value;
+    $("w-run").disabled = busy || !file;
+    $("w-explore").disabled = busy || !file;
+    $("w-regress").disabled = busy || !file || !edited;
+    $("w-cancel").disabled = !busy;
+  }
+  $("w-file").onchange = enable;
+  $("w-edited").onchange = enable;
+
+  // A command's output, warnings and trace; its page in the view, resolved once it has loaded.
+  function show(result) {
+    $("w-report").classList.remove("failed");
+    $("w-report").textContent = [result.summary, result.report, result.warnings].filter(Boolean).join("\n");
+    $("ainb-trace").textContent = result.trace ?? "";
+    return showPage(result.page);
+  }
+  function showPage(page) {
+    const view = $("w-view");
+    view.hidden = !page;  // no page: not an earlier command's either
+    if (!page) return Promise.resolve();
+    const loaded = new Promise((resolve) => view.addEventListener("load", resolve, { once: true }));
+    view.srcdoc = page;
+    return loaded;
+  }
+
+  // Runs a command on `file`; its error goes beside the file's name too.
+  async function command(name, file, work) {
+    busy = true;
+    enable();
+    const start = performance.now();
+    status(`${name}…`);
+    $("ainb-trace").textContent = "";  // a failed command leaves no earlier trace behind
+    try {
+      const result = await work();
+      failures.delete(file);
+      showFiles();
+      await show(result);
+      status(`${name}: done in ${Math.round(performance.now() - start)} ms.`);
+      return result;
+    } catch (e) {
+      const cancelled = e.message === "cancelled";
+      if (!cancelled) {
+        failures.set(file, e.message);
+        showFiles();
+      }
+      $("w-report").classList.add("failed");
+      $("w-report").textContent = cancelled ? "" : e.stderr || e.message;
+      status(cancelled ? `${name}: cancelled.` : `${name}: ${e.message}`, !cancelled);
+      return null;
+    } finally {
+      busy = false;
+      $("w-progress").hidden = true;
+      enable();
+      count("finished");
+    }
+  }
+
+  const withScenario = (chosen) => {
+    const s = scenario();
+    return s === undefined ? chosen : { ...chosen, scenario: s };
+  };
+  const html = () => $("w-draw").checked;
+  $("w-run").onclick = () =>
+    command("Run", $("w-file").value, () => call("run", [$("w-file").value, withScenario({ ...options("run"), html: html() })]));
+  $("w-regress").onclick = () =>
+    command("Regress", $("w-file").value, () =>
+      call("regress", [$("w-file").value, $("w-edited").value, withScenario({ ...options("regress"), html: html() })]));
+  $("w-explore").onclick = () => {
+    const against = $("w-edited").value;
+    const progress = $("w-progress");
+    progress.hidden = false;
+    progress.removeAttribute("value");
+    const chosen = { ...options("explore"), runs: Number($("w-runs").value), html: html() };
+    if (against) chosen.against = against;
+    command("Explore", $("w-file").value, () =>
+      call("explore", [$("w-file").value, chosen], ({ done, total }) => {
+        progress.max = total;
+        progress.value = done;
+        status(`Explore: ${done} of ${total} runs…`);
+      }));
+  };
+  $("w-cancel").onclick = cancel;
+
+  // --- URL mode: #open=URL&open=URL&scenario=URL&frames=N&run, and any run option by its flag's
+  // name (seed=3, generic-nodes, stub-missing-modules=false). With `run`, the run happens before
+  // the load event, on this thread (files by synchronous requests, the module compiled at once),
+  // so that `chromium --dump-dom` prints the trace in #ainb-trace; then the worker takes the files
+  // for what the person does next, and draws the run's report page. Returns the files opened and
+  // the options of the run, if one ran.
+  function fetchNow(url, binary) {
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    if (binary) request.overrideMimeType("text/plain; charset=x-user-defined");
+    request.send();
+    if (request.status !== 200 && request.status !== 0) throw new Error(`cannot read ${url}: ${request.status}`);
+    if (!binary) return request.responseText;
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i) & 0xff;
+    return bytes;
+  }
+  const fileName = (url) => decodeURIComponent(new URL(url, location.href).pathname.split("/").pop());
+
+  function urlMode() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const urls = params.getAll("open");
+    if (urls.length === 0) return false;
+    const opened = [];
+    for (const url of urls) {
+      try {
+        opened.push([fileName(url), fetchNow(new URL(url, location.href).href, true)]);
+      } catch (e) {
+        status(e.message, true);
+      }
+    }
+    for (const [name, bytes] of opened) files.set(name, bytes);
+    for (const row of optionRows) {
+      const key = row.flag.slice(2);
+      if (!params.has(key)) continue;
+      const input = $(`w-option-${key}`);
+      if (row.kind === "flag") input.checked = !["false", "0"].includes(params.get(key));
+      else input.value = params.get(key);
+    }
+    if (params.has("scenario")) {
+      try {
+        $("w-scenario").value = fetchNow(new URL(params.get("scenario"), location.href).href, false);
+        scenarioState();
+      } catch (e) {
+        status(e.message, true);
+      }
+    }
+    if (!params.has("run") || opened.length === 0) return { opened };
+    const ainb = AinbEngine.loadSync(new WebAssembly.Module(wasm));
+    document.body.dataset.startedAt = String(Math.round(performance.now()));
+    for (const [name, bytes] of opened) ainb.addFile(name, bytes);
+    const first = opened[0][0];
+    try {
+      const chosen = withScenario(options("run"));
+      show(ainb.run(first, chosen));
+      status(`Ran ${first}.`);
+      // When the module had started and the run was done, in ms from the navigation's start
+      // (benchmarks/web_page_bench.py).
+      document.body.dataset.ranAt = String(Math.round(performance.now()));
+      return { opened, ran: [first, chosen] };
+    } catch (e) {
+      failures.set(first, e.message);
+      $("w-report").classList.add("failed");
+      $("w-report").textContent = e.stderr || e.message;
+      status(`Run: ${e.message}`, true);
+      return { opened };
+    }
+  }
+
+  // --- Start.
+  window.addEventListener("error", (e) => {
+    document.body.dataset.errors = `${document.body.dataset.errors || ""}${e.message}\n`;
+  });
+  showOptions(JSON.parse($("ainb-options").textContent));
+  const fromUrl = urlMode();
+  showFiles();
+  startWorker().then(async (checked) => {
+    for (const { name, error } of checked) refusals.set(name, error);
+    showFiles();
+    if (!fromUrl && !$("w-status").classList.contains("error"))
+      status("Ready: open an AI file and the modules it calls, or drop them here.");
+    count("started");
+    if (fromUrl?.ran && html()) {
+      const [name, chosen] = fromUrl.ran;
+      await showPage((await call("run", [name, { ...chosen, html: true }])).page);
+      document.body.dataset.drawnAt = String(Math.round(performance.now()));
+    }
+  });
+  document.body.dataset.ready = "1";
+})();

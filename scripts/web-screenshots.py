@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Writes the screenshots of the WebAssembly page in docs/images/ (docs/web.md): a real file and its
+module run by URL, and an exploration with its progress bar, photographed by headless Chromium
+through WebDriver. Needs the wasm preset built.
+    scripts/web-screenshots.py [CORPUS]   (default ../shared/corpus)"""
+import pathlib
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+corpus = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared/corpus").resolve()
+page = ROOT / "build/wasm/web/ainb.html"
+options = webdriver.ChromeOptions()
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+             "--hide-scrollbars", "--window-size=1400,1000"):
+    options.add_argument(flag)
+driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+count = lambda key: int(driver.execute_script(f"return document.body.dataset.{key} || 0"))  # noqa: E731
+try:
+    files = [corpus / "ainb/Toby.utility.root.ainb", corpus / "ainb/_LocalModule_d0e7ebe89ded.module.ainb"]
+    opens = "&".join(f"open={f.as_uri()}" for f in files)
+    driver.get(f"{page.as_uri()}#{opens}&stub-missing-modules&generic-nodes&restart&frames=600&run")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.drawnAt"))
+    driver.save_screenshot(str(ROOT / "docs/images/web-page.png"))
+    # An exploration, caught while its progress bar moves.
+    driver.execute_script("document.getElementById('w-runs').value = '100000'")
+    driver.find_element(By.ID, "w-explore").click()
+    WebDriverWait(driver, 60, poll_frequency=0.01).until(
+        lambda d: float(d.find_element(By.ID, "w-progress").get_attribute("value") or 0) > 20000)
+    driver.save_screenshot(str(ROOT / "docs/images/web-explore.png"))
+    driver.find_element(By.ID, "w-cancel").click()
+finally:
+    driver.quit()
+print("docs/images/web-page.png, docs/images/web-explore.png")
