@@ -10,8 +10,10 @@
     $("w-status").classList.toggle("error", failed);
   };
 
-  // --- The engine: the module's bytes, in base64 in the page.
+  // --- The engine: the module's bytes, in base64 in the page (decoded natively where the
+  // browser can: on the URL mode's path, before the load event).
   const wasmBytes = () => {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64($("ainb-wasm").textContent.trim());
     const text = atob($("ainb-wasm").textContent.trim());
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
