@@ -19,6 +19,8 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests/support"))
+import headless_chromium  # noqa: E402
 PAGE = ROOT / "build/wasm/web/ainb.html"
 NATIVE = ROOT / "build/release/hosts/cli/ainb"
 
@@ -28,22 +30,12 @@ def largest(corpus: pathlib.Path) -> pathlib.Path:
     return max(files, key=lambda f: f.stat().st_size)
 
 
-def chromium():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"):
-        options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
-
-
 def open_and_run(file: pathlib.Path) -> tuple[float, float, float]:
     """A fresh browser opens the page on `file` by URL: when (ms from the navigation's start) the
     module had started, the 600-frame run was done, and the run's report page was drawn."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    driver = chromium()
+    driver = headless_chromium.webdriver_session()
     try:
         driver.get(f"{PAGE.as_uri()}#open={file.as_uri()}&stub-missing-modules&frames=600&run")
         WebDriverWait(driver, 60, poll_frequency=0.01).until(
@@ -57,13 +49,8 @@ def open_and_run(file: pathlib.Path) -> tuple[float, float, float]:
 def open_and_run_dump_dom(file: pathlib.Path) -> float:
     """As open_and_run, in a browser started with --dump-dom (the URL mode's own use): when the run
     was done."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as profile:
-        url = f"{PAGE.as_uri()}#open={file.as_uri()}&stub-missing-modules&frames=600&run"
-        dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                              f"--user-data-dir={profile}", "--allow-file-access-from-files", "--dump-dom", url],
-                             capture_output=True, text=True, timeout=120).stdout
+    url = f"{PAGE.as_uri()}#open={file.as_uri()}&stub-missing-modules&frames=600&run"
+    dom = headless_chromium.dump_dom(url).stdout
     return float(re.search(r'data-ran-at="(\d+)"', dom).group(1))
 
 
@@ -73,7 +60,7 @@ def explore_in_page(file: pathlib.Path, runs: int) -> tuple[list[float], str]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    driver = chromium()
+    driver = headless_chromium.webdriver_session()
     try:
         driver.get(f"{PAGE.as_uri()}#open={file.as_uri()}&stub-missing-modules")
         count = lambda key: int(driver.execute_script(f"return document.body.dataset.{key} || 0"))  # noqa: E731

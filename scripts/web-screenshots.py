@@ -6,19 +6,16 @@ through WebDriver. Needs the wasm preset built.
 import pathlib
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests/support"))
+import headless_chromium  # noqa: E402
+
 corpus = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared/corpus").resolve()
 page = ROOT / "build/wasm/web/ainb.html"
-options = webdriver.ChromeOptions()
-for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-             "--hide-scrollbars", "--window-size=1400,1000"):
-    options.add_argument(flag)
-driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+driver = headless_chromium.webdriver_session(extra_flags=("--hide-scrollbars",))
 count = lambda key: int(driver.execute_script(f"return document.body.dataset.{key} || 0"))  # noqa: E731
 try:
     files = [corpus / "ainb/Toby.utility.root.ainb", corpus / "ainb/_LocalModule_d0e7ebe89ded.module.ainb"]

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "ainb/formats/node_definitions.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/simulation/explore.hpp"
 #include "ainb/writer/text_form.hpp"
@@ -261,6 +263,9 @@ void explore_every_real_file(std::size_t part) {
   // With generic classes and the node definitions' output defaults, which explore's classes
   // write as the stubs they stand for would.
   const auto definitions = test::corpus_dir() / "nodedefs/NodeDefinition.json";
+  // Read once, not once a file (2.9 MB of JSON: most of this test's time under the sanitizers).
+  const auto catalogue = std::make_shared<const formats::NodeCatalogue>(
+      formats::NodeCatalogue::from_json_file(definitions));
   const auto files = test::all_real_ainb_files();
   REQUIRE(files.size() > kParts);
   for (std::size_t i = part; i < files.size(); i += kParts) {
@@ -270,6 +275,7 @@ void explore_every_real_file(std::size_t part) {
     options.run.stub_missing_modules = true;
     options.run.generic_nodes = true;
     options.run.definitions = {definitions};
+    options.run.catalogue = catalogue;
     options.runs = test::kSanitized ? 16 : 64;
     options.shrink = false;  // each scenario replayed as found (the tests above shrink)
     const auto result = explore(path, options);

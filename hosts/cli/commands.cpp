@@ -1,10 +1,14 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <ostream>
+#include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -124,12 +128,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   app.require_subcommand(1);
   app.set_version_flag("--version", "ainb " AINB_VERSION);
   // In the order `ainb --help` lists them.
-  const std::vector<Command> commands = {
-      add_info_command(app),    add_dump_command(app),    add_disasm_command(app),
-      add_eval_command(app),    add_run_command(app),     add_report_command(app),
-      add_regress_command(app), add_cat_command(app),     add_lint_command(app),
-      add_graph_command(app),   add_convert_command(app), add_explore_command(app),
-      add_scan_command(app)};
+  static constexpr std::pair<std::string_view, Command (*)(CLI::App&)> kCommands[] = {
+      {"info", add_info_command},       {"dump", add_dump_command},
+      {"disasm", add_disasm_command},   {"eval", add_eval_command},
+      {"run", add_run_command},         {"report", add_report_command},
+      {"regress", add_regress_command}, {"cat", add_cat_command},
+      {"lint", add_lint_command},       {"graph", add_graph_command},
+      {"convert", add_convert_command}, {"explore", add_explore_command},
+      {"scan", add_scan_command}};
+  // A command line that starts with a command's name needs only that command: the others' options
+  // are not built (in the WebAssembly page, their code is then not even compiled).
+  const auto named =
+      std::find_if(std::begin(kCommands), std::end(kCommands),
+                   [&](const auto& entry) { return !args.empty() && entry.first == args.front(); });
+  std::vector<Command> commands;
+  for (const auto& [name, add] : kCommands) {
+    if (named == std::end(kCommands) || named->first == name) commands.push_back(add(app));
+  }
 
   // CLI11 parses in reverse order; its argv convention wants the program name at the back.
   std::vector<std::string> reversed(args.rbegin(), args.rend());

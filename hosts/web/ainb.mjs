@@ -185,14 +185,6 @@ export class Ainb {
     return page;
   }
 
-  // Warnings without the page's own note on its graphs (the page shows it), which names the
-  // scratch file it went to.
-  pageless(warnings, options) {
-    if (!options.html) return warnings;
-    const note = `warning: ${kScratch}/page.html: `;
-    return warnings.split('\n').filter((line) => !line.startsWith(note)).join('\n');
-  }
-
   // --- Commands.
 
   // `ainb info`: the readable summary.
@@ -211,7 +203,7 @@ export class Ainb {
     const result = this.check(args);
     const trace = this.fs.readFile(tracePath, { encoding: 'utf8' });
     this.fs.unlink(tracePath);
-    return { trace, summary: result.out, warnings: this.pageless(result.err, options), page: this.page(options) };
+    return { trace, summary: result.out, warnings: result.err, page: this.page(options) };
   }
 
   // `ainb run --coverage`: what a run reached, as the CLI's JSON report (an object).

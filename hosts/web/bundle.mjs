@@ -27,10 +27,11 @@ ${classic(text(apiJs), apiJs)}
 self.AinbEngine = { load, loadSync, Ainb, AinbError };
 })();`;
 
-// The option table as the module itself reports it.
+// The option table as the module itself reports it, each row with its name in the JavaScript
+// API (`key`).
 const { load } = await import(pathToFileURL(`${apiJs}`).href);
 const ainb = await load({ wasmBinary: readFileSync(wasm) });
-const options = JSON.stringify([...ainb.options.values()]);
+const options = JSON.stringify([...ainb.options].map(([key, row]) => ({ ...row, key })));
 
 const parts = {
   STYLE: text(style),

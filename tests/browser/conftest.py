@@ -4,8 +4,6 @@ import html
 import json
 import pathlib
 import re
-import shutil
-import subprocess
 import sys
 import urllib.parse
 
@@ -13,32 +11,27 @@ import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "support"))
+import headless_chromium  # noqa: E402
 from ainb_pytest import cli, corpus, corpus_ainb_files, required  # noqa: E402,F401 (fixtures)
 
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    required("chromium missing (scripts/install-deps.sh installs Debian's chromium)")
+    path = headless_chromium.executable()
+    if not path:
+        required("chromium missing (scripts/install-deps.sh installs Debian's chromium)")
+    return path
 
 
 @pytest.fixture(scope="session")
-def browse(chromium, tmp_path_factory):
+def browse(chromium):
     """browse(page, hash, steps) -> the snapshots driver.html took (a list of dicts); with a list
     of pages, one browser start opens them all and returns a list of snapshot lists."""
     def run(page, hash: str = "", steps=("snap",)):
-        profile = tmp_path_factory.mktemp("chromium-profile")
         pages = page if isinstance(page, list) else [page]
         targets = [p.resolve().as_uri() + (f"#{hash}" if hash else "") for p in pages]
         query = urllib.parse.urlencode([("page", t) for t in targets] + [("steps", ",".join(steps))])
-        done = subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             f"--user-data-dir={profile}", "--allow-file-access-from-files",
-             "--dump-dom", f"{(HERE / 'driver.html').as_uri()}?{query}"],
-            capture_output=True, text=True, timeout=120)
+        done = headless_chromium.dump_dom(f"{(HERE / 'driver.html').as_uri()}?{query}", chromium)
         match = re.search(r'<pre id="result">(.*?)</pre>', done.stdout, re.S)
         assert match, f"no result from the driver: {done.stdout[-2000:]} {done.stderr[-2000:]}"
         result = json.loads(html.unescape(match.group(1)))

@@ -3,22 +3,18 @@
 # --dump-dom for the URL mode; its results are compared with the native `ainb`'s.
 import os
 import pathlib
-import shutil
 import subprocess
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests/support"))
+import headless_chromium  # noqa: E402
+from ainb_pytest import corpus_path, required  # noqa: E402
+
 WEB = pathlib.Path(os.environ.get("AINB_WEB_DIR", ROOT / "build/wasm/web"))
 NATIVE = pathlib.Path(os.environ.get("AINB_NATIVE", ROOT / "build/release/hosts/cli/ainb"))
-CORPUS = pathlib.Path(os.environ.get("AINB_CORPUS", ROOT.parent / "shared/corpus"))
-
-
-def required(what: str):
-    """A missing prerequisite fails in CI and skips elsewhere."""
-    if os.environ.get("CI"):
-        pytest.fail(what)
-    pytest.skip(what)
 
 
 @pytest.fixture(scope="session")
@@ -31,9 +27,11 @@ def page() -> pathlib.Path:
 
 @pytest.fixture(scope="session")
 def corpus() -> pathlib.Path:
-    if not (CORPUS / "ainb").is_dir():
-        required(f"no corpus at {CORPUS}")
-    return CORPUS
+    """Absolute: the tests make file:// URLs of its files."""
+    path = corpus_path().resolve()
+    if not (path / "ainb").is_dir():
+        required(f"corpus missing at {path}")
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -50,24 +48,16 @@ def native():
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    path = headless_chromium.executable()
     if not path:
         required("chromium missing (scripts/install-deps.sh wasm installs it)")
     return path
 
 
 @pytest.fixture(scope="session")
-def dump_dom(chromium, tmp_path_factory):
+def dump_dom(chromium):
     """dump_dom(url) -> the DOM headless Chromium prints once the page has loaded."""
-    def run(url: str) -> str:
-        profile = tmp_path_factory.mktemp("chromium-profile")
-        done = subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             f"--user-data-dir={profile}", "--allow-file-access-from-files", "--dump-dom", url],
-            capture_output=True, text=True, timeout=120)
-        return done.stdout
-
-    return run
+    return lambda url: headless_chromium.dump_dom(url, chromium).stdout
 
 
 @pytest.fixture(scope="session")
@@ -79,21 +69,10 @@ def downloads(tmp_path_factory) -> pathlib.Path:
 def browser(chromium, downloads):
     """A WebDriver session on headless Chromium, shared by the tests (each opens the page anew)."""
     try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        driver = headless_chromium.webdriver_session(chromium, downloads=downloads)
     except ImportError:
         required("python3-selenium missing (scripts/install-deps.sh wasm installs it)")
-    driver_path = shutil.which("chromedriver")
-    if not driver_path:
-        required("chromedriver missing (scripts/install-deps.sh wasm installs Debian's chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--allow-file-access-from-files", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    service = Service(executable_path=driver_path)
-    driver = webdriver.Chrome(options=options, service=service)
+    except FileNotFoundError as missing:
+        required(str(missing))
     yield driver
     driver.quit()

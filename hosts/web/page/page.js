@@ -175,14 +175,13 @@
       box.append(label);
     }
   }
-  const camel = (name) => name.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
   function options(command) {
     const chosen = {};
     for (const row of optionRows) {
       if (!row.takers.includes(command)) continue;
       const input = $(`w-option-${row.flag.slice(2)}`);
       const value = row.kind === "flag" ? input.checked : row.kind === "count" ? Number(input.value) : input.value;
-      if (value !== row.default) chosen[camel(row.name)] = value;
+      if (value !== row.default) chosen[row.key] = value;
     }
     return chosen;
   }
@@ -245,9 +244,19 @@
     return showPage(result.page);
   }
   function showPage(page) {
-    const view = $("w-view");
-    view.hidden = !page;  // no page: not an earlier command's either
-    if (!page) return Promise.resolve();
+    let view = $("w-view");
+    if (!page) {
+      if (view) view.hidden = true;  // not an earlier command's page either
+      return Promise.resolve();
+    }
+    if (!view) {
+      // Made with the first page: a frame in the markup costs the page's start tens of ms.
+      view = document.createElement("iframe");
+      view.id = "w-view";
+      view.title = "the report";
+      $("w-trace-box").before(view);
+    }
+    view.hidden = false;
     const loaded = new Promise((resolve) => view.addEventListener("load", resolve, { once: true }));
     view.srcdoc = page;
     return loaded;
