@@ -1,6 +1,7 @@
 // `ainb convert`: AINB to JSON and back, --check and the first difference it reports, the JSON
 // path of a bad edit, and the warnings and --force for a file that is likely a mistake.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -53,6 +54,39 @@ TEST_CASE("ainb convert: AINB to JSON to AINB gives the file back and --check sa
         source + ": byte-exact round trip through the writer and the text form (1858 bytes)\n");
 }
 
+TEST_CASE("ainb convert --stdout: the text form of an AINB file, the AINB bytes of a .json") {
+  // git's textconv runs `ainb convert --stdout FILE` (docs/git.md).
+  const auto dir = corpus_dir();
+  if (dir.empty()) return;
+  const auto source = (dir / "ainb/NpcTripMaster.utility.root.ainb").string();
+  const auto text = (ainb::test::scratch_dir() / "writer_stdout_npc.json").string();
+  REQUIRE(ainb_cli({"convert", source, text}).code == 0);
+  auto r = ainb_cli({"convert", "--stdout", source});
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  const auto written = read_all(text);
+  CHECK(r.out == std::string(written.begin(), written.end()));
+  r = ainb_cli({"convert", "--stdout", "--indent", "-1", source});
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  r = ainb_cli({"convert", "--stdout", text});
+  CHECK(r.code == 0);
+  const auto original = read_all(source);
+  CHECK(r.out == std::string(original.begin(), original.end()));
+  // Usage: no OUT with it, nor --check.
+  r = ainb_cli({"convert", "--stdout", source, text});
+  CHECK(r.code == 2);
+  CHECK(r.err == "error: --stdout writes no OUT: give IN only\n");
+  r = ainb_cli({"convert", "--stdout", "--check", source});
+  CHECK(r.code == 2);
+  CHECK(r.err == "error: --check writes nothing: give IN only\n");
+  // A file that is not AINB: the loader's error, nothing on the output.
+  const auto bad = ainb::test::write_scratch("writer_stdout_bad.ainb", "not AINB").string();
+  r = ainb_cli({"convert", "--stdout", bad});
+  CHECK(r.code == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err.starts_with("error: " + bad));
+}
+
 TEST_CASE("ainb convert --check reports the first differing offset and its section") {
   // An S32 selector condition whose blackboard flag half-word has an unknown bit instead of bit
   // 15: the loader keeps only "no blackboard", so the writer writes 0 there.
@@ -93,7 +127,7 @@ TEST_CASE("ainb convert: a bad edit names the JSON path, and usage errors") {
   CHECK(r.err.starts_with("error: " + path + ": not JSON: [json.exception.parse_error.101]"));
   r = ainb_cli({"convert", path});
   CHECK(r.code == 2);
-  CHECK(r.err == "error: convert needs IN and OUT (or --check IN)\n");
+  CHECK(r.err == "error: convert needs IN and OUT (or --stdout, or --check IN)\n");
   r = ainb_cli({"convert", "--check", path});
   CHECK(r.code == 2);
   CHECK(r.err == "error: --check takes an AINB file\n");

@@ -156,16 +156,20 @@ int run_graph(const Model& model, const GraphRequest& request, std::ostream& out
 
 struct ConvertRequest {
   std::string input;   // a path or PACK:MEMBER (AINB), or a .json file
-  std::string output;  // empty with --check
+  std::string output;  // empty with --check and --stdout
   bool check = false;
+  // The result on `out` instead of OUT: IN's text form, or a .json IN's AINB bytes (git's
+  // textconv: docs/git.md).
+  bool to_stdout = false;
   bool force = false;  // write a text form that `ainb run` would refuse (a warning then)
   int indent = 2;
   FileLookup source;
 };
 
-// `ainb convert`: AINB <-> JSON text form by the files' extensions (`.json` is the text form),
-// or `--check`: whether the file comes back byte for byte (convert.cpp). Exit codes: 0 done or
-// byte-exact, 1 an error or (with --check) a difference, 2 bad usage.
+// `ainb convert`: AINB <-> JSON text form by the files' extensions (`.json` is the text form;
+// with --stdout, by IN's alone), or `--check`: whether the file comes back byte for byte
+// (convert.cpp). Exit codes: 0 done or byte-exact, 1 an error or (with --check) a difference, 2 bad
+// usage.
 int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& err);
 // What `convert --check` finds: "round trip through the writer differs: ..." for each form that
 // does not come back byte for byte (empty: exact). Throws writer::WriteError, TextFormError or

@@ -244,35 +244,42 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
         err << "error: --check takes an AINB file\n";
         return kExitUsage;
       }
-      if (!request.output.empty()) {
+      if (!request.output.empty() || request.to_stdout) {
         err << "error: --check writes nothing: give IN only\n";
         return kExitUsage;
       }
       return check(request.input, request.source, out, err);
     }
-    if (request.output.empty()) {
-      err << "error: convert needs IN and OUT (or --check IN)\n";
+    if (request.output.empty() == !request.to_stdout) {
+      err << (request.to_stdout ? "error: --stdout writes no OUT: give IN only\n"
+                                : "error: convert needs IN and OUT (or --stdout, or --check IN)\n");
       return kExitUsage;
     }
-    if (is_json(request.output)) {
-      const auto bytes = ainb_bytes(request.input, request.source);
+    // What is written, and where: OUT, or the output stream (named by IN in messages).
+    const auto& target = request.to_stdout ? request.input : request.output;
+    const auto emit = [&](std::string_view bytes) {
+      if (request.to_stdout)
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      else
+        write_bytes(request.output, bytes);
+    };
+    const bool to_text = request.to_stdout ? !is_json(request.input) : is_json(request.output);
+    const auto bytes = ainb_bytes(request.input, request.source);
+    if (to_text) {
       const auto model = load(bytes, request.input);
-      const auto text = text_of(*model).dump(request.indent) + '\n';
-      write_bytes(request.output, text);
+      emit(text_of(*model).dump(request.indent) + '\n');
     } else {
-      const auto bytes = ainb_bytes(request.input, request.source);
       Doubts doubts;
-      if (is_json(request.input)) doubts = doubtful(load(bytes, request.output));
+      if (is_json(request.input)) doubts = doubtful(load(bytes, target));
       if (!doubts.refusal.empty() && !request.force) {
-        err << "error: " << request.output << ": " << doubts.refusal
+        err << "error: " << target << ": " << doubts.refusal
             << "\nnot written (--force writes it all the same)\n";
         return kExitLoadError;
       }
-      write_bytes(request.output,
-                  std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+      emit(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
       if (!doubts.refusal.empty()) doubts.warnings.push_back(doubts.refusal);
       for (const auto& warning : doubts.warnings)
-        err << "warning: " << request.output << ": " << warning << '\n';
+        err << "warning: " << target << ": " << warning << '\n';
     }
     return kExitOk;
   } catch (const LoadError& e) {
@@ -294,6 +301,9 @@ Command add_convert_command(CLI::App& app) {
   convert->add_flag("--force", request->force,
                     "Write a JSON file that ainb run would refuse (a misnamed built-in plug, a "
                     "cycle of child plugs, ...): a warning instead of an error");
+  convert->add_flag("--stdout", request->to_stdout,
+                    "Write to standard output instead of OUT: IN's text form, or the AINB bytes "
+                    "of a .json IN (git's textconv: docs/git.md)");
   convert->add_flag("--check", request->check,
                     "Write IN back through the writer and the text form and report whether the "
                     "bytes are identical, else the first differing offset and its section");
