@@ -138,9 +138,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       {"scan", add_scan_command}};
   // A command line that starts with a command's name needs only that command: the others' options
   // are not built (in the WebAssembly page, their code is then not even compiled).
-  const auto named =
-      std::find_if(std::begin(kCommands), std::end(kCommands),
-                   [&](const auto& entry) { return !args.empty() && entry.first == args.front(); });
+  const std::string_view first = args.empty() ? std::string_view() : args.front();
+  const auto named = std::find_if(std::begin(kCommands), std::end(kCommands),
+                                  [&](const auto& entry) { return entry.first == first; });
   std::vector<Command> commands;
   for (const auto& [name, add] : kCommands) {
     if (named == std::end(kCommands) || named->first == name) commands.push_back(add(app));

@@ -53,6 +53,11 @@ HUNK = ['             "name": "GameCameraType",', '-            "default": 0,', 
         '             "flags": "0x800000"']
 
 
+def changed_lines(diff: str) -> list:
+    """The lines a diff takes out and puts in, without its file headers."""
+    return [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+
+
 def hunk_lines(output: str) -> list:
     lines = output.splitlines()
     start = lines.index(HUNK[0])
@@ -70,8 +75,7 @@ def test_git_diff_log_and_show_print_the_text_forms_change(repo):
     assert "Binary files" not in diff
     assert hunk_lines(diff) == HUNK
     # The one value changed: one line out, one in.
-    changed = [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-    assert changed == HUNK[1:3]
+    assert changed_lines(diff) == HUNK[1:3]
     assert hunk_lines(git(repo, "log", "-p", "-1")) == HUNK
     assert hunk_lines(git(repo, "show", "HEAD")) == HUNK
     # An uncommitted edit in the working tree too.
@@ -79,5 +83,4 @@ def test_git_diff_log_and_show_print_the_text_forms_change(repo):
     subprocess.run([os.environ["AINB_CLI"], "convert", repo / NAME, text], check=True)
     text.write_text(text.read_text().replace('"default": 3,', '"default": 5,', 1))
     subprocess.run([os.environ["AINB_CLI"], "convert", text, repo / NAME], check=True)
-    assert [line for line in git(repo, "diff").splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] \
-        == ['-            "default": 3,', '+            "default": 5,']
+    assert changed_lines(git(repo, "diff")) == ['-            "default": 3,', '+            "default": 5,']

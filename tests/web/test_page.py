@@ -15,6 +15,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 FOLDERS = ["ainb", "bulk/ainb", "wide/ainb"]
+# The message beside an open file's name ("" for none), as the page's scripts below read it.
+MESSAGE_OF = """
+const messageOf = (name) => {
+  const li = Array.from(document.querySelectorAll('#w-files li')).find((l) => l.dataset.name === name);
+  return (li.querySelector('.message') || {}).textContent || '';
+};
+"""
 
 
 class Page:
@@ -41,9 +48,7 @@ class Page:
 
     def message(self, name: str) -> str:
         """The message beside one open file's name ("" for none)."""
-        return self.d.execute_script(
-            "const li = Array.from(document.querySelectorAll('#w-files li')).find(l => l.dataset.name === arguments[0]);"
-            "return (li.querySelector('.message') || {}).textContent || ''", name)
+        return self.d.execute_script(f"{MESSAGE_OF} return messageOf(arguments[0]);", name)
 
     def messages(self) -> dict:
         """Each open file's name -> the message beside it ("" for none)."""
@@ -99,14 +104,10 @@ def test_the_page_is_one_file_under_5_mb(page):
 # Clicks Run on each file in turn, as a person would (choose the file, click, wait for the command
 # to finish), from one script in the page: a WebDriver round trip per step made this test most of
 # the suite's time. Each file's trace comes back as its SHA-256 and length, its message in full.
-RUN_EACH = """
+RUN_EACH = MESSAGE_OF + """
 const [names, done] = [arguments[0], arguments[arguments.length - 1]];
 const $ = (id) => document.getElementById(id);
 const finished = () => Number(document.body.dataset.finished || 0);
-const message = (name) => {
-  const li = Array.from(document.querySelectorAll('#w-files li')).find((l) => l.dataset.name === name);
-  return (li.querySelector('.message') || {}).textContent || '';
-};
 const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 (async () => {
   const seen = {};
@@ -118,7 +119,7 @@ const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16)
     while (finished() === before) await new Promise((resolve) => setTimeout(resolve, 2));
     const trace = new TextEncoder().encode($('ainb-trace').textContent);
     seen[name] = { sha256: hex(await crypto.subtle.digest('SHA-256', trace)), bytes: trace.length,
-                   message: message(name) };
+                   message: messageOf(name) };
   }
   return seen;
 })().then(done, (e) => done({ error: String(e) }));
