@@ -54,7 +54,7 @@ TEST_CASE("scenarios: errors name the JSON path and what is wrong") {
   CHECK(parse_error("[]") == "s.json: /: expected an object");
   CHECK(parse_error(R"({"frame": 3})") ==
         "s.json: /frame: unknown key (expected one of: seed, frames, command, restart, "
-        "blackboard, commands, nodes, at, functions)");
+        "blackboard, commands, nodes, at, force, functions)");
   CHECK(parse_error(R"({"frames": -1})") == "s.json: /frames: expected a non-negative integer");
   CHECK(parse_error(R"({"frames": 1000000001})") == "s.json: /frames: expected at most 1000000000");
   CHECK(parse_error(R"({"nodes": {"Wait": {"running": 4294967296}}})") ==

@@ -57,7 +57,7 @@ void detail::Scheduler::calculate_post_transitions() {
 // Inlined into the frame (one copy more for post-calc transitions), as it runs every frame.
 [[gnu::always_inline]] inline void detail::Scheduler::calculate_roots(bool only_fresh) {
   const auto* nodes = graph_->nodes().data();
-  const bool quiet = !observed();  // fixed during a tick (set_observer)
+  const bool quiet = !general_paths();  // fixed during a tick (set_observer)
   bool removed = false;
   for (std::uint32_t i = 0; i < root_count_; ++i) {
     auto& root = roots_[i];

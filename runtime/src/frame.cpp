@@ -50,7 +50,7 @@ void detail::Scheduler::throw_no_command(std::size_t index) const {
 }
 
 void detail::Scheduler::forget_fault() {
-  fault_.reset();
+  if (rare_) rare_->fault.reset();
 }
 
 void detail::Scheduler::start_command(std::size_t index) {
@@ -141,7 +141,7 @@ void detail::Scheduler::calculate_root() {
   const auto node = roots_[0].node;
   const auto& g = graph_->nodes()[node];
   auto& s = nodes_[g.state_index];
-  const bool quiet = !observed();
+  const bool quiet = !general_paths();
   const auto result = update_child(node, g, s, quiet);
   if (result != Result::Running) {
     leave_child(node, g, s, quiet);

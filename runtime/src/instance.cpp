@@ -102,7 +102,7 @@ void detail::Scheduler::forget_thrown() {
 
 void detail::Scheduler::stop_on_fault(Fault& fault) {
   set(kEntered, false);
-  fault_ = std::make_unique<Fault>(std::move(fault));
+  rare().fault = std::move(fault);
   forget_thrown();  // (after the move: `fault` may be *thrown_)
   reset_after_fault();
   state_ = CommandState::Faulted;
@@ -285,7 +285,9 @@ detail::Scheduler::Scheduler(std::shared_ptr<const Graph> graph, const InstanceO
 
 void detail::Scheduler::attach(Observer* observer) {
   options_.observer = observer;
-  set(kObserved, observer != nullptr && observer->node_events());
+  const bool events = observer != nullptr && observer->node_events();
+  marks_ = static_cast<std::uint8_t>(events ? marks_ | kNodeEvents : marks_ & ~kNodeEvents);
+  choose_paths();
   const bool bits = observer != nullptr && !observer->branch_events();
   marks_ = static_cast<std::uint8_t>(bits ? marks_ | kBranchBits : marks_ & ~kBranchBits);
   marks_ =
@@ -482,6 +484,43 @@ bool Instance::branch_taken(std::uint32_t node, std::uint32_t plug) const {
 const Instance* Instance::module_instance(std::uint32_t node) const {
   const auto k = graph_->nodes()[node].module;
   return k < 0 ? nullptr : modules_[static_cast<std::size_t>(k)];
+}
+
+const Result* detail::Scheduler::forced_result(std::uint32_t node) const {
+  if (!rare_) return nullptr;
+  for (const auto& [forced, result] : rare_->forced) {
+    if (forced == node) return &result;
+  }
+  return nullptr;
+}
+
+void Instance::force(std::uint32_t node, std::optional<Result> result) {
+  if (inside_entry()) {
+    throw std::logic_error(
+        fmt::format("{}: force during a tick or command change; force results between ticks",
+                    graph_->model().name));
+  }
+  if (node >= graph_->nodes().size()) {
+    throw std::out_of_range(fmt::format("{}: no node {} (the file has {})", graph_->model().name,
+                                        node, graph_->nodes().size()));
+  }
+  auto& forced = rare().forced;
+  std::erase_if(forced, [&](const auto& entry) { return entry.first == node; });
+  if (result) forced.emplace_back(node, *result);
+  choose_paths();
+}
+
+std::size_t Instance::force_in_module(std::string_view module_file, std::uint32_t node,
+                                      std::optional<Result> result) {
+  std::size_t calls = 0;
+  for (auto* module : modules_) {
+    if (module->graph().file_name() == module_file) {
+      module->force(node, result);
+      ++calls;
+    }
+    calls += module->force_in_module(module_file, node, result);
+  }
+  return calls;
 }
 
 void Instance::set_observer(Observer* observer) {

@@ -79,7 +79,7 @@ void detail::Scheduler::enter_setup_and_events(std::uint32_t node, const GraphNo
 
 // The Enter of a built-in node: its children, as its kind says.
 void detail::Scheduler::enter_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
-  if (is_composite(g.type)) return enter_composite_children(node, g, s, !observed());
+  if (is_composite(g.type)) return enter_composite_children(node, g, s, !general_paths());
   switch (g.type) {
     case NodeType::SplitTiming:
       return enter_split_timing(node, g);
@@ -127,7 +127,12 @@ Result detail::Scheduler::update_node(std::uint32_t node, const GraphNode& g, No
   if (g.queries.count != 0) calculate_queries(node);
   // User classes and stubs are the common case: handled here, the rest out of line.
   Result result;
-  if (g.user_class != nullptr) {
+  // (Quiet ticks come here too, for nodes without a short path: the flag, on the line they read
+  // anyway, keeps them off the forced list.)
+  const Result* forced = general_paths() ? forced_result(node) : nullptr;
+  if (forced != nullptr) [[unlikely]] {
+    result = *forced;  // neither its own update nor its children's (docs/semantics.md)
+  } else if (g.user_class != nullptr) {
     result = call_update_outlined(node, g);
   } else if (g.is_stub) {
     result = g.named_plugs[0] >= 0
@@ -181,7 +186,7 @@ void detail::Scheduler::leave_node(std::uint32_t node, const GraphNode& g, NodeS
 
 // The Leave of a built-in node: its children first, so a child never runs outside its parent.
 void detail::Scheduler::leave_builtin(std::uint32_t node, const GraphNode& g, NodeState& s) {
-  if (is_composite(g.type)) return leave_held_children(node, s, !observed());
+  if (is_composite(g.type)) return leave_held_children(node, s, !general_paths());
   switch (g.type) {
     case NodeType::SplitTiming:
       return leave_split_timing(node, g);

@@ -211,15 +211,15 @@ inline Result detail::Scheduler::update_stub(NodeState& s) const {
 // Enter, Update and Leave of one node: the short path when it applies, else the general one.
 [[gnu::always_inline]] inline void detail::Scheduler::enter(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
-  enter_child(node, g, nodes_[g.state_index], !observed());
+  enter_child(node, g, nodes_[g.state_index], !general_paths());
 }
 [[gnu::always_inline]] inline Result detail::Scheduler::update(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
-  return update_child(node, g, nodes_[g.state_index], !observed());
+  return update_child(node, g, nodes_[g.state_index], !general_paths());
 }
 [[gnu::always_inline]] inline void detail::Scheduler::leave(std::uint32_t node) {
   const auto& g = graph_->nodes()[node];
-  leave_child(node, g, nodes_[g.state_index], !observed());
+  leave_child(node, g, nodes_[g.state_index], !general_paths());
 }
 
 // The loop of a composite: Sequential, Simultaneous or a selector.

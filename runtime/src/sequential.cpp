@@ -23,7 +23,7 @@ Result detail::Scheduler::update_sequential(std::uint32_t node, NodeState& s) {
   const bool next_in_frame = g.update_next_in_frame;
   const bool loop = g.loop;
   const auto loops = g.loop_count;
-  const bool quiet = !observed();  // fixed during a tick (set_observer)
+  const bool quiet = !general_paths();  // fixed during a tick (set_observer)
   // Finished, and updated again without a new Enter (a Logic file's root, which is never left):
   // it holds no child and keeps its result.
   if (s.cursor >= children.size()) return s.last;

@@ -22,7 +22,7 @@ namespace ainb::runtime {
 Result detail::Scheduler::update_simultaneous(std::uint32_t node, NodeState& s) {
   bool running = false;
   const auto* graph_nodes = graph_->nodes().data();
-  const bool quiet = !observed();  // fixed during a tick (set_observer)
+  const bool quiet = !general_paths();  // fixed during a tick (set_observer)
   const auto children = graph_->children(node);
   const auto* states = graph_->child_states(node).data();
   const auto held = held_children(graph_nodes[node], s);

@@ -138,7 +138,7 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
   s.name = name;
   r.expect_object(json, "");
   r.only(json, "",
-         {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "at",
+         {"seed", "frames", "command", "restart", "blackboard", "commands", "nodes", "at", "force",
           "functions"});
   if (json.contains("seed")) s.seed = r.count(json["seed"], "/seed");
   if (json.contains("frames")) s.frames = r.count(json["frames"], "/frames", kMaxFrames);
@@ -205,6 +205,30 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       at.behaviour = parse_behaviour(r, spec, path);
       at.path = path;
       s.at.push_back(std::move(at));
+    }
+  }
+  if (json.contains("force")) {
+    const auto& list = json["force"];
+    r.expect_array(list, "/force");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto path = fmt::format("/force/{}", i);
+      const auto& item = list[i];
+      r.expect_object(item, path);
+      r.only(item, path, {"file", "node", "result", "frame", "frames"});
+      if (!item.contains("node")) r.fail(path, "missing key \"node\"");
+      if (!item.contains("result")) r.fail(path, "missing key \"result\"");
+      Scenario::Force force;
+      if (item.contains("file")) force.file = r.text(item["file"], path + "/file");
+      force.node = static_cast<std::uint32_t>(
+          r.count(item["node"], path + "/node", std::numeric_limits<std::uint32_t>::max()));
+      force.result = r.result(item["result"], path + "/result");
+      if (item.contains("frame")) force.frame = r.count(item["frame"], path + "/frame", kMaxFrames);
+      if (item.contains("frames")) {
+        force.frames = r.count(item["frames"], path + "/frames", kMaxFrames);
+        if (*force.frames == 0) r.fail(path + "/frames", "expected at least 1");
+      }
+      force.path = path;
+      s.force.push_back(std::move(force));
     }
   }
   if (json.contains("functions")) {
@@ -299,6 +323,18 @@ nlohmann::ordered_json scenario_json(const Scenario& s) {
       const auto behaviour = behaviour_json(at.behaviour);
       for (const auto& [key, value] : behaviour.items())
         item[key] = value;
+      list.push_back(std::move(item));
+    }
+  }
+  if (!s.force.empty()) {
+    auto& list = j["force"] = nlohmann::ordered_json::array();
+    for (const auto& force : s.force) {
+      nlohmann::ordered_json item;
+      if (!force.file.empty()) item["file"] = force.file;
+      item["node"] = force.node;
+      item["result"] = runtime::result_name(force.result);
+      if (force.frame != 1) item["frame"] = force.frame;
+      if (force.frames) item["frames"] = *force.frames;
       list.push_back(std::move(item));
     }
   }

@@ -273,6 +273,18 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
                                       file->file_name(), node_class_name(n), at.cls));
     }
   }
+  // Every node it forces is in one of the actor's files.
+  for (const auto& force : s.force) {
+    const auto* file = actor_file(graph, force.file);
+    if (file == nullptr || (!force.file.empty() && file == &graph)) {  // a module's, by "file"
+      throw ScenarioError(fmt::format("{}: {}/file: the actor calls no module file \"{}\"", s.name,
+                                      force.path, force.file));
+    }
+    if (force.node >= file->model().nodes.size()) {
+      throw ScenarioError(fmt::format("{}: {}/node: {} has {} nodes", s.name, force.path,
+                                      file->file_name(), file->model().nodes.size()));
+    }
+  }
   // Every function it answers for is one the expressions call, spelt as they spell it.
   for (const auto& [signature, value] : s.functions) {
     std::vector<std::string_view> called;
@@ -372,6 +384,15 @@ void apply_frame(runtime::Instance& actor, const Scenario& scenario, std::uint64
   }
   for (const auto& c : scenario.commands) {
     if (c.frame == frame) actor.start(c.command);
+  }
+  for (const auto& force : scenario.force) {
+    const bool begins = force.frame == frame;
+    if (!begins && !(force.frames && force.frame + *force.frames == frame)) continue;
+    const auto result = begins ? std::optional(force.result) : std::nullopt;
+    if (force.file.empty())
+      actor.force(force.node, result);
+    else
+      actor.force_in_module(force.file, force.node, result);
   }
 }
 

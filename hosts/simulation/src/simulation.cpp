@@ -59,6 +59,8 @@ void warn_unreached(const Scenario& s, std::uint64_t frames, std::vector<std::st
     past(set.frame, frame_of(set.path));
   for (const auto& c : s.commands)
     past(c.frame, frame_of(c.path));
+  for (const auto& force : s.force)
+    past(force.frame, force.path + "/frame");
   for (const auto& [cls, behaviour] : s.nodes) {
     for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
       const auto path = fmt::format("/nodes/{}/frames/{}/frame", cls, i);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,13 +101,25 @@ class alignas(64) Instance : private detail::Scheduler {
   // new graph's block; pointers to module sub-instances go. Between ticks only, as start.
   bool switch_to_latest();
 
+  // Forces node `node`'s result (a debugger's intervention, docs/semantics.md "Forced results"):
+  // from the next tick, each of its updates returns `result` without running the node's own
+  // update (nor, for a composite, its children's); its Enter and Leave are its own. nullopt
+  // ends it. While any node is forced, the instance takes the general paths an observer takes.
+  // Between ticks only, as set_observer; throws std::out_of_range for a node the file does not
+  // have. A move to a newer graph (hot reload) keeps no forced results.
+  void force(std::uint32_t node, std::optional<Result> result);
+  // The same for node `node` of module file `module_file`, in each of its calls (at any depth);
+  // returns how many calls there are.
+  std::size_t force_in_module(std::string_view module_file, std::uint32_t node,
+                              std::optional<Result> result);
+
   // Attaches (or, with null, detaches) an observer, for this instance and its module calls.
   // Between ticks only: called from a node class during a tick it throws std::logic_error.
   void set_observer(Observer* observer);
 
   CommandState state() const { return state_; }
   // Why the instance is Faulted (null otherwise). Starting a command clears it.
-  const Fault* fault() const { return fault_.get(); }
+  const Fault* fault() const { return rare_ && rare_->fault ? &*rare_->fault : nullptr; }
   std::string_view command() const;
   // The TransitionCommand of the Element_StateEnd that ended the last command, if one did.
   std::string_view state_end() const { return state_end_; }

@@ -89,6 +89,18 @@ struct Scenario {
     std::string path;  // JSON path, for messages
   };
   std::vector<NodeAt> at;
+  // Node `node` of `file` (empty: the top file; a module's in every call of it) returns `result`
+  // at each update from frame `frame` on, for `frames` frames (all the rest without), without
+  // running its own update (runtime::Instance::force; docs/semantics.md, "Forced results").
+  struct Force {
+    std::string file;
+    std::uint32_t node = 0;
+    runtime::Result result = runtime::Result::Success;
+    std::uint64_t frame = 1;
+    std::optional<std::uint64_t> frames;
+    std::string path;  // JSON path, for messages
+  };
+  std::vector<Force> force;
   std::map<std::string, nlohmann::json> functions;  // by user function signature
 };
 

@@ -7,10 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ainb/runtime/detail/block_arena.hpp"
@@ -340,9 +342,9 @@ class alignas(64) Scheduler {
   // Bits of flags_.
   static constexpr std::uint8_t kTransitionRequested = 1;  // a transition or Fork, not applied yet
   static constexpr std::uint8_t kStateEndRequested = 2;    // an Element_StateEnd was calculated
-  // options_.observer is set and takes node events (Observer::node_events): the short paths
-  // are then not taken.
-  static constexpr std::uint8_t kObserved = 4;
+  // The short paths are not taken: an observer takes node events (kNodeEvents), or nodes are
+  // forced (Rare::forced).
+  static constexpr std::uint8_t kGeneralPaths = 4;
   // Inside an entry point (catching); always set in a module's sub-instance, which is only ever
   // run from inside its top-level instance's.
   static constexpr std::uint8_t kEntered = 8;
@@ -358,7 +360,10 @@ class alignas(64) Scheduler {
   void set(std::uint8_t bit, bool on) {
     flags_ = static_cast<std::uint8_t>(on ? flags_ | bit : flags_ & ~bit);
   }
-  bool observed() const { return has(kObserved); }
+  bool general_paths() const { return has(kGeneralPaths); }
+  // The observer takes node events: read on the general paths only.
+  bool observed() const { return (marks_ & kNodeEvents) != 0; }
+  void choose_paths() { set(kGeneralPaths, observed() || has_forced()); }
   // An observer is attached, for the events other than a node's own (commands, branches,
   // transitions, alerts, blackboard writes, reloads).
   bool attached() const { return (marks_ & kAttached) != 0; }
@@ -369,6 +374,7 @@ class alignas(64) Scheduler {
   static constexpr std::uint8_t kPathFailed = 4;    // a path of the command ended with Failure
   static constexpr std::uint8_t kAttached = 8;      // options_.observer is set
   static constexpr std::uint8_t kBranchBits = 16;   // it reads decisions from branches_
+  static constexpr std::uint8_t kNodeEvents = 32;   // options_.observer takes node events
   void keep_state_end(std::string_view name) {
     state_end_ = name;
     marks_ |= kStateEndKept;
@@ -442,12 +448,25 @@ class alignas(64) Scheduler {
   // A bit per child plug (GraphArrays::child_plug_count): decisions taken since the instance was
   // made, for an observer without branch events.
   std::uint8_t* branches_ = nullptr;
-  // Top-level instances only; on the heap, as faults are rare and every sub-instance has one.
-  std::unique_ptr<Fault> fault_;
   // The fault thrown during the current entry point (top-level instance only): a class that
   // catches the runtime's exception (catch (...) around run_child) cannot hide it, as the entry
   // point faults the instance when it returns all the same.
   mutable std::unique_ptr<Fault> thrown_;
+  // What few instances ever have, behind one pointer: the object has no room for another
+  // without growing a cache line per instance.
+  struct Rare {
+    std::optional<Fault> fault;  // the instance stopped on it (top-level instances only)
+    // Forced results (Instance::force): read by the general Update only, which an instance
+    // with any takes (kGeneralPaths).
+    std::vector<std::pair<std::uint32_t, Result>> forced;
+  };
+  std::unique_ptr<Rare> rare_;
+  Rare& rare() {
+    if (!rare_) rare_ = std::make_unique<Rare>();
+    return *rare_;
+  }
+  bool has_forced() const { return rare_ && !rare_->forced.empty(); }
+  const Result* forced_result(std::uint32_t node) const;
 };
 
 }  // namespace detail

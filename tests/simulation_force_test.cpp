@@ -1,0 +1,108 @@
+// A scenario's "force" (docs/simulation.md; docs/semantics.md, "Forced results"): any node's
+// result forced from a frame, for some frames; parsed, written back, checked against the file, and
+// run on the bundled example, whose built-in Sequential is forced to fail.
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "ainb/simulation/simulation.hpp"
+#include "simulation_samples.hpp"
+
+using namespace ainb;
+using namespace ainb::simulation;
+
+using ainb::test::kPatrol;
+
+namespace {
+
+std::string error_of(const char* json) {
+  try {
+    simulate(kPatrol, parse_scenario(nlohmann::json::parse(json), "s.json"), {}, nullptr);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "(ran)";
+}
+
+// The bundled example's JSON-lines trace under `json`, and its summary.
+std::vector<nlohmann::json> events_of(const char* json, Summary* summary = nullptr) {
+  std::ostringstream out;
+  auto writer = make_trace_writer(TraceFormat::Jsonl, out);
+  const auto s =
+      simulate(kPatrol, parse_scenario(nlohmann::json::parse(json), "s.json"), {}, writer.get());
+  if (summary != nullptr) *summary = s;
+  std::vector<nlohmann::json> events;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);)
+    events.push_back(nlohmann::json::parse(line));
+  return events;
+}
+
+// "update #N -> RESULT" of each update in `frame`, in order.
+std::vector<std::string> updates_in(const std::vector<nlohmann::json>& events, int frame) {
+  std::vector<std::string> out;
+  for (const auto& e : events) {
+    if (e["frame"] == frame && e["event"] == "update")
+      out.push_back("update #" + std::to_string(e["node"].get<int>()) + " -> " +
+                    e["result"].get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("force: parse errors name the JSON path, and the scenario is written back as read") {
+  CHECK(error_of(R"({"force": [{"node": 3}]})") == "s.json: /force/0: missing key \"result\"");
+  CHECK(error_of(R"({"force": [{"node": 3, "result": "Done"}]})") ==
+        "s.json: /force/0/result: \"Done\" is not a result (Running, Success or Failure)");
+  CHECK(error_of(R"({"force": [{"node": 3, "result": "Failure", "frames": 0}]})") ==
+        "s.json: /force/0/frames: expected at least 1");
+  CHECK(error_of(R"({"force": [{"node": 3, "result": "Failure", "until": 4}]})") ==
+        "s.json: /force/0/until: unknown key (expected one of: file, node, result, frame, frames)");
+  // Checked against the file before the run.
+  CHECK(error_of(R"({"force": [{"node": 10, "result": "Failure"}]})") ==
+        "s.json: /force/0/node: patrol.root.ainb has 10 nodes");
+  CHECK(error_of(R"({"force": [{"file": "Other.module.ainb", "node": 0, "result": "Failure"}]})") ==
+        "s.json: /force/0/file: the actor calls no module file \"Other.module.ainb\"");
+  const auto json = nlohmann::ordered_json::parse(
+      R"({"force": [{"node": 3, "result": "Failure", "frame": 2, "frames": 1},
+                    {"file": "M.module.ainb", "node": 0, "result": "Running"}]})");
+  CHECK(scenario_json(parse_scenario(json, "s.json")) == json);
+}
+
+TEST_CASE("force: a built-in Sequential forced to fail at frame 2 ends the command there") {
+  // Unforced, MoveTo (#4) runs under the Sequential #3 until frame 3 (docs/simulation.md).
+  const auto plain = events_of(R"({"nodes": {"MoveTo": {"running": 2}}})");
+  CHECK(updates_in(plain, 2) ==
+        std::vector<std::string>{"update #4 -> Running", "update #3 -> Running",
+                                 "update #1 -> Running", "update #0 -> Running"});
+  Summary summary;
+  const auto forced = events_of(
+      R"({"nodes": {"MoveTo": {"running": 2}},
+          "force": [{"node": 3, "result": "Failure", "frame": 2, "frames": 1}]})",
+      &summary);
+  // Frame 1 as before; in frame 2 MoveTo is not updated, the Sequential fails, and so does the
+  // selector above it and the root: the command ends in frame 2.
+  CHECK(updates_in(forced, 1) == updates_in(plain, 1));
+  CHECK(updates_in(forced, 2) == std::vector<std::string>{"update #3 -> Failure",
+                                                          "update #1 -> Failure",
+                                                          "update #0 -> Failure"});
+  CHECK(summary.state == "failed");
+  CHECK(summary.ended_frame == 2);
+  CHECK(updates_in(forced, 3).empty());
+}
+
+TEST_CASE("force: for some frames, then the node's own update again") {
+  // MoveTo forced Running in frames 1 and 2: its own updates (Running twice, then Success)
+  // begin in frame 3.
+  const auto events = events_of(
+      R"({"nodes": {"MoveTo": {"running": 2}},
+          "force": [{"node": 4, "result": "Running", "frame": 1, "frames": 2}]})");
+  for (const int frame : {1, 2, 3, 4})
+    CHECK(updates_in(events, frame).front() == "update #4 -> Running");
+  CHECK(updates_in(events, 5).front() == "update #4 -> Success");
+}
