@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the screenshots of the WebAssembly page in docs/images/ (docs/web.md): a real file and its
-module run by URL, and an exploration with its progress bar, photographed by headless Chromium
+module run by URL, an exploration with its progress bar, and the debugger stopped at a link's
+breakpoint, photographed by headless Chromium
 through WebDriver. Needs the wasm preset built.
     scripts/web-screenshots.py [CORPUS]   (default ../shared/corpus)"""
 import pathlib
@@ -30,6 +31,14 @@ try:
         lambda d: float(d.find_element(By.ID, "w-progress").get_attribute("value") or 0) > 20000)
     driver.save_screenshot(str(ROOT / "docs/images/web-explore.png"))
     driver.find_element(By.ID, "w-cancel").click()
+    # The debugger: a link's breakpoint on a blackboard write, its list and the state at the cursor
+    # (a new page: a link that differs only in its fragment would not load again).
+    driver.get("about:blank")
+    driver.get(f"{page.as_uri()}#{opens}&stub-missing-modules&generic-nodes&frames=600"
+               "&break=written:ShouldIssueWarningOfNoSleepPos&break=update:27:Success&run")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.drawnAt"))
+    driver.execute_script("document.getElementById('w-break-box').open = true")
+    driver.save_screenshot(str(ROOT / "docs/images/web-debugger.png"))
 finally:
     driver.quit()
-print("docs/images/web-page.png, docs/images/web-explore.png")
+print("docs/images/web-page.png, docs/images/web-explore.png, docs/images/web-debugger.png")

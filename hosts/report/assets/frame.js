@@ -169,4 +169,12 @@ markEdges();
 state.file = -1;  // so that go() draws the file the hash names
 go(fromHash());
 window.addEventListener("hashchange", () => go(fromHash()));
+// The WebAssembly page's debugger moves this page to its cursor: {ainbGo: {frame, file, node}},
+// the file by name (docs/debugger.md).
+window.addEventListener("message", (e) => {
+  const to = e.data && e.data.ainbGo;
+  if (!to || !timed) return;
+  const file = main.files.findIndex((f) => f.name === to.file);
+  go(file < 0 ? { frame: to.frame } : { frame: to.frame, file, side: 0, node: to.node ?? -1 });
+});
 document.body.dataset.ready = String(Math.round(performance.now()));

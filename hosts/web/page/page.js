@@ -243,6 +243,13 @@
     $("ainb-trace").textContent = result.trace ?? "";
     return showPage(result.page);
   }
+  // The report page follows the debugger's cursor: its frame, file and node.
+  let cursorAt = null;
+  const follow = (at) => {
+    cursorAt = at;
+    const view = $("w-view");
+    if (view && !view.hidden && view.contentWindow) view.contentWindow.postMessage({ ainbGo: at }, "*");
+  };
   function showPage(page) {
     let view = $("w-view");
     if (!page) {
@@ -257,7 +264,9 @@
       $("w-trace-box").before(view);
     }
     view.hidden = false;
-    const loaded = new Promise((resolve) => view.addEventListener("load", resolve, { once: true }));
+    const loaded = new Promise((resolve) => view.addEventListener("load", resolve, { once: true })).then(() => {
+      if (cursorAt) follow(cursorAt);
+    });
     view.srcdoc = page;
     return loaded;
   }
@@ -269,6 +278,7 @@
     const start = performance.now();
     status(`${name}…`);
     $("ainb-trace").textContent = "";  // a failed command leaves no earlier trace behind
+    debug.show(null);  // nor an earlier run's cursor
     try {
       const result = await work();
       failures.delete(file);
@@ -299,8 +309,25 @@
     return s === undefined ? chosen : { ...chosen, scenario: s };
   };
   const html = () => $("w-draw").checked;
-  $("w-run").onclick = () =>
-    command("Run", $("w-file").value, () => call("run", [$("w-file").value, withScenario({ ...options("run"), html: html() })]));
+  // A run: the debugger's cursor over it, at `frame` if given, else at its first breakpoint.
+  async function run(frame) {
+    const file = $("w-file").value;
+    const result = await command("Run", file, () => call("run", [file, withScenario({ ...options("run"), html: html() })]));
+    debug.show(result ? result.trace : null, file.split("/").pop(), frame);  // the trace's file names
+  }
+  $("w-run").onclick = () => run();
+  const debug = AinbDebugger.debugPanel({
+    $,
+    follow,
+    // Run to a frame past the run's: the run again with that many frames.
+    rerun: async (frame) => {
+      const frames = $("w-option-frames");
+      if (!frames || busy || !$("w-file").value) return false;
+      frames.value = String(frame);
+      await run(frame);
+      return true;
+    },
+  });
   $("w-regress").onclick = () =>
     command("Regress", $("w-file").value, () =>
       call("regress", [$("w-file").value, $("w-edited").value, withScenario({ ...options("regress"), html: html() })]));
@@ -321,7 +348,7 @@
   $("w-cancel").onclick = cancel;
 
   // --- URL mode: #open=URL&open=URL&scenario=URL&frames=N&run, and any run option by its flag's
-  // name (seed=3, generic-nodes, stub-missing-modules=false). With `run`, the run happens before
+  // name (seed=3, generic-nodes, stub-missing-modules=false); the debugger's break, force and at. With `run`, the run happens before
   // the load event, on this thread (files by synchronous requests, the module compiled at once),
   // so that `chromium --dump-dom` prints the trace in #ainb-trace; then the worker takes the files
   // for what the person does next, and draws the run's report page. Returns the files opened and
@@ -339,6 +366,47 @@
     return bytes;
   }
   const fileName = (url) => decodeURIComponent(new URL(url, location.href).pathname.split("/").pop());
+
+  // A link's debugging session (docs/debugger.md, "Links"): `break=SPEC` breakpoints, and
+  // `force=N:RESULT:F[:K]` results forced on node N of the file run (`FILE#N`: of a module file)
+  // from frame F (for K frames), written into the scenario, which Export then holds. Returns what
+  // is wrong with them ("" for nothing).
+  function debugLink(params, top) {
+    const problems = [];
+    for (const spec of params.getAll("break")) {
+      try {
+        debug.add(spec);
+      } catch (e) {
+        problems.push(e.message);
+      }
+    }
+    const forced = [];
+    for (const spec of params.getAll("force")) {
+      const m = /^(?:(.+)#)?(\d+):(Running|Success|Failure)(?::(\d+))?(?::(\d+))?$/.exec(spec);
+      if (!m) {
+        problems.push(`force "${spec}": expected N:RESULT[:FRAME[:FRAMES]] (RESULT: Running, Success or Failure)`);
+        continue;
+      }
+      const entry = { node: Number(m[2]), result: m[3] };
+      if (m[1] && m[1] !== top) entry.file = m[1];
+      if (m[4] !== undefined) entry.frame = Number(m[4]);
+      if (m[5] !== undefined) entry.frames = Number(m[5]);
+      forced.push(entry);
+    }
+    if (forced.length) {
+      let chosen = {};
+      try {
+        chosen = scenario() ?? {};
+      } catch (e) {
+        problems.push(e.message);
+      }
+      chosen.force = [...(chosen.force ?? []), ...forced];
+      // Its text too, which a --dump-dom of the link prints.
+      $("w-scenario").value = $("w-scenario").defaultValue = JSON.stringify(chosen, null, 2);
+      scenarioState();
+    }
+    return problems.join("; ");
+  }
 
   function urlMode() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -368,6 +436,8 @@
         status(e.message, true);
       }
     }
+    const problems = debugLink(params, opened.length ? opened[0][0] : "");
+    if (problems) status(`In the link: ${problems}`, true);
     if (!params.has("run") || opened.length === 0) return { opened };
     const ainb = AinbEngine.loadSync(new WebAssembly.Module(wasm));
     document.body.dataset.startedAt = String(Math.round(performance.now()));
@@ -375,8 +445,10 @@
     const first = opened[0][0];
     try {
       const chosen = withScenario(options("run"));
-      show(ainb.run(first, chosen));
-      status(`Ran ${first}.`);
+      const result = ainb.run(first, chosen);
+      show(result);
+      debug.show(result.trace, first, params.has("at") ? Number(params.get("at")) : undefined);
+      status(`Ran ${first}.${problems ? ` In the link: ${problems}` : ""}`, problems !== "");
       // When the module had started and the run was done, in ms from the navigation's start
       // (benchmarks/web_page_bench.py).
       document.body.dataset.ranAt = String(Math.round(performance.now()));
