@@ -158,20 +158,42 @@ export class Session {
   }
   // The run at the cursor: the nodes entered and not left (by file, in order of entering), each
   // node's last result, and the blackboard entries written so far (`name=value` as traced).
+  // From the nearest checkpoint (every kCheckpoint events, made once), so a move costs the same
+  // anywhere in a long run.
   stateAt(at = this.cursor) {
-    const open = new Map(), results = new Map(), blackboard = new Map();
-    const key = (e) => `${e.file}#${e.node}`;
-    for (let i = 0; i <= at && i < this.size; ++i) {
-      const e = this.events[i];
-      if (e.event === 'enter') open.set(key(e), e);
-      else if (e.event === 'leave') open.delete(key(e));
-      else if (e.event === 'update') results.set(key(e), e.result);
-      else if (e.event === 'blackboard') {
-        const { name, value } = entryOf(e);
-        blackboard.set(`${e.file}:${name}`, { file: e.file, name, value, frame: e.frame });
-      }
+    const end = Math.min(at, this.size - 1) + 1;  // events [0, end) happened
+    const k = Math.floor(end / kCheckpoint);
+    this.checkpoints ??= [new RunState()];
+    for (let c = this.checkpoints.length; c <= k; ++c) {
+      const state = this.checkpoints[c - 1].copy();
+      for (let i = (c - 1) * kCheckpoint; i < c * kCheckpoint; ++i) state.apply(this.events[i]);
+      this.checkpoints.push(state);
     }
-    return { open: [...open.values()], results, blackboard: [...blackboard.values()] };
+    const state = this.checkpoints[k].copy();
+    for (let i = k * kCheckpoint; i < end; ++i) state.apply(this.events[i]);
+    return { open: [...state.open.values()], results: state.results, blackboard: [...state.blackboard.values()] };
+  }
+}
+
+const kCheckpoint = 1024;
+
+// What stateAt() keeps, event by event (checkpoint k: after the first k * kCheckpoint events).
+class RunState {
+  constructor(open = new Map(), results = new Map(), blackboard = new Map()) {
+    Object.assign(this, { open, results, blackboard });
+  }
+  copy() {
+    return new RunState(new Map(this.open), new Map(this.results), new Map(this.blackboard));
+  }
+  apply(e) {
+    const key = `${e.file}#${e.node}`;
+    if (e.event === 'enter') this.open.set(key, e);
+    else if (e.event === 'leave') this.open.delete(key);
+    else if (e.event === 'update') this.results.set(key, e.result);
+    else if (e.event === 'blackboard') {
+      const { name, value } = entryOf(e);
+      this.blackboard.set(`${e.file}:${name}`, { file: e.file, name, value, frame: e.frame });
+    }
   }
 }
 

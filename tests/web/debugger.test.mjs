@@ -139,3 +139,25 @@ test('real files: a module node\'s breakpoints', () => {
   const own = stops(s, [parseBreakpoint('update:38')]);
   assert.ok(own.every((i) => s.events[i].file === path.basename(file)));
 });
+
+// The state at the cursor comes from checkpoints: anywhere in a long run, in any order, it is the
+// state of the events up to the cursor, counted from the start.
+test('real files: the state at the cursor is the same from checkpoints as counted from the start', () => {
+  if (corpusFolders().length === 0) return;
+  const file = path.join(corpus, 'wide/ainb/Lynel_EscapeSmoke.actionseq.root.ainb');
+  const s = new Session(native('run', file, '--stub-missing-modules', '--frames', '120', '--trace', '-'), path.basename(file));
+  const counted = (at) => {
+    const open = new Map(), results = new Map();
+    for (const e of s.events.slice(0, at + 1)) {
+      const key = `${e.file}#${e.node}`;
+      if (e.event === 'enter') open.set(key, e.node);
+      else if (e.event === 'leave') open.delete(key);
+      else if (e.event === 'update') results.set(key, e.result);
+    }
+    return { open: [...open.values()], results: [...results] };
+  };
+  for (const at of [s.size - 1, 0, 1023, 1024, 1025, 5000, 2047, 3, s.size - 2]) {
+    const { open, results } = s.stateAt(at);
+    assert.deepEqual({ open: open.map((e) => e.node), results: [...results] }, counted(at), `event ${at}`);
+  }
+});
