@@ -215,3 +215,88 @@ def test_the_slider_and_play_move_the_cursor(browser, page, corpus, native):
         time.sleep(0.1)
     assert p.text("ainb-status") == status_of(events, len(events) - 1)
     assert p.text("w-d-note") == "the run's end"
+
+
+def scenario_trace(native, folder, name, scenario, tmp_path, *flags):
+    path = tmp_path / f"scenario-{abs(hash(json.dumps(scenario, sort_keys=True)))}.json"
+    path.write_text(json.dumps(scenario))
+    return native_events(native, folder, name, *flags, "--scenario", path)
+
+
+def first_difference(a: str, b: str):
+    x, y = a.split("\n"), b.split("\n")
+    i = next((i for i in range(min(len(x), len(y))) if x[i] != y[i]), min(len(x), len(y)))
+    return i, json.loads(y[i] if i < len(y) and y[i] else x[i])["frame"]
+
+
+def test_what_if_a_forced_result_and_a_blackboard_value_make_branches_compared_with_their_parent(
+        browser, page, corpus, native, tmp_path):
+    path = corpus / BUSY
+    flags = ("--frames", "120", "--stub-missing-modules")
+    trace, events = native_events(native, path.parent, path.name, *flags)
+    running = next(e["node"] for e in events
+                   if e["event"] == "update" and e["frame"] == 30 and e["result"] == "Running")
+    p = Page(browser, page)
+    p.open([path])
+    p.set_value("w-option-frames", 120)
+    browser.find_element(By.ID, "w-option-stub-missing-modules").click()
+    browser.find_element(By.ID, "w-draw").click()
+    p.click("w-run")
+    p.set_value("w-d-to", 30)
+    browser.find_element(By.ID, "w-d-go").click()
+    # Force a node running at frame 30 to fail from there: a branch, the CLI's run of its scenario.
+    p.set_value("w-w-node", running)
+    p.click("w-w-force")
+    forced = {"force": [{"node": running, "result": "Failure", "frame": 30}]}
+    assert json.loads(browser.find_element(By.ID, "w-scenario").get_attribute("value")) == forced
+    branch_trace, branch_events = scenario_trace(native, path.parent, path.name, forced, tmp_path, *flags)
+    assert p.text("ainb-trace") == branch_trace
+    event, frame = first_difference(trace, branch_trace)
+    assert frame == 30
+    assert p.text("w-br-diff") == f"first difference from run 1: frame {frame} event {event}"
+    assert p.text("ainb-status") == f"frame {frame} event {event}"
+    assert p.text("w-d-note") == "the first difference"
+    names = lambda: [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#w-br-list option")]  # noqa: E731
+    assert names() == ["run 1", f"#{running} Failure from frame 30"]
+    # Renamed; the parent shown again (its trace, its empty scenario); the branch discarded.
+    p.set_value("w-br-name", "fails at 30")
+    browser.execute_script("document.getElementById('w-br-name').dispatchEvent(new Event('change'))")
+    assert names() == ["run 1", "fails at 30"]
+    browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[0].value;"
+                           "s.dispatchEvent(new Event('change'))")
+    assert p.text("ainb-trace") == trace
+    assert browser.find_element(By.ID, "w-scenario").get_attribute("value") == ""
+    assert p.text("w-br-diff") == ""
+    browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[1].value;"
+                           "s.dispatchEvent(new Event('change'))")
+    assert p.text("ainb-trace") == branch_trace
+    browser.find_element(By.ID, "w-br-discard").click()
+    assert names() == ["run 1"]
+    assert p.text("ainb-trace") == trace
+
+
+def test_what_if_a_blackboard_value_keeps_the_scenario_it_branches_from(browser, page, native, tmp_path):
+    assert native("convert", "examples/patrol.root.json", tmp_path / "patrol.root.ainb").returncode == 0
+    scenario = json.loads(open("examples/patrol.scenario.json").read())
+    trace, _ = scenario_trace(native, tmp_path, "patrol.root.ainb", scenario, tmp_path)
+    p = Page(browser, page)
+    p.open([tmp_path / "patrol.root.ainb"])
+    p.set_value("w-scenario", json.dumps(scenario))
+    p.click("w-run")
+    assert p.text("ainb-trace") == trace
+    p.set_value("w-d-to", 2)
+    browser.find_element(By.ID, "w-d-go").click()
+    p.set_value("w-w-name", "IsEnemyNear")
+    p.set_value("w-w-value", "true")
+    p.click("w-w-set")
+    branched = {**scenario, "blackboard": scenario["blackboard"] + [{"name": "IsEnemyNear", "value": True,
+                                                                      "frame": 2}]}
+    expected, _ = scenario_trace(native, tmp_path, "patrol.root.ainb", branched, tmp_path)
+    assert json.loads(browser.find_element(By.ID, "w-scenario").get_attribute("value")) == branched
+    assert p.text("ainb-trace") == expected
+    event, frame = first_difference(trace, expected)
+    assert p.text("w-br-diff") == f"first difference from run 1: frame {frame} event {event}"
+    # Not a node: said, and nothing runs.
+    p.set_value("w-w-node", "x")
+    browser.find_element(By.ID, "w-w-force").click()
+    assert p.text("w-w-error") == 'force: "x" is not a node (N or FILE#N)'

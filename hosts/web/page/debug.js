@@ -199,15 +199,23 @@ function debugPanel({ $, rerun, follow }) {
   draw();
   return {
     add,
-    // A run of `top` and its trace (null: none): the cursor at `frame` if given (a link's `at`,
-    // a run to a frame), else at the first event a breakpoint stops at, else at the run's end.
-    show(trace, top, frame) {
+    // The event at the cursor, and its frame (null without a run).
+    at() {
+      return session && session.size > 0 ? { event: session.cursor, frame: session.frame, e: session.events[session.cursor] } : null;
+    },
+    // A run of `top` and its trace (null: none): the cursor at `where.event` or the first event of
+    // `where.frame` if given (a link's `at`, a run to a frame, a branch's first difference), else
+    // at the first event a breakpoint stops at, else at the run's end.
+    show(trace, top, where = {}) {
       stop();
       session = trace === null ? null : new Session(trace, top);
-      note = "";
+      note = where.note ?? "";
+      const { frame } = where;
       if (session && session.size > 0) {
-        const hit = frame === undefined ? session.find(breakpoints, -1) : null;
-        if (frame !== undefined) {
+        const hit = frame === undefined && where.event === undefined ? session.find(breakpoints, -1) : null;
+        if (where.event !== undefined) {
+          session.go(where.event);
+        } else if (frame !== undefined) {
           session.toFrame(frame);
           if (frame > session.last) note = `the run ends at frame ${session.last}`;
         } else if (hit) {

@@ -309,11 +309,17 @@
     return s === undefined ? chosen : { ...chosen, scenario: s };
   };
   const html = () => $("w-draw").checked;
-  // A run: the debugger's cursor over it, at `frame` if given, else at its first breakpoint.
-  async function run(frame) {
+  // A run: the debugger's cursor over it, at `where.frame` if given, else at its first breakpoint.
+  // It starts a branch of its own (`parent` undefined) or is a what-if of branch `parent` (below),
+  // shown at its first difference.
+  async function run(where = {}, parent = undefined, name = undefined) {
     const file = $("w-file").value;
-    const result = await command("Run", file, () => call("run", [file, withScenario({ ...options("run"), html: html() })]));
-    debug.show(result ? result.trace : null, file.split("/").pop(), frame);  // the trace's file names
+    const top = file.split("/").pop();  // the trace's file names
+    const chosen = withScenario({ ...options("run"), html: html() });
+    const result = await command("Run", file, () => call("run", [file, chosen]));
+    if (!result) return debug.show(null);
+    const branch = addBranch({ name, file, top, scenario: chosen.scenario, trace: result.trace, page: result.page, parent });
+    debug.show(result.trace, top, branch.difference ? { event: branch.difference.event, note: "the first difference" } : where);
   }
   $("w-run").onclick = () => run();
   const debug = AinbDebugger.debugPanel({
@@ -324,10 +330,99 @@
       const frames = $("w-option-frames");
       if (!frames || busy || !$("w-file").value) return false;
       frames.value = String(frame);
-      await run(frame);
+      await run({ frame });
       return true;
     },
   });
+
+  // --- What if: an intervention at the cursor's frame is a scenario entry (docs/debugger.md); the
+  // run with it is a branch of the one shown, compared with it line by line (the first event
+  // where the two traces differ).
+  const branches = [];  // {id, name, file, top, scenario, trace, page, parent, difference}
+  let shownBranch = null;
+  let nextBranch = 1;
+  function firstDifference(a, b) {
+    const x = a.split("\n"), y = b.split("\n");
+    let i = 0;
+    while (i < x.length && i < y.length && x[i] === y[i]) ++i;
+    if (i === x.length && i === y.length) return null;
+    const line = i < y.length && y[i] ? y[i] : x[i];
+    return { event: i, frame: JSON.parse(line).frame };
+  }
+  function addBranch(branch) {
+    const parent = branches.find((b) => b.id === branch.parent);
+    branch.id = nextBranch++;
+    branch.name ??= `run ${branch.id}`;
+    branch.parent = parent ? parent.id : undefined;
+    branch.difference = parent ? firstDifference(parent.trace, branch.trace) : null;
+    branches.push(branch);
+    shownBranch = branch;
+    drawBranches();
+    return branch;
+  }
+  function drawBranches() {
+    const list = $("w-br-list");
+    list.replaceChildren(...branches.map((b) => new Option(b.name, String(b.id))));
+    list.value = shownBranch ? String(shownBranch.id) : "";
+    $("w-br-name").value = shownBranch ? shownBranch.name : "";
+    const parent = shownBranch && branches.find((b) => b.id === shownBranch.parent);
+    const d = shownBranch && shownBranch.difference;
+    $("w-br-diff").textContent = !parent ? "" : d ? `first difference from ${parent.name}: frame ${d.frame} event ${d.event}` : `the same trace as ${parent.name}`;
+    $("w-br-discard").disabled = !shownBranch;
+  }
+  function showBranch(branch) {
+    shownBranch = branch;
+    drawBranches();
+    if (!branch) return debug.show(null);
+    $("w-scenario").value = branch.scenario === undefined ? "" : JSON.stringify(branch.scenario, null, 2);
+    scenarioState();
+    $("ainb-trace").textContent = branch.trace;
+    const at = debug.at();
+    debug.show(branch.trace, branch.top, at ? { event: at.event } : {});
+    return showPage(branch.page);
+  }
+  $("w-br-list").onchange = () => showBranch(branches.find((b) => String(b.id) === $("w-br-list").value));
+  $("w-br-name").onchange = () => {
+    if (shownBranch) shownBranch.name = $("w-br-name").value.trim() || shownBranch.name;
+    drawBranches();
+  };
+  $("w-br-discard").onclick = () => {
+    const gone = shownBranch;
+    branches.splice(branches.indexOf(gone), 1);
+    for (const b of branches) if (b.parent === gone.id) b.parent = gone.parent;
+    showBranch(branches.find((b) => b.id === gone.parent) ?? branches[branches.length - 1] ?? null);
+  };
+  // A branch of the one shown with `entry` added to its scenario's `key` list.
+  async function whatIf(key, entry, name) {
+    const at = debug.at();
+    $("w-w-error").textContent = "";
+    if (!at || !shownBranch) return void ($("w-w-error").textContent = "run first: a what-if starts from the cursor in a run");
+    const scenario = structuredClone(shownBranch.scenario ?? {});
+    scenario[key] = [...(scenario[key] ?? []), { ...entry, frame: at.frame }];
+    $("w-scenario").value = JSON.stringify(scenario, null, 2);
+    scenarioState();
+    await run({}, shownBranch.id, `${name} from frame ${at.frame}`);
+  }
+  $("w-w-force").onclick = () => {
+    const at = debug.at();
+    const spec = $("w-w-node").value.trim() || (at && at.e.node !== undefined ? `${at.e.file}#${at.e.node}` : "");
+    const m = /^(?:(.+)#)?(\d+)$/.exec(spec);
+    if (!m) return void ($("w-w-error").textContent = `force: "${spec}" is not a node (N or FILE#N)`);
+    const entry = { node: Number(m[2]), result: $("w-w-result").value };
+    if (m[1] && m[1] !== shownBranch?.top) entry.file = m[1];
+    if ($("w-w-frames").value) entry.frames = Number($("w-w-frames").value);
+    whatIf("force", entry, `${entry.file ? `${entry.file}#` : "#"}${entry.node} ${entry.result}`);
+  };
+  $("w-w-set").onclick = () => {
+    const name = $("w-w-name").value.trim(), text = $("w-w-value").value.trim();
+    if (!name) return void ($("w-w-error").textContent = "set: which blackboard entry?");
+    let value = text;
+    try {
+      value = JSON.parse(text);  // true, 3, 2.5, [1, 2, 3]; anything else is text
+    } catch {}
+    whatIf("blackboard", { name, value }, `${name} = ${text}`);
+  };
+  drawBranches();
   $("w-regress").onclick = () =>
     command("Regress", $("w-file").value, () =>
       call("regress", [$("w-file").value, $("w-edited").value, withScenario({ ...options("regress"), html: html() })]));
@@ -447,7 +542,8 @@
       const chosen = withScenario(options("run"));
       const result = ainb.run(first, chosen);
       show(result);
-      debug.show(result.trace, first, params.has("at") ? Number(params.get("at")) : undefined);
+      addBranch({ file: first, top: first, scenario: chosen.scenario, trace: result.trace, page: null });
+      debug.show(result.trace, first, params.has("at") ? { frame: Number(params.get("at")) } : {});
       status(`Ran ${first}.${problems ? ` In the link: ${problems}` : ""}`, problems !== "");
       // When the module had started and the run was done, in ms from the navigation's start
       // (benchmarks/web_page_bench.py).
@@ -477,7 +573,9 @@
     count("started");
     if (fromUrl?.ran && html()) {
       const [name, chosen] = fromUrl.ran;
-      await showPage((await call("run", [name, { ...chosen, html: true }])).page);
+      const { page } = await call("run", [name, { ...chosen, html: true }]);
+      if (shownBranch) shownBranch.page = page;
+      await showPage(page);
       document.body.dataset.drawnAt = String(Math.round(performance.now()));
     }
   });
