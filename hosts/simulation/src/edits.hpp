@@ -1,7 +1,8 @@
 #pragma once
 
-// What an edit changed in a file, for `ainb regress`: which node of the edited file is which
-// node of the original, and the differences between the two files node by node.
+// What an edit changed in a file, for `ainb regress` and `ainb diff`: which node of the edited
+// file is which node of the original (edits.cpp), and the differences between the two files node
+// by node (diff.cpp).
 
 #include <cstdint>
 #include <map>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "ainb/model.hpp"
+#include "ainb/simulation/diff.hpp"
 #include "ainb/simulation/regress.hpp"
 
 namespace ainb::simulation {

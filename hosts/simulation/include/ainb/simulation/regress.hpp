@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ainb/simulation/diff.hpp"
 #include "ainb/simulation/simulation.hpp"
 
 namespace ainb::simulation {
@@ -36,30 +37,6 @@ struct RegressResult {
   std::vector<std::pair<std::string, std::string>> not_honoured;
 };
 
-// The nodes of two versions of one file, paired: by GUID where the GUID is unique in each file
-// (a node keeps its GUID when others are inserted or deleted before it), else by index where
-// neither node at that index has a partner yet. -1: no partner (a new or a deleted node).
-struct NodePairing {
-  std::vector<std::int64_t> original_of;  // by edited index
-  std::vector<std::int64_t> edited_of;    // by original index
-  // The GUIDs the pairing was made from ("" for none): nodes that share a GUID are the same node
-  // wherever the pairing had to guess which of them is the copy.
-  std::vector<std::string> original_guids, edited_guids;
-  // Whether edited node `node` carries the GUID of original node `original`.
-  bool same_guid(std::int64_t original, std::int64_t node) const {
-    if (original < 0 || node < 0 || static_cast<std::size_t>(original) >= original_guids.size() ||
-        static_cast<std::size_t>(node) >= edited_guids.size())
-      return false;
-    const auto& g = original_guids[static_cast<std::size_t>(original)];
-    return !g.empty() && g == edited_guids[static_cast<std::size_t>(node)];
-  }
-  // The original's index of edited node `node` (-1 when it is new); -1 stays -1.
-  std::int64_t original(std::int64_t node) const {
-    return node < 0 || static_cast<std::size_t>(node) >= original_of.size()
-               ? -1
-               : original_of[static_cast<std::size_t>(node)];
-  }
-};
 // Per file: the top-level file under the original's name, each module both actors loaded
 // under its own.
 using NodePairings = std::map<std::string, NodePairing>;
@@ -86,15 +63,6 @@ std::optional<Difference> first_difference(const std::vector<TraceEvent>& origin
 void print_difference(const Difference& difference, std::ostream& out,
                       std::string_view original = "original", std::string_view edited = "edited");
 
-// One difference between two versions of a file, found through their text forms: of a node
-// (original_node, or edited_node alone for a new one) or of the file itself (both -1). `what`
-// reads "property Speed is 1 in the original and 2 in the edited file".
-struct Edit {
-  std::string file;  // the top-level file under the original's name, or a module's
-  std::int64_t original_node = -1;
-  std::int64_t edited_node = -1;
-  std::string what;
-};
 // Every edit between two actors: the top-level file's, then each module both loaded, by name.
 std::vector<Edit> actor_edits(const runtime::Graph& original, const runtime::Graph& edited,
                               const NodePairings& pairings);
