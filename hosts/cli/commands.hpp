@@ -176,6 +176,22 @@ int run_convert(const ConvertRequest& request, std::ostream& out, std::ostream& 
 // std::runtime_error (a string that is not UTF-8) when a form cannot be written.
 std::vector<std::string> round_trip_differences(const Model& model, const std::string& path);
 
+struct DiffRequest {
+  // ORIGINAL and EDITED; with `git`, the 7 arguments git gives an external diff (PATH OLD-FILE
+  // OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE), or PATH alone for an unmerged path.
+  std::vector<std::string> files;
+  bool git = false;
+  std::string format = "text";  // text or json
+  std::string color = "auto";   // always, never, or auto (terminal.hpp's colour_wanted)
+  FileLookup source;
+};
+
+// Exit codes of `ainb diff`, as diff(1)'s: 0 the same, 1 different (kExitDifferent), 2 an error.
+// With --git, 0 whether the files differ or not, as git expects of an external diff.
+inline constexpr int kExitDiffError = 2;
+// `ainb diff`: the structural difference of two AI files (diff.cpp, docs/diff.md).
+int run_diff(const DiffRequest& request, std::ostream& out, std::ostream& err);
+
 struct ScanRequest {
   std::vector<std::string> paths;  // folders of *.ainb, packs, single AI files
   RunRequest run;                  // frames, modules, stub policy, romfs, dictionaries, defs

@@ -60,6 +60,7 @@ Command add_cat_command(CLI::App& app);
 Command add_lint_command(CLI::App& app);
 Command add_graph_command(CLI::App& app);
 Command add_convert_command(CLI::App& app);
+Command add_diff_command(CLI::App& app);
 Command add_explore_command(CLI::App& app);
 Command add_scan_command(CLI::App& app);
 

@@ -133,6 +133,13 @@ std::streamsize PrintableBuffer::xsputn(const char* s, std::streamsize n) {
   return write(pending_) ? n : 0;
 }
 
+bool PrintableBuffer::write_through(std::string_view bytes) {
+  pending_.clear();
+  escaper_.finish(pending_);
+  pending_.append(bytes);
+  return write(pending_);
+}
+
 // An unfinished UTF-8 sequence stays held: the bytes after it, not yet written, decide what it
 // is.
 int PrintableBuffer::sync() {
@@ -157,6 +164,23 @@ bool locale_is_utf8() {
   const bool utf8 = std::strcmp(nl_langinfo_l(CODESET, user), "UTF-8") == 0;
   freelocale(user);
   return utf8;
+}
+
+bool colour_wanted(std::string_view when, const std::ostream& out) {
+  if (when != "auto") return when == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return &out == &std::cout && isatty(STDOUT_FILENO) != 0 &&
+         (no_color == nullptr || *no_color == '\0') &&
+         (term == nullptr || std::string_view(term) != "dumb");
+}
+
+void write_control(std::ostream& stream, std::string_view sequence) {
+  if (auto* buffer = dynamic_cast<PrintableBuffer*>(stream.rdbuf())) {
+    buffer->write_through(sequence);
+  } else {
+    stream << sequence;
+  }
 }
 
 TerminalText::TerminalText(std::ostream& stream, bool is_terminal, bool ascii_only)

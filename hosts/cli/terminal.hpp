@@ -53,6 +53,9 @@ class PrintableBuffer : public std::streambuf {
   PrintableBuffer(const PrintableBuffer&) = delete;
   PrintableBuffer& operator=(const PrintableBuffer&) = delete;
   ~PrintableBuffer() override;
+  // Bytes of the program's own (a colour's escape sequence), written as they are; a character
+  // left unfinished before them is escaped, as nothing can finish it now.
+  bool write_through(std::string_view bytes);
 
  protected:
   int_type overflow(int_type c) override;
@@ -85,6 +88,13 @@ class TerminalText {
   std::streambuf* original_;
   PrintableBuffer buffer_;
 };
+
+// Whether a command's --color WHEN ("always", "never", "auto") colours `out`: "auto" colours
+// standard output while it is a terminal, unless NO_COLOR is set or TERM is "dumb".
+bool colour_wanted(std::string_view when, const std::ostream& out);
+// Writes an escape sequence of the program's own (a colour) to `stream`, past the escaping of
+// TerminalText, which would show it as text.
+void write_control(std::ostream& stream, std::string_view sequence);
 
 // A log sink that passes each message to `target` with its text made printable().
 spdlog::sink_ptr printable_sink(spdlog::sink_ptr target);
