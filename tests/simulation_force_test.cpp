@@ -1,6 +1,7 @@
-// A scenario's "force" (docs/simulation.md; docs/semantics.md, "Forced results"): any node's
-// result forced from a frame, for some frames; parsed, written back, checked against the file, and
-// run on the bundled example, whose built-in Sequential is forced to fail.
+// Results a scenario sets, a debugger's interventions (docs/debugger.md): "force", any node's
+// result forced from a frame for some frames (docs/semantics.md, "Forced results"), and a class's
+// result read from a blackboard entry; parsed, written back, checked against the file, and run on
+// the bundled example.
 
 #include <sstream>
 #include <string>
@@ -105,4 +106,37 @@ TEST_CASE("force: for some frames, then the node's own update again") {
   for (const int frame : {1, 2, 3, 4})
     CHECK(updates_in(events, frame).front() == "update #4 -> Running");
   CHECK(updates_in(events, 5).front() == "update #4 -> Success");
+}
+
+TEST_CASE(
+    "a class's result read from the blackboard: then when the entry is true, else otherwise") {
+  // Attack runs only once IsEnemyNear is true (frame 6), MoveTo only while it is false.
+  const auto events = events_of(R"({"frames": 8,
+    "nodes": {"MoveTo": {"result": {"if": "IsEnemyNear", "then": "Success", "else": "Failure"}},
+              "Attack": {"running": 1, "result": {"if": "IsEnemyNear", "then": "Success"}}},
+    "blackboard": [{"frame": 3, "name": "IsEnemyNear", "value": true}]})");
+  CHECK(updates_in(events, 1) ==
+        std::vector<std::string>{"update #4 -> Failure", "update #3 -> Failure",
+                                 "update #1 -> Failure", "update #0 -> Failure"});
+  const auto late = events_of(R"({"frames": 8, "nodes": {"Attack": {"running": 1,
+    "result": {"if": "IsEnemyNear", "then": "Success", "else": "Running"}}},
+    "blackboard": [{"frame": 3, "name": "IsEnemyNear", "value": true}]})");
+  CHECK(updates_in(late, 4) == std::vector<std::string>{"update #2 -> Success",
+                                                        "update #1 -> Success",
+                                                        "update #0 -> Running"});
+  // Written back as read; "else" is Failure unless given.
+  const auto s = parse_scenario(
+      nlohmann::json::parse(R"({"nodes": {"Attack": {"result": {"if": "IsEnemyNear"}}}})"),
+      "s.json");
+  CHECK(
+      scenario_json(s).dump() ==
+      R"({"nodes":{"Attack":{"result":{"if":"IsEnemyNear","then":"Success","else":"Failure"}}}})");
+  CHECK(error_of(R"({"nodes": {"Attack": {"result": {"then": "Success"}}}})") ==
+        "s.json: /nodes/Attack/result: missing key \"if\" (a blackboard entry)");
+  CHECK(
+      error_of(R"({"nodes": {"Attack": {"result": {"if": "IsEnemyNear", "then": "Done"}}}})") ==
+      "s.json: /nodes/Attack/result/then: \"Done\" is not a result (Running, Success or Failure)");
+  CHECK(error_of(R"({"nodes": {"Attack": {"result": {"if": "IsFar"}}}})") ==
+        "s.json: /nodes/Attack/result/if: no file with a node of this class has a blackboard entry "
+        "\"IsFar\"");
 }

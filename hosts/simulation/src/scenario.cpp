@@ -109,7 +109,19 @@ NodeBehaviour parse_behaviour(const Reader& r, const nlohmann::json& spec,
   } else if (spec.contains("running")) {
     b.running = static_cast<std::uint32_t>(r.count(spec["running"], path + "/running", UINT32_MAX));
   }
-  if (spec.contains("result")) b.result = r.result(spec["result"], path + "/result");
+  if (spec.contains("result") && spec["result"].is_object()) {
+    const auto& cond = spec["result"];
+    const auto at = path + "/result";
+    r.only(cond, at, {"if", "then", "else"});
+    if (!cond.contains("if")) r.fail(at, "missing key \"if\" (a blackboard entry)");
+    NodeBehaviour::ResultIf result_if;
+    result_if.entry = r.text(cond["if"], at + "/if");
+    if (cond.contains("then")) result_if.then = r.result(cond["then"], at + "/then");
+    if (cond.contains("else")) result_if.otherwise = r.result(cond["else"], at + "/else");
+    b.result_if = std::move(result_if);
+  } else if (spec.contains("result")) {
+    b.result = r.result(spec["result"], path + "/result");
+  }
   if (spec.contains("outputs")) b.outputs = r.values(spec["outputs"], path + "/outputs");
   if (spec.contains("frames")) {
     const auto& list = spec["frames"];
@@ -270,7 +282,13 @@ nlohmann::ordered_json behaviour_json(const NodeBehaviour& b) {
   } else if (b.running != 0) {
     spec["running"] = b.running;
   }
-  if (b.result != runtime::Result::Success) spec["result"] = runtime::result_name(b.result);
+  if (b.result_if) {
+    spec["result"] = {{"if", b.result_if->entry},
+                      {"then", runtime::result_name(b.result_if->then)},
+                      {"else", runtime::result_name(b.result_if->otherwise)}};
+  } else if (b.result != runtime::Result::Success) {
+    spec["result"] = runtime::result_name(b.result);
+  }
   if (!b.outputs.empty()) spec["outputs"] = values_json(b.outputs);
   if (!b.overrides.empty()) {
     auto& frames = spec["frames"] = nlohmann::ordered_json::array();

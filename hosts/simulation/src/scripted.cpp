@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -138,6 +140,24 @@ std::uint32_t running_updates(NodeContext& c, const NodeBehaviour& behaviour) {
   return scaled <= 0 ? 0u : scaled >= 4294967295.0 ? ~0u : static_cast<std::uint32_t>(scaled);
 }
 
+// A scenario's result read from the blackboard (NodeBehaviour::ResultIf).
+Result result_of(NodeContext& c, const NodeBehaviour::ResultIf& cond) {
+  const auto* value = c.instance().blackboard(cond.entry);
+  const bool yes = value != nullptr && std::visit(
+                                           [](const auto& v) {
+                                             using T = std::decay_t<decltype(v)>;
+                                             if constexpr (std::is_same_v<T, std::string_view>) {
+                                               return !v.empty();
+                                             } else if constexpr (std::is_arithmetic_v<T>) {
+                                               return v != T{};
+                                             } else {
+                                               return false;  // (validate_scenario refuses these)
+                                             }
+                                           },
+                                           *value);
+  return yes ? cond.then : cond.otherwise;
+}
+
 const BlackboardEntry* entry_named(const runtime::Graph& graph, std::string_view name) {
   for (const auto& e : graph.model().blackboard.entries) {
     if (e.name == name) return &e;
@@ -158,7 +178,9 @@ Result scripted_update(NodeContext& c, ScriptedState& state, const PreparedBehav
   const auto& behaviour = *prepared.source;
   if (state.updates == 0) state.running = running_updates(c, behaviour);
   const auto updates = ++state.updates;
-  auto result = updates <= state.running ? Result::Running : behaviour.result;
+  auto result = updates <= state.running ? Result::Running
+                : behaviour.result_if    ? result_of(c, *behaviour.result_if)
+                                         : behaviour.result;
   if (plug != kNoPlug) result = c.run_child(plug);
   write(c, prepared.outputs);
   for (const auto& o : prepared.overrides) {
@@ -204,6 +226,40 @@ Result ScriptedClass::on_update(NodeContext& c, ScriptedState& state) {
   return stub_update(c, stub_children_);
 }
 
+namespace {
+
+// A result read from the blackboard names a scalar entry of a file that has the class.
+// `path`: the class's or node's entry (messages).
+void check_result_if(const Scenario& s, const std::string& path, const std::string& cls,
+                     const std::string& entry, const std::vector<const runtime::Graph*>& graphs) {
+  bool found = false;
+  for (const auto* g : graphs) {
+    const auto& nodes = g->model().nodes;
+    const bool has_class = std::any_of(nodes.begin(), nodes.end(), [&](const Node& n) {
+      return n.type == NodeType::UserDefined && n.name == cls;
+    });
+    const auto* e = has_class ? entry_named(*g, entry) : nullptr;
+    if (e == nullptr) continue;
+    found = true;
+    const auto type = param_type_of(e->type);
+    if (type != ParamType::Bool && type != ParamType::Int && type != ParamType::Float &&
+        type != ParamType::String) {
+      throw ScenarioError(fmt::format(
+          "{}: {}/result/if: \"{}\" is a {} entry of {}: expected a bool, int, float or "
+          "string entry",
+          s.name, path, entry, blackboard_type_name(e->type), g->file_name()));
+    }
+  }
+  if (!found) {
+    throw ScenarioError(
+        fmt::format("{}: {}/result/if: no file with a node of this class has a "
+                    "blackboard entry \"{}\"",
+                    s.name, path, entry));
+  }
+}
+
+}  // namespace
+
 void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
   const auto& m = graph.model();
   const auto graphs = actor_graphs(graph);
@@ -244,7 +300,11 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
         if (n.type != NodeType::UserDefined && node_type_name(n.type) == cls) built_in = true;
       }
     }
-    if (user) continue;
+    if (user) {
+      if (behaviour.result_if)
+        check_result_if(s, "/nodes/" + cls, cls, behaviour.result_if->entry, graphs);
+      continue;
+    }
     throw ScenarioError(
         built_in ? fmt::format("{}: /nodes/{}: a built-in node type; a scenario scripts user "
                                "classes only",
@@ -272,6 +332,8 @@ void validate_scenario(const Scenario& s, const runtime::Graph& graph) {
       throw ScenarioError(fmt::format("{}/class: node {} of {} is {}, not \"{}\"", where, at.node,
                                       file->file_name(), node_class_name(n), at.cls));
     }
+    if (at.behaviour.result_if)
+      check_result_if(s, at.path, at.cls, at.behaviour.result_if->entry, {file});
   }
   // Every node it forces is in one of the actor's files.
   for (const auto& force : s.force) {

@@ -42,6 +42,15 @@ struct NodeBehaviour {
   std::optional<std::string> running_property;
   double running_scale = 1.0;
   runtime::Result result = runtime::Result::Success;
+  // "result": {"if": ENTRY, "then": R, "else": R}: in place of `result`, read at each update from
+  // the node's file's blackboard entry ENTRY: `then` when it is true (a number other than 0, a
+  // string not empty), else `otherwise` (also for a file without that entry).
+  struct ResultIf {
+    std::string entry;
+    runtime::Result then = runtime::Result::Success;
+    runtime::Result otherwise = runtime::Result::Failure;
+  };
+  std::optional<ResultIf> result_if;
   std::map<std::string, nlohmann::json> outputs;
   struct Override {
     std::uint64_t frame = 0;
