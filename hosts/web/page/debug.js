@@ -2,7 +2,7 @@
 // buttons, keys, slider and breakpoints; the nodes open and the blackboard at the cursor; the
 // report page's frame and node following it. Part of the page's debugger script, after
 // debugger.mjs's Session and breakpoints; page.js calls debugPanel() once.
-function debugPanel({ $, rerun, follow }) {
+function debugPanel({ $, rerun, follow, download }) {
   let session = null;
   let breakpoints = [];
   let timer = null;
@@ -166,13 +166,7 @@ function debugPanel({ $, rerun, follow }) {
     if (!e || e.node === undefined) return;
     add(`update:${e.file === session.top ? "" : `${e.file}#`}${e.node}`);
   };
-  $("w-b-save").onclick = () => {
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([JSON.stringify({ breakpoints }, null, 2)], { type: "application/json" }));
-    link.download = "breakpoints.json";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 0);
-  };
+  $("w-b-save").onclick = () => download("breakpoints.json", JSON.stringify({ breakpoints }, null, 2));
   $("w-b-load").onchange = async (e) => {
     const [file] = e.target.files;
     e.target.value = "";

@@ -210,13 +210,15 @@
     scenarioState();
     e.target.value = "";
   };
-  $("w-scenario-export").onclick = () => {
+  // Saves `text` as the file `name` (the browser's download).
+  const download = (name, text) => {
     const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([$("w-scenario").value], { type: "application/json" }));
-    link.download = "scenario.json";
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    link.download = name;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 0);
   };
+  $("w-scenario-export").onclick = () => download("scenario.json", $("w-scenario").value);
 
   // Counted on the body for tests and scripts that drive the page: files opened (data-opened),
   // commands finished (data-finished), the worker ready (data-started).
@@ -315,8 +317,8 @@
   async function run(where = {}, parent = undefined, name = undefined) {
     const file = $("w-file").value;
     const top = file.split("/").pop();  // the trace's file names
-    const chosen = withScenario({ ...options("run"), html: html() });
-    const result = await command("Run", file, () => call("run", [file, chosen]));
+    let chosen;  // read inside the command, which says what is wrong with the scenario
+    const result = await command("Run", file, () => call("run", [file, (chosen = withScenario({ ...options("run"), html: html() }))]));
     if (!result) return debug.show(null);
     const branch = addBranch({ name, file, top, scenario: chosen.scenario, trace: result.trace, page: result.page, parent });
     debug.show(result.trace, top, branch.difference ? { event: branch.difference.event, note: "the first difference" } : where);
@@ -325,6 +327,7 @@
   const debug = AinbDebugger.debugPanel({
     $,
     follow,
+    download,
     // Run to a frame past the run's: the run again with that many frames.
     rerun: async (frame) => {
       const frames = $("w-option-frames");
