@@ -135,7 +135,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       {"regress", add_regress_command}, {"cat", add_cat_command},
       {"lint", add_lint_command},       {"graph", add_graph_command},
       {"convert", add_convert_command}, {"diff", add_diff_command},
-      {"explore", add_explore_command}, {"scan", add_scan_command}};
+      {"review", add_review_command},   {"explore", add_explore_command},
+      {"scan", add_scan_command}};
   // A command line that starts with a command's name needs only that command: the others' options
   // are not built (in the WebAssembly page, their code is then not even compiled).
   const std::string_view first = args.empty() ? std::string_view() : args.front();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -11,6 +12,10 @@
 #include "ainb/model.hpp"
 #include "ainb/report/page.hpp"
 #include "ainb/simulation/simulation.hpp"
+
+namespace ainb::simulation {
+struct FileDiff;
+}
 
 namespace ainb::cli {
 
@@ -191,6 +196,24 @@ struct DiffRequest {
 inline constexpr int kExitDiffError = 2;
 // `ainb diff`: the structural difference of two AI files (diff.cpp, docs/diff.md).
 int run_diff(const DiffRequest& request, std::ostream& out, std::ostream& err);
+// The edits as `ainb diff` prints them, grouped by node, without colours (review's details).
+void write_diff_text(const Model& original, const Model& edited, const simulation::FileDiff& diff,
+                     std::ostream& out);
+
+struct ReviewRequest {
+  std::string base, head;  // each a folder, a pack, or a git revision of the current repository
+  std::string output;      // -o DIR: summary.md there; empty: the summary on standard output
+  RunRequest run;          // regress's run options
+  std::uint64_t explore = 200;  // scenarios regress --explore runs for each changed file
+  unsigned jobs = 1;
+};
+
+// Exit codes of `ainb review`, as regress's: 0 nothing behaves differently, 1 a file's behaviour
+// differs (or an AI file was added or removed), 2 an error (a side missing, a file that does not
+// load or run).
+// `ainb review BASE HEAD`: every AI file added, removed or changed between two versions of a
+// mod, its diff and regress --explore's verdict, as Markdown for a pull request (review.cpp).
+int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& err);
 
 struct ScanRequest {
   std::vector<std::string> paths;  // folders of *.ainb, packs, single AI files
@@ -203,6 +226,10 @@ struct ScanRequest {
   // dies by a signal).
   std::function<void(const std::string& file)> in_worker;
 };
+
+// Whether the file is a pack by its name (.pack.zs, .pack, .sarc, .sarc.zs; not the zstd
+// dictionaries' ZsDic.pack.zs): scan and review read its AI/*.ainb.
+bool is_pack(const std::filesystem::path& path);
 
 inline constexpr int kExitScanFailed = 1;
 // `ainb scan`: loads, round-trips, lints and runs every AI file found, each in a worker process

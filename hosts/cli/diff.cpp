@@ -222,6 +222,12 @@ int git_diff(const DiffRequest& request, std::ostream& out, std::ostream& err) {
 
 }  // namespace
 
+void write_diff_text(const Model& original, const Model& edited, const FileDiff& diff,
+                     std::ostream& out) {
+  Painter p(out, false);
+  print_text(original, edited, diff, p);
+}
+
 int run_diff(const DiffRequest& request, std::ostream& out, std::ostream& err) {
   // Every error exits 2, never the run()'s 1, which here would say "different".
   try {

@@ -61,6 +61,7 @@ Command add_lint_command(CLI::App& app);
 Command add_graph_command(CLI::App& app);
 Command add_convert_command(CLI::App& app);
 Command add_diff_command(CLI::App& app);
+Command add_review_command(CLI::App& app);
 Command add_explore_command(CLI::App& app);
 Command add_scan_command(CLI::App& app);
 

@@ -99,15 +99,6 @@ FileResult from_json(const Json& j) {
   return r;
 }
 
-bool is_pack(const fs::path& path) {
-  const auto name = path.filename().string();
-  if (name == "ZsDic.pack.zs") return false;  // the zstd dictionaries, not an actor's files
-  for (const char* suffix : {".pack.zs", ".pack", ".sarc", ".sarc.zs"}) {
-    if (name.ends_with(suffix)) return true;
-  }
-  return false;
-}
-
 // What the scan reads: the AI files to check, and the packs it opened (kept open: their
 // members' modules are looked up in them, by every worker, without opening them again).
 struct Targets {
@@ -447,6 +438,15 @@ void print_json(const std::vector<FileResult>& results, bool linted, const ScanR
 }
 
 }  // namespace
+
+bool is_pack(const fs::path& path) {
+  const auto name = path.filename().string();
+  if (name == "ZsDic.pack.zs") return false;  // the zstd dictionaries, not an actor's files
+  for (const char* suffix : {".pack.zs", ".pack", ".sarc", ".sarc.zs"}) {
+    if (name.ends_with(suffix)) return true;
+  }
+  return false;
+}
 
 int run_scan(const ScanRequest& request, std::ostream& out, std::ostream& err) {
   const auto romfs = request.run.options.romfs.string();
