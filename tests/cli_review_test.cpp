@@ -141,8 +141,14 @@ TEST_CASE("ainb review: two folders, a file of each kind") {
   const auto output = ainb::test::fresh_dir("review_output") / "review";
   const auto written = review({"-o", output.string()});
   CHECK(written.code == 0);
-  CHECK(written.out == "written " + (output / "summary.md").string() + "\n");
+  CHECK(written.out == "written " + (output / "summary.md").string() + " and " +
+                           (output / "index.html").string() + "\n");
   CHECK(ainb::test::read_text(output / "summary.md") == same.out);
+  // The index links the changed file to its page (tests/browser/test_review_page.py opens them).
+  CHECK(ainb::test::read_text(output / "index.html")
+            .find(R"(<a href="files/PlayerCamera.root.ainb.html">PlayerCamera.root.ainb</a>)") !=
+        std::string::npos);
+  CHECK(fs::file_size(output / "files/PlayerCamera.root.ainb.html") > 0);
 }
 
 TEST_CASE("ainb review: the modders' tool's rewrites of every public real file") {

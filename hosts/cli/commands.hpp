@@ -11,6 +11,7 @@
 
 #include "ainb/model.hpp"
 #include "ainb/report/page.hpp"
+#include "ainb/simulation/explore.hpp"
 #include "ainb/simulation/simulation.hpp"
 
 namespace ainb::simulation {
@@ -90,6 +91,13 @@ struct ExploreRequest {
 // `against` (also `ainb regress ORIGINAL EDITED --explore N`), differential exploration, with
 // regress's exit codes: 0 no difference found, 1 a difference, 2 an error.
 int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& err);
+// The page of the difference an exploration against an edited file found: regress's page of its
+// shrunk scenario (`regress --explore N --html`, review's pages).
+report::Page difference_page(const std::filesystem::path& original,
+                             const std::filesystem::path& edited,
+                             const simulation::ExploreResult::Difference& difference,
+                             const simulation::RunOptions& options,
+                             const report::PageOptions& page);
 
 struct RegressRequest {
   // ORIGINAL and EDITED; with --record or --check, the files and folders to run.
@@ -202,8 +210,10 @@ void write_diff_text(const Model& original, const Model& edited, const simulatio
 
 struct ReviewRequest {
   std::string base, head;  // each a folder, a pack, or a git revision of the current repository
-  std::string output;      // -o DIR: summary.md there; empty: the summary on standard output
-  RunRequest run;          // regress's run options
+  // -o DIR: summary.md, index.html and a page per changed file there; empty: the summary on
+  // standard output.
+  std::string output;
+  RunRequest run;               // regress's run options
   std::uint64_t explore = 200;  // scenarios regress --explore runs for each changed file
   unsigned jobs = 1;
 };

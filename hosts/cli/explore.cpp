@@ -40,18 +40,12 @@ int report_difference(const ExploreRequest& request, const simulation::ExploreOp
                        d.shrink_runs);
     out << d.scenario.dump() << '\n';
     simulation::print_regress(d.regress, out);
-    if (!request.run.html.empty()) {
-      // The page shows the shrunk scenario's runs, regress's of it again.
-      simulation::RegressRuns runs;
-      const auto shown = simulation::regress(
-          request.run.file, request.against,
-          {simulation::parse_scenario(d.scenario, "the difference explore found")}, options.run,
-          &runs);
-      if (!write_page(request.run.html,
-                      report::regress_page(shown, runs, {.title = {}, .dot = request.run.dot}),
-                      err))
-        return kExitRegressError;
-    }
+    if (!request.run.html.empty() &&
+        !write_page(request.run.html,
+                    difference_page(request.run.file, request.against, d, options.run,
+                                    {.title = {}, .dot = request.run.dot}),
+                    err))
+      return kExitRegressError;
     if (!request.output.empty()) {
       auto stem = std::filesystem::path(request.against).filename().string();
       if (stem.ends_with(".ainb")) stem.resize(stem.size() - 5);
@@ -88,6 +82,20 @@ int report_difference(const ExploreRequest& request, const simulation::ExploreOp
 }
 
 }  // namespace
+
+report::Page difference_page(const std::filesystem::path& original,
+                             const std::filesystem::path& edited,
+                             const simulation::ExploreResult::Difference& difference,
+                             const simulation::RunOptions& options,
+                             const report::PageOptions& page) {
+  // The page shows the shrunk scenario's runs, regress's of it again.
+  simulation::RegressRuns runs;
+  const auto shown = simulation::regress(
+      original, edited,
+      {simulation::parse_scenario(difference.scenario, "the difference explore found")}, options,
+      &runs);
+  return report::regress_page(shown, runs, page);
+}
 
 int run_explore(const ExploreRequest& request, std::ostream& out, std::ostream& err) {
   WarningReport warnings(request.run.verbose);

@@ -1,8 +1,10 @@
 // `ainb review BASE HEAD`: two versions of a mod compared file by file, for a pull request: each
 // AI file added, removed or changed, its `ainb diff`, the verdict of `ainb regress --explore` with
 // the first difference, and what the runtime does not model on the changed nodes, as one Markdown
-// summary (docs/review.md).
+// summary, and with -o DIR an HTML index linking each changed file's page (docs/review.md).
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -17,6 +19,7 @@
 
 #include "ainb/formats/sarc.hpp"
 #include "ainb/loader.hpp"
+#include "ainb/report/page.hpp"
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/graph_view.hpp"
 #include "ainb/runtime/unhonoured.hpp"
@@ -47,6 +50,7 @@ struct FileReview {
   std::string regress;      // the first difference as `ainb regress` prints it
   std::string exploration;  // what regress --explore ran
   std::vector<std::string> unmodelled;
+  std::string page;  // under -o DIR: its page, "files/NAME.html"; empty: none
 };
 
 // How a message names a version's file: a copy (a pack's member, a revision's blob) by the
@@ -113,8 +117,16 @@ std::string difference_verdict(const simulation::Difference& d) {
                      d.explanation);
 }
 
+// Where a file's page goes under -o DIR: its path in one name.
+std::string page_name(const std::string& path) {
+  std::string name = path;
+  std::replace(name.begin(), name.end(), '/', '_');
+  return "files/" + name + ".html";
+}
+
 FileReview review_changed(const std::string& path, const Version& base, const Version& head,
-                          const ReviewRequest& request, const WarningReport& warnings) {
+                          const ReviewRequest& request, const WarningReport& warnings,
+                          std::ostream& err) {
   FileReview r{.path = path,
                .change = "changed",
                .verdict = {},
@@ -123,7 +135,8 @@ FileReview review_changed(const std::string& path, const Version& base, const Ve
                .diff = {},
                .regress = {},
                .exploration = {},
-               .unmodelled = {}};
+               .unmodelled = {},
+               .page = {}};
   std::string base_error, head_error;
   const auto a = load_side(base, path, base_error), b = load_side(head, path, head_error);
   if (!a || !b) {
@@ -163,6 +176,20 @@ FileReview review_changed(const std::string& path, const Version& base, const Ve
       r.verdict = "same behaviour";
       r.regress = fmt::format("no difference in {} runs\n", result.runs);
     }
+    if (!request.output.empty()) {
+      // As `regress --explore --html` writes it: the difference's regression, else the coverage.
+      const report::PageOptions page{.title = path, .dot = {}};
+      const auto written = fs::path(request.output) / page_name(path);
+      fs::create_directories(written.parent_path());
+      if (!write_page(written.string(),
+                      result.difference ? difference_page(base.files.at(path), head.files.at(path),
+                                                          *result.difference, options.run, page)
+                                        : report::coverage_page(result, page),
+                      err))
+        r.outcome = Outcome::Error;
+      else
+        r.page = page_name(path);
+    }
   } catch (const std::exception& e) {  // a module, class or option that does not load or fit
     r.outcome = Outcome::Error;
     r.verdict = "error: " + first_line(without_copies(without_copies(e.what(), base), head));
@@ -180,7 +207,8 @@ FileReview review_one_side(const std::string& path, const Version& side, bool ad
                .diff = {},
                .regress = {},
                .exploration = {},
-               .unmodelled = {}};
+               .unmodelled = {},
+               .page = {}};
   r.verdict = r.change;
   std::string error;
   if (!load_side(side, path, error)) {
@@ -251,6 +279,53 @@ void write_summary(const Version& base, const Version& head, const std::vector<F
   }
 }
 
+// A link's target: its characters that a URL reads otherwise percent-encoded.
+std::string url_path(const std::string& path) {
+  std::string url;
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/')
+      url += static_cast<char>(c);
+    else
+      url += fmt::format("%{:02X}", c);
+  }
+  return url;
+}
+
+// The index beside summary.md: the table of files, each changed one linked to its page.
+void write_index(const Version& base, const Version& head, const std::vector<FileReview>& files,
+                 std::size_t unchanged, std::ostream& out) {
+  const auto title = html_text(fmt::format("ainb review: {} → {}", base.name, head.name));
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << title
+      << "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
+         "tr.different td.verdict{color:#a00}tr.error td.verdict{color:#a60}</style></head>\n"
+         "<body>\n<h1>"
+      << title << "</h1>\n";
+  out << fmt::format(
+      "<p id=\"counts\">{} AI file(s) changed, {} added, {} removed, {} unchanged.</p>\n",
+      std::count_if(files.begin(), files.end(),
+                    [](const FileReview& f) { return f.change == "changed"; }),
+      std::count_if(files.begin(), files.end(),
+                    [](const FileReview& f) { return f.change == "added"; }),
+      std::count_if(files.begin(), files.end(),
+                    [](const FileReview& f) { return f.change == "removed"; }),
+      unchanged);
+  out << "<table "
+         "id=\"files\">\n<tr><th>file</th><th>change</th><th>verdict</th><th>edits</th></tr>\n";
+  static constexpr const char* kOutcomes[] = {"same", "different", "error"};
+  for (const auto& f : files) {
+    const auto name = f.page.empty() ? html_text(f.path)
+                                     : fmt::format("<a href=\"{}\">{}</a>",
+                                                   html_text(url_path(f.page)), html_text(f.path));
+    out << fmt::format(
+        "<tr class=\"{}\"><td class=\"file\">{}</td><td>{}</td><td "
+        "class=\"verdict\">{}</td><td>{}</td></tr>\n",
+        kOutcomes[static_cast<int>(f.outcome)], name, f.change, html_text(f.verdict),
+        f.change == "changed" ? std::to_string(f.edits) : "");
+  }
+  out << "</table>\n</body></html>\n";
+}
+
 }  // namespace
 
 int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& err) {
@@ -288,7 +363,7 @@ int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& er
                formats::read_binary_file(head.files.at(path))) {
       ++unchanged;
     } else {
-      files.push_back(review_changed(path, base, head, request, warnings));
+      files.push_back(review_changed(path, base, head, request, warnings, err));
     }
   }
   std::ostringstream summary;
@@ -303,7 +378,14 @@ int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& er
       err << "error: cannot write " << path.string() << '\n';
       return kExitRegressError;
     }
-    out << "written " << path.string() << '\n';
+    const auto index = fs::path(request.output) / "index.html";
+    std::ofstream page(index, std::ios::binary);
+    write_index(base, head, files, unchanged, page);
+    if (!page.flush()) {
+      err << "error: cannot write " << index.string() << '\n';
+      return kExitRegressError;
+    }
+    out << "written " << path.string() << " and " << index.string() << '\n';
   }
   auto worst = Outcome::Same;
   for (const auto& f : files)
@@ -326,8 +408,10 @@ Command add_review_command(CLI::App& app) {
                    "the current folder (a folder wins over a revision of the same name)")
       ->required();
   review->add_option("HEAD", request->head, "The version after, as BASE")->required();
-  review->add_option("--output,-o", request->output,
-                     "A folder for summary.md (default: the summary on standard output)");
+  review->add_option(
+      "--output,-o", request->output,
+      "A folder for summary.md, index.html and a page per changed file in files/ (default: "
+      "the summary on standard output)");
   add_run_options(*review, request->run.options, simulation::kTakenByRegress);
   add_verbose(*review, request->run);
   review
