@@ -2,9 +2,11 @@
 
 #include "review_sources.hpp"
 
+#ifndef __EMSCRIPTEN__
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <cstdio>
@@ -35,6 +37,7 @@ void write_copy(const fs::path& path, const char* data, std::size_t size) {
   if (!file.flush()) throw std::runtime_error("cannot write " + path.string());
 }
 
+#ifndef __EMSCRIPTEN__
 std::string read_output(std::FILE* file) {
   std::string text;
   std::rewind(file);
@@ -69,6 +72,11 @@ std::optional<std::string> run_git(std::vector<std::string> args) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
   return read_output(out.get());
 }
+#else
+std::optional<std::string> run_git(std::vector<std::string>) {
+  return std::nullopt;  // a browser runs no programs: folders and packs only
+}
+#endif
 
 Version folder_version(const std::string& spec) {
   Version v{.name = spec, .kind = "folder", .files = {}, .copies = {}};
