@@ -4,7 +4,6 @@
 // summary, and with -o DIR an HTML index linking each changed file's page (docs/review.md).
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -20,6 +19,7 @@
 #include "ainb/formats/sarc.hpp"
 #include "ainb/loader.hpp"
 #include "ainb/report/page.hpp"
+#include "ainb/report/review.hpp"
 #include "ainb/runtime/graph.hpp"
 #include "ainb/runtime/graph_view.hpp"
 #include "ainb/runtime/unhonoured.hpp"
@@ -37,21 +37,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Worst last: the review's exit code is its files' worst.
-enum class Outcome { Same, Different, Error };
-
-struct FileReview {
-  std::string path;
-  std::string change;  // "changed", "added" or "removed"
-  std::string verdict;
-  Outcome outcome = Outcome::Same;
-  std::size_t edits = 0;
-  std::string diff;         // as `ainb diff` prints it
-  std::string regress;      // the first difference as `ainb regress` prints it
-  std::string exploration;  // what regress --explore ran
-  std::vector<std::string> unmodelled;
-  std::string page;  // under -o DIR: its page, "files/NAME.html"; empty: none
-};
+using report::ReviewedFile;
+using report::ReviewOutcome;
 
 // How a message names a version's file: a copy (a pack's member, a revision's blob) by the
 // version and its path there rather than by the temporary folder it was copied to.
@@ -124,23 +111,16 @@ std::string page_name(const std::string& path) {
   return "files/" + name + ".html";
 }
 
-FileReview review_changed(const std::string& path, const Version& base, const Version& head,
-                          const ReviewRequest& request, const WarningReport& warnings,
-                          std::ostream& err) {
-  FileReview r{.path = path,
-               .change = "changed",
-               .verdict = {},
-               .outcome = Outcome::Same,
-               .edits = 0,
-               .diff = {},
-               .regress = {},
-               .exploration = {},
-               .unmodelled = {},
-               .page = {}};
+ReviewedFile review_changed(const std::string& path, const Version& base, const Version& head,
+                            const ReviewRequest& request, const WarningReport& warnings,
+                            std::ostream& err) {
+  ReviewedFile r;
+  r.path = path;
+  r.change = "changed";
   std::string base_error, head_error;
   const auto a = load_side(base, path, base_error), b = load_side(head, path, head_error);
   if (!a || !b) {
-    r.outcome = Outcome::Error;
+    r.outcome = ReviewOutcome::Error;
     r.verdict = "does not load: " + (a ? head_error : base_error);
     if (!a && !b) r.verdict += "; nor in " + head.name + ": " + head_error;
     return r;
@@ -165,7 +145,7 @@ FileReview review_changed(const std::string& path, const Version& base, const Ve
     if (result.edited_graph) r.unmodelled = unmodelled(*result.edited_graph, diff);
     if (result.difference && result.difference->regress.difference) {
       const auto& d = *result.difference->regress.difference;
-      r.outcome = Outcome::Different;
+      r.outcome = ReviewOutcome::Different;
       r.verdict = without_copies(difference_verdict(d), head);
       std::ostringstream shown;
       simulation::print_difference(d, shown);
@@ -186,34 +166,28 @@ FileReview review_changed(const std::string& path, const Version& base, const Ve
                                                           *result.difference, options.run, page)
                                         : report::coverage_page(result, page),
                       err))
-        r.outcome = Outcome::Error;
+        r.outcome = ReviewOutcome::Error;
       else
         r.page = page_name(path);
     }
   } catch (const std::exception& e) {  // a module, class or option that does not load or fit
-    r.outcome = Outcome::Error;
+    r.outcome = ReviewOutcome::Error;
     r.verdict = "error: " + first_line(without_copies(without_copies(e.what(), base), head));
   }
   return r;
 }
 
 // An added or removed file: a difference, unless it does not load on the side that has it.
-FileReview review_one_side(const std::string& path, const Version& side, bool added) {
-  FileReview r{.path = path,
-               .change = added ? "added" : "removed",
-               .verdict = {},
-               .outcome = Outcome::Different,
-               .edits = 0,
-               .diff = {},
-               .regress = {},
-               .exploration = {},
-               .unmodelled = {},
-               .page = {}};
+ReviewedFile review_one_side(const std::string& path, const Version& side, bool added) {
+  ReviewedFile r;
+  r.path = path;
+  r.change = added ? "added" : "removed";
+  r.outcome = ReviewOutcome::Different;
   r.verdict = r.change;
   std::string error;
   if (!load_side(side, path, error)) {
     r.verdict += ", does not load: " + error;
-    if (added) r.outcome = Outcome::Error;  // what the head brings is broken
+    if (added) r.outcome = ReviewOutcome::Error;  // what the head brings is broken
   }
   return r;
 }
@@ -246,17 +220,11 @@ std::string html_text(const std::string& text) {
   return escaped;
 }
 
-void write_summary(const Version& base, const Version& head, const std::vector<FileReview>& files,
-                   std::size_t unchanged, std::ostream& out) {
-  std::size_t changed = 0, added = 0, removed = 0;
-  for (const auto& f : files) {
-    changed += f.change == "changed";
-    added += f.change == "added";
-    removed += f.change == "removed";
-  }
-  out << fmt::format("## ainb review: {} → {}\n\n", table_cell(base.name), table_cell(head.name));
-  out << fmt::format("{} AI file(s) changed, {} added, {} removed, {} unchanged.\n", changed, added,
-                     removed, unchanged);
+void write_summary(const report::Review& review, std::ostream& out) {
+  out << fmt::format("## ainb review: {} → {}\n\n", table_cell(review.base),
+                     table_cell(review.head));
+  out << report::review_counts(review) << '\n';
+  const auto& files = review.files;
   if (files.empty()) return;
   out << "\n| file | change | verdict | edits |\n|---|---|---|---|\n";
   for (const auto& f : files) {
@@ -277,53 +245,6 @@ void write_summary(const Version& base, const Version& head, const std::vector<F
     }
     out << "</details>\n";
   }
-}
-
-// A link's target: its characters that a URL reads otherwise percent-encoded.
-std::string url_path(const std::string& path) {
-  std::string url;
-  for (const unsigned char c : path) {
-    if (std::isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/')
-      url += static_cast<char>(c);
-    else
-      url += fmt::format("%{:02X}", c);
-  }
-  return url;
-}
-
-// The index beside summary.md: the table of files, each changed one linked to its page.
-void write_index(const Version& base, const Version& head, const std::vector<FileReview>& files,
-                 std::size_t unchanged, std::ostream& out) {
-  const auto title = html_text(fmt::format("ainb review: {} → {}", base.name, head.name));
-  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << title
-      << "</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-         "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}"
-         "tr.different td.verdict{color:#a00}tr.error td.verdict{color:#a60}</style></head>\n"
-         "<body>\n<h1>"
-      << title << "</h1>\n";
-  out << fmt::format(
-      "<p id=\"counts\">{} AI file(s) changed, {} added, {} removed, {} unchanged.</p>\n",
-      std::count_if(files.begin(), files.end(),
-                    [](const FileReview& f) { return f.change == "changed"; }),
-      std::count_if(files.begin(), files.end(),
-                    [](const FileReview& f) { return f.change == "added"; }),
-      std::count_if(files.begin(), files.end(),
-                    [](const FileReview& f) { return f.change == "removed"; }),
-      unchanged);
-  out << "<table "
-         "id=\"files\">\n<tr><th>file</th><th>change</th><th>verdict</th><th>edits</th></tr>\n";
-  static constexpr const char* kOutcomes[] = {"same", "different", "error"};
-  for (const auto& f : files) {
-    const auto name = f.page.empty() ? html_text(f.path)
-                                     : fmt::format("<a href=\"{}\">{}</a>",
-                                                   html_text(url_path(f.page)), html_text(f.path));
-    out << fmt::format(
-        "<tr class=\"{}\"><td class=\"file\">{}</td><td>{}</td><td "
-        "class=\"verdict\">{}</td><td>{}</td></tr>\n",
-        kOutcomes[static_cast<int>(f.outcome)], name, f.change, html_text(f.verdict),
-        f.change == "changed" ? std::to_string(f.edits) : "");
-  }
-  out << "</table>\n</body></html>\n";
 }
 
 }  // namespace
@@ -353,21 +274,23 @@ int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& er
     for (const auto& [path, file] : v->files)
       paths.insert(path);
   }
-  std::vector<FileReview> files;
-  std::size_t unchanged = 0;
+  report::Review review;
+  review.base = base.name;
+  review.head = head.name;
+  auto& files = review.files;
   for (const auto& path : paths) {
     const bool in_base = base.files.contains(path), in_head = head.files.contains(path);
     if (!in_base || !in_head) {
       files.push_back(review_one_side(path, in_head ? head : base, in_head));
     } else if (formats::read_binary_file(base.files.at(path)) ==
                formats::read_binary_file(head.files.at(path))) {
-      ++unchanged;
+      ++review.unchanged;
     } else {
       files.push_back(review_changed(path, base, head, request, warnings, err));
     }
   }
   std::ostringstream summary;
-  write_summary(base, head, files, unchanged, summary);
+  write_summary(review, summary);
   if (request.output.empty()) {
     out << summary.str();
   } else {
@@ -380,19 +303,19 @@ int run_review(const ReviewRequest& request, std::ostream& out, std::ostream& er
     }
     const auto index = fs::path(request.output) / "index.html";
     std::ofstream page(index, std::ios::binary);
-    write_index(base, head, files, unchanged, page);
+    page << report::review_page(review);
     if (!page.flush()) {
       err << "error: cannot write " << index.string() << '\n';
       return kExitRegressError;
     }
     out << "written " << path.string() << " and " << index.string() << '\n';
   }
-  auto worst = Outcome::Same;
+  auto worst = ReviewOutcome::Same;
   for (const auto& f : files)
     worst = std::max(worst, f.outcome);
-  return worst == Outcome::Error       ? kExitRegressError
-         : worst == Outcome::Different ? kExitDifferent
-                                       : kExitOk;
+  return worst == ReviewOutcome::Error       ? kExitRegressError
+         : worst == ReviewOutcome::Different ? kExitDifferent
+                                             : kExitOk;
 }
 
 Command add_review_command(CLI::App& app) {

@@ -1,6 +1,7 @@
-# ainb review -o DIR (docs/review.md): index.html lists the files and verdicts, each changed file
-# linked to its page beside it, regress's page of the difference found or the exploration's
-# coverage, opened in headless Chromium.
+# ainb review -o DIR (docs/review.md): index.html (the report component's review page) lists the files
+# and verdicts, each changed file linked to its page beside it (regress's page of the difference
+# found or the exploration's coverage) and its diff and first difference folded below; opened in
+# headless Chromium.
 import html
 import json
 import re
@@ -53,8 +54,21 @@ def test_the_index_links_each_changed_file_to_its_page(cli, corpus, chromium, br
         ("different", DIFFERS, "changed"),
     ]
     assert html.unescape(rows[2][3]).startswith("differs at frame 1: a different node was entered")
-    links = re.findall(r'<a href="([^"]+)">', done.stdout)
+    links = re.findall(r'<td class="file"><a href="([^"]+)">', done.stdout)
     assert links == [f"files/{SAME}.html", f"files/{DIFFERS}.html"]
+    # Each changed file's diff and first difference, folded below the table, linked from its row.
+    assert re.findall(r'<a href="(#file-\d+)">below</a>', done.stdout) == ["#file-1", "#file-2"]
+    # Open where the behaviour differs, folded where it is the same.
+    folded = re.findall(r'<details id="(file-\d+)" class="\w+"( open="")?><summary><code>([^<]+)</code>', done.stdout)
+    assert folded == [("file-1", "", SAME), ("file-2", ' open=""', DIFFERS)]
+    diffs = [html.unescape(d) for d in re.findall(r'<pre class="diff">(.*?)</pre>', done.stdout, re.S)]
+    assert diffs[1] == ("node #1 SelectorMathLessOrEqualF32 (guid 471f5068-9bbe-448e-bc76-457495e12189)\n"
+                        "  input F32: 3 -> 20\n")
+    verdicts = [html.unescape(d) for d in re.findall(r'<pre class="regress">(.*?)</pre>', done.stdout, re.S)]
+    assert verdicts[0] == "no difference in 200 runs\n"
+    assert verdicts[1].startswith("different: scenario explore run ")
+    assert re.findall(r'<ul class="unmodelled">\n<li>(.*?)</li>', done.stdout) == [
+        "node #0 OneShotCameraRegisterOwnInSystem: runs as a stub (its class is not modelled)"]
 
     same, differs = browse([out / links[0], out / links[1]])
     # The exploration's coverage: no time on that page.

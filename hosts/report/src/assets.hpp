@@ -8,6 +8,7 @@ namespace ainb::report::assets {
 
 extern const std::string_view page_html;  // the template: {{TITLE}}, {{STYLE}}, {{GRAPHS}}, ...
 extern const std::string_view page_css;
+extern const std::string_view review_html;  // the review's page: {{TITLE}}, {{COUNTS}}, {{FILES}}
 // The page's script, in this order: helpers, the reading of a run, then the page by concept, its
 // parts sharing one function's scope (page.cpp).
 extern const std::string_view dom_js;

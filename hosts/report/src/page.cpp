@@ -39,10 +39,20 @@ std::string script_json(const nlohmann::json& data) {
   return out;
 }
 
+// dot's SVG without its XML prologue and doctype, to sit inside the page.
+std::string inline_svg(const std::string& svg) {
+  const auto start = svg.find("<svg");
+  return start == std::string::npos ? std::string() : svg.substr(start);
+}
+
+}  // namespace
+
+namespace detail {
+
 // The template with each {{NAME}} replaced, in one pass over the template only (a value that
 // holds "{{DATA}}" stays as it is).
-std::string fill(std::string_view page,
-                 const std::map<std::string_view, std::string_view>& values) {
+std::string fill_template(std::string_view page,
+                          const std::map<std::string_view, std::string_view>& values) {
   std::string out;
   for (std::size_t at = 0;;) {
     const auto open = page.find("{{", at);
@@ -57,16 +67,6 @@ std::string fill(std::string_view page,
     at = close + 2;
   }
 }
-
-// dot's SVG without its XML prologue and doctype, to sit inside the page.
-std::string inline_svg(const std::string& svg) {
-  const auto start = svg.find("<svg");
-  return start == std::string::npos ? std::string() : svg.substr(start);
-}
-
-}  // namespace
-
-namespace detail {
 
 std::string dot_program(const PageOptions& options) {
   const auto dot = options.dot.empty() ? find_dot() : options.dot;
@@ -176,11 +176,11 @@ Page assemble(std::string_view kind, std::string_view title, const std::string& 
         assets::items_js, assets::timeline_js, assets::panel_js, assets::frame_js})
     script += fmt::format("{}\n", part);
   script += "})();\n";
-  return {.html = fill(assets::page_html, {{"TITLE", escaped_title},
-                                           {"STYLE", assets::page_css},
-                                           {"GRAPHS", graphs},
-                                           {"DATA", json},
-                                           {"SCRIPT", script}}),
+  return {.html = fill_template(assets::page_html, {{"TITLE", escaped_title},
+                                                    {"STYLE", assets::page_css},
+                                                    {"GRAPHS", graphs},
+                                                    {"DATA", json},
+                                                    {"SCRIPT", script}}),
           .missing_graphs = std::move(missing)};
 }
 

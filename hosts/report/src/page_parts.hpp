@@ -4,6 +4,7 @@
 // original and edited), each with its files' data and graphs, put into the template with the
 // page's own data. The kinds of page (run, regress, coverage) differ only in that data.
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,10 @@ struct Side {
   std::string graphs;   // the <div class="side"> with a <div class="layout"> per file laid out
   std::string failed;   // the files dot failed on, and why
 };
+
+// The template with each {{NAME}} replaced by its value; an unknown {{NAME}} stays as it is.
+std::string fill_template(std::string_view page,
+                          const std::map<std::string_view, std::string_view>& values);
 
 // The dot program PageOptions names or PATH has; empty when there is none.
 std::string dot_program(const PageOptions& options);
