@@ -27,6 +27,7 @@ tests=(
   python3-dev              # hosts/python: `import ainb` (Debian's python3)
   pybind11-dev             # hosts/python: the extension module
   python3-pytest           # tests/python
+  python3-yaml             # tests/git/test_mod_ci.py: reads examples/mod-ci's workflow to run its steps
   graphviz                 # hosts: dot lays out `ainb graph --svg` and the graphs of the HTML pages
   chromium                 # tests/browser: the HTML pages in a real (headless) browser
 )
