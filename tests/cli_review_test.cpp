@@ -203,6 +203,26 @@ TEST_CASE("ainb review: a pack against a folder of its AI files, one of them rew
   CHECK(missing.out.find("ainb-review-") == std::string::npos);
 }
 
+TEST_CASE("ainb review: two real packs, two variants of one actor") {
+  // Enemy_TAE13C and Enemy_TAE14C (wide/packs) share 85 AI members byte for byte; each has its
+  // own two special attacks.
+  const auto packs = ainb::test::corpus_pack_files();
+  if (packs.empty()) return;
+  const auto dir = ainb::test::corpus_dir() / "wide/packs";
+  const auto r = ainb_cli({"review", (dir / "Enemy_TAE13C.pack.zs").string(),
+                           (dir / "Enemy_TAE14C.pack.zs").string(), "--zsdic",
+                           ainb::test::corpus_zsdic_dir().string()});
+  CHECK(r.code == 1);
+  CHECK(r.out.find("\n0 AI file(s) changed, 2 added, 2 removed, 85 unchanged.\n") !=
+        std::string::npos);
+  CHECK(table_rows(r.out) ==
+        std::vector<std::string>{
+            "| `AI/TAE13C.action.specialattack01.module.ainb` | removed | removed |  |",
+            "| `AI/TAE13C.action.specialattack02.module.ainb` | removed | removed |  |",
+            "| `AI/TAE14C.action.specialattack01.module.ainb` | added | added |  |",
+            "| `AI/TAE14C.action.specialattack02.module.ainb` | added | added |  |"});
+}
+
 TEST_CASE("ainb review: a side that is neither a folder, a pack nor a revision") {
   const auto base = ainb::test::fresh_dir("review_missing");
   const auto missing = (base / "no-such-folder").string();
