@@ -2,16 +2,9 @@
 
 #include "review_sources.hpp"
 
-#ifndef __EMSCRIPTEN__
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-#endif
 
-#include <cerrno>
-#include <cstdio>
 #include <fstream>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -20,8 +13,7 @@
 
 #include "ainb/formats/sarc.hpp"
 #include "ainb/gamedata/romfs.hpp"
-
-extern char** environ;
+#include "ainb/process.hpp"
 
 namespace ainb::cli {
 
@@ -37,46 +29,15 @@ void write_copy(const fs::path& path, const char* data, std::size_t size) {
   if (!file.flush()) throw std::runtime_error("cannot write " + path.string());
 }
 
-#ifndef __EMSCRIPTEN__
-std::string read_output(std::FILE* file) {
-  std::string text;
-  std::rewind(file);
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;)
-    text.append(buffer, n);
-  return text;
-}
-
-// git with `args` in the current folder, without a shell (a revision is never read as shell
-// syntax); its standard output, or nullopt when it cannot run or exits otherwise than 0.
+// git with `args` in the current folder (a revision is never read as shell syntax: no shell);
+// its standard output, or nullopt when it cannot run (in a browser: never) or exits otherwise
+// than 0.
 std::optional<std::string> run_git(std::vector<std::string> args) {
-  using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-  File out(std::tmpfile(), &std::fclose), messages(std::tmpfile(), &std::fclose);
-  if (!out || !messages) return std::nullopt;
   args.insert(args.begin(), "git");
-  std::vector<char*> argv;
-  for (auto& arg : args)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fileno(out.get()), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fileno(messages.get()), STDERR_FILENO);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return std::nullopt;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-  return read_output(out.get());
+  auto git = run_process(args);
+  if (!git.succeeded()) return std::nullopt;
+  return std::move(git.out);
 }
-#else
-std::optional<std::string> run_git(std::vector<std::string>) {
-  return std::nullopt;  // a browser runs no programs: folders and packs only
-}
-#endif
 
 Version folder_version(const std::string& spec) {
   Version v{.name = spec, .kind = "folder", .files = {}, .copies = {}};
