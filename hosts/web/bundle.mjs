@@ -2,11 +2,11 @@
 // style, the module (base64), the option table, the engine (the module's JavaScript and the API,
 // one classic script that the page and its worker both run), the worker's script and the page's.
 // Build step of hosts/web.
-//   node bundle.mjs OUT TEMPLATE STYLE MODULE_JS WASM API_JS WORKER_JS DEBUGGER_MJS DEBUG_JS PAGE_JS
+//   node bundle.mjs OUT TEMPLATE STYLE MODULE_JS WASM API_JS WORKER_JS DEBUGGER_MJS DEBUG_JS WHATIF_JS PAGE_JS
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const [out, template, style, moduleJs, wasm, apiJs, workerJs, debuggerMjs, debugJs, pageJs] = process.argv.slice(2);
+const [out, template, style, moduleJs, wasm, apiJs, workerJs, debuggerMjs, debugJs, whatIfJs, pageJs] = process.argv.slice(2);
 const text = (path) => readFileSync(path, 'utf8');
 
 // The module and the API as one classic script: no `import`/`export`, and no import.meta. Its
@@ -26,11 +26,12 @@ ${classic(text(moduleJs), moduleJs)}
 ${classic(text(apiJs), apiJs)}
 self.AinbEngine = { load, loadSync, Ainb, AinbError };
 })();`;
-// The debugger's model and its panel: one classic script, for the page only.
+// The debugger's model, its panel and the what-if panel: one classic script, for the page only.
 const debuggerScript = `(() => {
 ${classic(text(debuggerMjs), debuggerMjs)}
 ${text(debugJs)}
-self.AinbDebugger = { Session, parseBreakpoint, breakpointText, debugPanel };
+${text(whatIfJs)}
+self.AinbDebugger = { Session, parseBreakpoint, breakpointText, debugPanel, whatIfPanel, intervened };
 })();`;
 
 // The option table as the module itself reports it, each row with its name in the JavaScript

@@ -193,6 +193,7 @@ function debugPanel({ $, rerun, follow, download }) {
   draw();
   return {
     add,
+    breakpoints: () => breakpoints,
     // The event at the cursor, and its frame (null without a run).
     at() {
       return session && session.size > 0 ? { event: session.cursor, frame: session.frame, e: session.events[session.cursor] } : null;

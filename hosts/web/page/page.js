@@ -25,6 +25,7 @@
   const files = new Map();  // name -> bytes, in the order opened
   const refusals = new Map();  // name -> the runtime's one-line error for the file itself
   const failures = new Map();  // name -> the last command's error on it (a missing module, say)
+  const fileUrls = new Map();  // name -> the URL it was opened from (URL mode), for the Link control
   let worker = null;
   let pending = new Map();  // message id -> {resolve, reject, progress}
   let nextId = 0;
@@ -107,6 +108,7 @@
       files.set(name, bytes);
       refusals.delete(name);
       failures.delete(name);
+      fileUrls.delete(name);  // from this computer now
     }
     showFiles();
     const checked = await Promise.all(opened.map(([name, bytes]) => call("add", [name, bytes])));
@@ -121,6 +123,7 @@
     files.delete(name);
     refusals.delete(name);
     failures.delete(name);
+    fileUrls.delete(name);
     call("remove", [name]).catch(() => {});
     showFiles();
   }
@@ -314,13 +317,14 @@
   // A run: the debugger's cursor over it, at `where.frame` if given, else at its first breakpoint.
   // It starts a branch of its own (`parent` undefined) or is a what-if of branch `parent` (below),
   // shown at its first difference.
-  async function run(where = {}, parent = undefined, name = undefined) {
+  async function run(where = {}, parent = undefined, name = undefined, intervention = undefined) {
     const file = $("w-file").value;
     const top = file.split("/").pop();  // the trace's file names
     let chosen;  // read inside the command, which says what is wrong with the scenario
     const result = await command("Run", file, () => call("run", [file, (chosen = withScenario({ ...options("run"), html: html() }))]));
     if (!result) return debug.show(null);
-    const branch = addBranch({ name, file, top, scenario: chosen.scenario, trace: result.trace, page: result.page, parent });
+    const { scenario: _, html: __, ...runOptions } = chosen;
+    const branch = whatIf.add({ name, file, top, options: runOptions, scenario: chosen.scenario, trace: result.trace, page: result.page, parent, intervention });
     debug.show(result.trace, top, branch.difference ? { event: branch.difference.event, note: "the first difference" } : where);
   }
   $("w-run").onclick = () => run();
@@ -338,94 +342,19 @@
     },
   });
 
-  // --- What if: an intervention at the cursor's frame is a scenario entry (docs/debugger.md); the
-  // run with it is a branch of the one shown, compared with it line by line (the first event
-  // where the two traces differ).
-  const branches = [];  // {id, name, file, top, scenario, trace, page, parent, difference}
-  let shownBranch = null;
-  let nextBranch = 1;
-  function firstDifference(a, b) {
-    const x = a.split("\n"), y = b.split("\n");
-    let i = 0;
-    while (i < x.length && i < y.length && x[i] === y[i]) ++i;
-    if (i === x.length && i === y.length) return null;
-    const line = i < y.length && y[i] ? y[i] : x[i];
-    return { event: i, frame: JSON.parse(line).frame };
-  }
-  function addBranch(branch) {
-    const parent = branches.find((b) => b.id === branch.parent);
-    branch.id = nextBranch++;
-    branch.name ??= `run ${branch.id}`;
-    branch.parent = parent ? parent.id : undefined;
-    branch.difference = parent ? firstDifference(parent.trace, branch.trace) : null;
-    branches.push(branch);
-    shownBranch = branch;
-    drawBranches();
-    return branch;
-  }
-  function drawBranches() {
-    const list = $("w-br-list");
-    list.replaceChildren(...branches.map((b) => new Option(b.name, String(b.id))));
-    list.value = shownBranch ? String(shownBranch.id) : "";
-    $("w-br-name").value = shownBranch ? shownBranch.name : "";
-    const parent = shownBranch && branches.find((b) => b.id === shownBranch.parent);
-    const d = shownBranch && shownBranch.difference;
-    $("w-br-diff").textContent = !parent ? "" : d ? `first difference from ${parent.name}: frame ${d.frame} event ${d.event}` : `the same trace as ${parent.name}`;
-    $("w-br-discard").disabled = !shownBranch;
-  }
-  function showBranch(branch) {
-    shownBranch = branch;
-    drawBranches();
-    if (!branch) return debug.show(null);
-    $("w-scenario").value = branch.scenario === undefined ? "" : JSON.stringify(branch.scenario, null, 2);
-    scenarioState();
-    $("ainb-trace").textContent = branch.trace;
-    const at = debug.at();
-    debug.show(branch.trace, branch.top, at ? { event: at.event } : {});
-    return showPage(branch.page);
-  }
-  $("w-br-list").onchange = () => showBranch(branches.find((b) => String(b.id) === $("w-br-list").value));
-  $("w-br-name").onchange = () => {
-    if (shownBranch) shownBranch.name = $("w-br-name").value.trim() || shownBranch.name;
-    drawBranches();
-  };
-  $("w-br-discard").onclick = () => {
-    const gone = shownBranch;
-    branches.splice(branches.indexOf(gone), 1);
-    for (const b of branches) if (b.parent === gone.id) b.parent = gone.parent;
-    showBranch(branches.find((b) => b.id === gone.parent) ?? branches[branches.length - 1] ?? null);
-  };
-  // A branch of the one shown with `entry` added to its scenario's `key` list.
-  async function whatIf(key, entry, name) {
-    const at = debug.at();
-    $("w-w-error").textContent = "";
-    if (!at || !shownBranch) return void ($("w-w-error").textContent = "run first: a what-if starts from the cursor in a run");
-    const scenario = structuredClone(shownBranch.scenario ?? {});
-    scenario[key] = [...(scenario[key] ?? []), { ...entry, frame: at.frame }];
-    $("w-scenario").value = JSON.stringify(scenario, null, 2);
-    scenarioState();
-    await run({}, shownBranch.id, `${name} from frame ${at.frame}`);
-  }
-  $("w-w-force").onclick = () => {
-    const at = debug.at();
-    const spec = $("w-w-node").value.trim() || (at && at.e.node !== undefined ? `${at.e.file}#${at.e.node}` : "");
-    const m = /^(?:(.+)#)?(\d+)$/.exec(spec);
-    if (!m) return void ($("w-w-error").textContent = `force: "${spec}" is not a node (N or FILE#N)`);
-    const entry = { node: Number(m[2]), result: $("w-w-result").value };
-    if (m[1] && m[1] !== shownBranch?.top) entry.file = m[1];
-    if ($("w-w-frames").value) entry.frames = Number($("w-w-frames").value);
-    whatIf("force", entry, `${entry.file ? `${entry.file}#` : "#"}${entry.node} ${entry.result}`);
-  };
-  $("w-w-set").onclick = () => {
-    const name = $("w-w-name").value.trim(), text = $("w-w-value").value.trim();
-    if (!name) return void ($("w-w-error").textContent = "set: which blackboard entry?");
-    let value = text;
-    try {
-      value = JSON.parse(text);  // true, 3, 2.5, [1, 2, 3]; anything else is text
-    } catch {}
-    whatIf("blackboard", { name, value }, `${name} = ${text}`);
-  };
-  drawBranches();
+  // --- What if (page/whatif.js): interventions at the cursor, each run as a branch.
+  const whatIf = AinbDebugger.whatIfPanel({
+    $,
+    debug,
+    run,
+    showPage,
+    setScenario: (value) => {
+      $("w-scenario").value = value === undefined ? "" : JSON.stringify(value, null, 2);
+      scenarioState();
+    },
+    // A run's frames: its scenario's, else the option's.
+    runFrames: (s) => Number(s?.frames ?? $("w-option-frames").value),
+  });
   $("w-regress").onclick = () =>
     command("Regress", $("w-file").value, () =>
       call("regress", [$("w-file").value, $("w-edited").value, withScenario({ ...options("regress"), html: html() })]));
@@ -446,7 +375,8 @@
   $("w-cancel").onclick = cancel;
 
   // --- URL mode: #open=URL&open=URL&scenario=URL&frames=N&run, and any run option by its flag's
-  // name (seed=3, generic-nodes, stub-missing-modules=false); the debugger's break, force and at. With `run`, the run happens before
+  // name (seed=3, generic-nodes, stub-missing-modules=false); the debugger's break, force, at and
+  // event, and the Link control's branch and shown (below). With `run`, the run happens before
   // the load event, on this thread (files by synchronous requests, the module compiled at once),
   // so that `chromium --dump-dom` prints the trace in #ainb-trace; then the worker takes the files
   // for what the person does next, and draws the run's report page. Returns the files opened and
@@ -506,6 +436,83 @@
     return problems.join("; ");
   }
 
+  // A branch run on this thread (URL mode): {file, options, scenario, name, parent, intervention}.
+  function runBranch(ainb, branch) {
+    const { file, options: runOptions, scenario: s } = branch;
+    const result = ainb.run(file, s === undefined ? runOptions : { ...runOptions, scenario: s });
+    return { result, branch: whatIf.add({ ...branch, top: file.split("/").pop(), trace: result.trace, page: null }) };
+  }
+  // A link's branches (`branch=JSON`, as the Link control writes them), made again in order: each
+  // with its `name`, its `file` (default: the first opened), its `options` (default: its parent's,
+  // or the link's for a branch without one), and either the `intervention` that made it from its
+  // parent (`from`: the parent's position, from 1) or its `scenario`.
+  function linkBranches(ainb, first, records) {
+    const made = [];
+    for (const [i, text] of records.entries()) {
+      const record = JSON.parse(text);
+      const parent = record.from === undefined ? undefined : made[record.from - 1]?.branch;
+      if (record.from !== undefined && !parent) throw new Error(`branch ${i + 1}: "from": ${record.from} is not an earlier branch`);
+      made.push(runBranch(ainb, {
+        name: record.name,
+        file: record.file ?? first,
+        options: record.options ?? (parent ? parent.options : options("run")),
+        scenario: record.intervention ? AinbDebugger.intervened(parent.scenario, record.intervention) : record.scenario,
+        parent: parent?.id,
+        intervention: record.intervention,
+      }));
+    }
+    return made;
+  }
+
+  // --- The Link control: this session as a URL mode link (docs/web.md, "The debugger"): the files
+  // opened from URLs (the file shown first: URL mode runs it), the run options, the breakpoints,
+  // the branches, the one shown and the cursor's event. Returns it and the files it cannot hold.
+  function sessionLink() {
+    const parts = [];
+    const shown = whatIf.shown();
+    const runFile = shown ? shown.file : $("w-file").value;
+    const names = [runFile, ...[...files.keys()].filter((name) => name !== runFile)].filter((name) => files.has(name));
+    for (const name of names) if (fileUrls.has(name)) parts.push(["open", fileUrls.get(name)]);
+    for (const row of optionRows) {
+      const input = $(`w-option-${row.flag.slice(2)}`);
+      const value = row.kind === "flag" ? input.checked : row.kind === "count" ? Number(input.value) : input.value;
+      if (value === row.default) continue;
+      parts.push(row.kind === "flag" ? [row.flag.slice(2), value ? "" : "false"] : [row.flag.slice(2), String(value)]);
+    }
+    for (const b of debug.breakpoints()) parts.push(["break", AinbDebugger.breakpointText(b)]);
+    const all = whatIf.all();
+    const position = new Map(all.map((b, i) => [b.id, i + 1]));
+    const linkOptions = JSON.stringify(options("run"));
+    for (const b of all) {
+      const parent = all.find((p) => p.id === b.parent);
+      const record = { name: b.name };
+      if (b.file !== runFile) record.file = b.file;
+      if (parent) record.from = position.get(parent.id);
+      // Its intervention while it still makes its scenario from its parent's (not after the
+      // branch it was made from was discarded); else the scenario itself.
+      const fromParent = parent && b.intervention && JSON.stringify(AinbDebugger.intervened(parent.scenario, b.intervention)) === JSON.stringify(b.scenario);
+      if (fromParent) record.intervention = b.intervention;
+      else if (b.scenario !== undefined) record.scenario = b.scenario;
+      if (JSON.stringify(b.options) !== (parent ? JSON.stringify(parent.options) : linkOptions)) record.options = b.options;
+      parts.push(["branch", JSON.stringify(record)]);
+    }
+    if (shown) parts.push(["shown", String(position.get(shown.id))]);
+    const at = debug.at();
+    if (at) parts.push(["event", String(at.event)]);
+    if (all.length) parts.push(["run", ""]);
+    // Encoded as URLSearchParams reads it, keeping the characters of URLs readable.
+    const encode = (text) => encodeURIComponent(text).replace(/%(3A|2F|40|2C)/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    const fragment = parts.map(([key, value]) => (value === "" ? key : `${key}=${encode(value)}`)).join("&");
+    return { url: `${location.href.split("#")[0]}#${fragment}`, missing: names.filter((name) => !fileUrls.has(name)) };
+  }
+  $("w-link").onclick = () => {
+    const { url, missing } = sessionLink();
+    $("w-link-url").value = url;
+    $("w-link-url").hidden = false;
+    location.replace(url);  // the address bar holds it too (a new fragment: the page stays)
+    status(missing.length ? `The link holds no files opened from this computer (a link opens files by URL): ${missing.join(", ")}.` : "The link is in the address bar and beside the Link button.", missing.length > 0);
+  };
+
   function urlMode() {
     const params = new URLSearchParams(location.hash.slice(1));
     const urls = params.getAll("open");
@@ -513,7 +520,9 @@
     const opened = [];
     for (const url of urls) {
       try {
-        opened.push([fileName(url), fetchNow(new URL(url, location.href).href, true)]);
+        const href = new URL(url, location.href).href;
+        opened.push([fileName(url), fetchNow(href, true)]);
+        fileUrls.set(fileName(url), href);
       } catch (e) {
         status(e.message, true);
       }
@@ -541,17 +550,20 @@
     document.body.dataset.startedAt = String(Math.round(performance.now()));
     for (const [name, bytes] of opened) ainb.addFile(name, bytes);
     const first = opened[0][0];
+    // The cursor: at event E, else at the first event of frame F, else where breakpoints say.
+    const where = params.has("event") ? { event: Number(params.get("event")) } : params.has("at") ? { frame: Number(params.get("at")) } : {};
     try {
-      const chosen = withScenario(options("run"));
-      const result = ainb.run(first, chosen);
-      show(result);
-      addBranch({ file: first, top: first, scenario: chosen.scenario, trace: result.trace, page: null });
-      debug.show(result.trace, first, params.has("at") ? { frame: Number(params.get("at")) } : {});
-      status(`Ran ${first}.${problems ? ` In the link: ${problems}` : ""}`, problems !== "");
+      const records = params.getAll("branch");
+      const made = records.length ? linkBranches(ainb, first, records) : [runBranch(ainb, { file: first, options: options("run"), scenario: scenario() })];
+      const shown = made[(params.has("shown") ? Number(params.get("shown")) : made.length) - 1] ?? made[made.length - 1];
+      show(shown.result);
+      whatIf.show(shown.branch, where);
+      status(`Ran ${shown.branch.file}.${problems ? ` In the link: ${problems}` : ""}`, problems !== "");
       // When the module had started and the run was done, in ms from the navigation's start
       // (benchmarks/web_page_bench.py).
       document.body.dataset.ranAt = String(Math.round(performance.now()));
-      return { opened, ran: [first, chosen] };
+      const { file, options: shownOptions, scenario: shownScenario } = shown.branch;
+      return { opened, ran: [file, shownScenario === undefined ? shownOptions : { ...shownOptions, scenario: shownScenario }] };
     } catch (e) {
       failures.set(first, e.message);
       $("w-report").classList.add("failed");
@@ -577,7 +589,7 @@
     if (fromUrl?.ran && html()) {
       const [name, chosen] = fromUrl.ran;
       const { page } = await call("run", [name, { ...chosen, html: true }]);
-      if (shownBranch) shownBranch.page = page;
+      if (whatIf.shown()) whatIf.shown().page = page;
       await showPage(page);
       document.body.dataset.drawnAt = String(Math.round(performance.now()));
     }
