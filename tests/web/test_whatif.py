@@ -5,7 +5,9 @@
 # SoulSageWeapon.root.ainb's BoolSelector #1 reads the output Bool of its query #0 (a stub), and its
 # ExecuteGenericDummyAction #2 runs below it; with --restart the command starts at every frame, so
 # both are updated at each.
+import html
 import json
+import re
 import time
 import urllib.parse
 
@@ -159,7 +161,7 @@ def test_a_result_read_from_the_blackboard_makes_a_branch_the_cli_replays_and_fo
     assert branch_names(browser)[-1] == "#2: if EquipmentUserSageType then Success else Running"
 
 
-def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, corpus, native, tmp_path):
+def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, corpus, native, tmp_path, dump_dom):
     path = corpus / FILE
     browser.get("about:blank")  # else a page left open by a test would take the link as a new fragment
     p = Page(browser, page, f"#open={path.as_uri()}&frames=30&restart&run")
@@ -223,6 +225,10 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     assert third["nodes"] == {"ExecuteASTryPlay": {"result": {"if": "EquipmentUserSageType", "then": "Success",
                                                                "else": "Failure"}}}
     assert again.text("ainb-trace") == cli_trace(native, path, third, tmp_path)
+    # Before the load event too (the URL mode's rule), which `chromium --dump-dom` prints.
+    dom = dump_dom(link)
+    assert html.unescape(re.search(r'<output id="ainb-status"[^>]*>(.*?)</output>', dom).group(1)) == session["ainb-status"]
+    assert html.unescape(re.search(r'<pre id="ainb-trace"[^>]*>(.*?)</pre>', dom, re.S).group(1)) == session["ainb-trace"]
 
 
 def test_a_link_says_the_files_it_cannot_hold(browser, page, corpus):
