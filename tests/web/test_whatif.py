@@ -239,3 +239,51 @@ def test_a_link_says_the_files_it_cannot_hold(browser, page, corpus):
     assert p.text("w-status") == (
         f"The link holds no files opened from this computer (a link opens files by URL): {path.name}.")
     assert browser.find_element(By.ID, "w-link-url").get_attribute("value") == f"{page.as_uri()}#"
+
+
+def test_a_link_keeps_a_branch_whose_parent_was_discarded_and_a_run_with_other_options(
+        browser, page, corpus, native, tmp_path):
+    path = corpus / FILE
+    browser.get("about:blank")
+    p = Page(browser, page, f"#open={path.as_uri()}&frames=30&restart&run")
+    browser.find_element(By.ID, "w-draw").click()
+    # run 1 -> set from frame 3 -> forced from frame 5; the middle one discarded: the last is then a
+    # branch of run 1 whose scenario no intervention on run 1's makes.
+    to_frame(p, 3)
+    p.set_value("w-w-name", "EquipmentUserSageType")
+    p.set_value("w-w-value", "2")
+    p.click("w-w-set")
+    to_frame(p, 5)
+    p.set_value("w-w-node", 2)
+    p.click("w-w-force")
+    browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[1].value;"
+                           "s.dispatchEvent(new Event('change'))")
+    browser.find_element(By.ID, "w-br-discard").click()
+    # Run to frame 40, past the run's end: a run of its own with 40 frames, the option now 40.
+    p.set_value("w-d-to", 40)
+    p.click("w-d-go")
+    names = branch_names(browser)
+    assert names == ["run 1", "#2 Failure from frame 5", "run 4"]
+    session = {key: p.text(key) for key in ("ainb-status", "w-br-diff", "ainb-trace")}
+    browser.find_element(By.ID, "w-link").click()
+    fragment = browser.find_element(By.ID, "w-link-url").get_attribute("value").split("#", 1)[1]
+    forced = {"blackboard": [{"name": "EquipmentUserSageType", "value": 2, "frame": 3}],
+              "force": [{"node": 2, "result": "Failure", "frame": 5}]}
+    branches = [json.loads(v) for k, v in urllib.parse.parse_qsl(fragment, keep_blank_values=True) if k == "branch"]
+    assert branches == [
+        {"name": "run 1", "options": {"frames": 30, "restart": True}},
+        {"name": "#2 Failure from frame 5", "from": 1, "scenario": forced},
+        {"name": "run 4"}]
+    assert ("frames", "40") in urllib.parse.parse_qsl(fragment)
+    browser.get("about:blank")
+    again = Page(browser, page, f"#{fragment}")
+    assert {key: again.text(key) for key in session} == session
+    assert branch_names(browser) == names
+    assert shown_branch(browser) == "run 4"
+    # The first two as the CLI runs them: 30 frames, the second with its scenario.
+    browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[0].value;"
+                           "s.dispatchEvent(new Event('change'))")
+    assert again.text("ainb-trace") == plain_trace(native, path)
+    browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[1].value;"
+                           "s.dispatchEvent(new Event('change'))")
+    assert again.text("ainb-trace") == cli_trace(native, path, forced, tmp_path)
