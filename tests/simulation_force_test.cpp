@@ -1,7 +1,7 @@
 // Results a scenario sets, a debugger's interventions (docs/debugger.md): "force", any node's
-// result forced from a frame for some frames (docs/semantics.md, "Forced results"), and a class's
-// result read from a blackboard entry; parsed, written back, checked against the file, and run on
-// the bundled example.
+// result forced from a frame for some frames (docs/semantics.md, "Forced results"), a class's
+// result read from a blackboard entry, and a node's or class's entry from a frame on ("from");
+// parsed, written back, checked against the file, and run on the bundled example.
 
 #include <sstream>
 #include <string>
@@ -139,4 +139,31 @@ TEST_CASE(
   CHECK(error_of(R"({"nodes": {"Attack": {"result": {"if": "IsFar"}}}})") ==
         "s.json: /nodes/Attack/result/if: no file with a node of this class has a blackboard entry "
         "\"IsFar\"");
+}
+
+TEST_CASE("from: a scripted behaviour from a frame on; before it, the node's class's or a stub's") {
+  // MoveTo's class entry runs it twice Running, then Success in frame 3; node #4's own entry
+  // from frame 3 makes that update a Failure, which ends the command.
+  const auto at = events_of(R"({"frames": 5, "nodes": {"MoveTo": {"running": 2}},
+    "at": [{"node": 4, "class": "MoveTo", "from": 3, "result": "Failure"}]})");
+  CHECK(updates_in(at, 2).front() == "update #4 -> Running");
+  CHECK(updates_in(at, 3) ==
+        std::vector<std::string>{"update #4 -> Failure", "update #3 -> Failure",
+                                 "update #1 -> Failure", "update #0 -> Failure"});
+  // A class's entry from frame 3: a stub (Success at once) before it, one Running update after.
+  const auto cls = events_of(R"({"frames": 5, "nodes": {"MoveTo": {"from": 3, "running": 1}}})");
+  CHECK(updates_in(cls, 1).front() == "update #4 -> Success");
+  CHECK(updates_in(cls, 3).front() == "update #4 -> Running");
+  CHECK(updates_in(cls, 4).front() == "update #4 -> Success");
+  const auto json = nlohmann::ordered_json::parse(
+      R"({"nodes": {"MoveTo": {"from": 3, "running": 1}},
+          "at": [{"node": 4, "class": "MoveTo", "from": 2, "outputs": {"DistanceLeft": 1.5}}]})");
+  CHECK(scenario_json(parse_scenario(json, "s.json")) == json);
+  CHECK(error_of(R"({"nodes": {"MoveTo": {"from": -1}}})") ==
+        "s.json: /nodes/MoveTo/from: expected a non-negative integer");
+  Summary summary;
+  events_of(R"({"frames": 5, "nodes": {"MoveTo": {"from": 9}}})", &summary);
+  CHECK(summary.warnings ==
+        std::vector<std::string>{"s.json: /nodes/MoveTo/from: frame 9 is past the run's 5 frames; "
+                                 "it never applies"});
 }

@@ -91,12 +91,11 @@ def test_a_stubs_outputs_from_the_cursors_frame_make_a_branch_the_cli_replays(
     browser.find_element(By.ID, "w-w-outputs").click()
     assert p.text("w-w-error") == "outputs: #1 is no user node of this run (its class is read from the trace)"
     assert branch_names(browser) == ["run 1"]
-    # The query #0 says true from frame 4: written at each of its updates from there to the run's end.
+    # The query #0 says true from frame 4: an entry of the node from there on (a stub before).
     p.set_value("w-w-out-node", 0)
     p.click("w-w-outputs")
     assert p.text("w-w-error") == ""
-    scenario = {"at": [{"node": 0, "class": "QueryEquipmentIsOwnerSage",
-                        "frames": [{"frame": f, "outputs": {"Bool": True}} for f in range(4, 31)]}]}
+    scenario = {"at": [{"node": 0, "class": "QueryEquipmentIsOwnerSage", "from": 4, "outputs": {"Bool": True}}]}
     assert exported(p, downloads) == scenario
     branch = cli_trace(native, path, scenario, tmp_path)
     assert p.text("ainb-trace") == branch
@@ -115,24 +114,24 @@ def test_a_result_read_from_the_blackboard_makes_a_branch_the_cli_replays_and_fo
     trace = plain_trace(native, path)
     p = start_run(browser, page, path)
     to_frame(p, 3)
-    # The class fails while EquipmentUserSageType is 0: a rule of the whole run, not from frame 3.
+    # From frame 3, the class fails while EquipmentUserSageType is 0 (before, it is the stub it was).
     p.set_value("w-w-rule-of", "ExecuteGenericDummyAction")
     p.set_value("w-w-if", "EquipmentUserSageType")
     Select(browser.find_element(By.ID, "w-w-then")).select_by_visible_text("Success")
     Select(browser.find_element(By.ID, "w-w-else")).select_by_visible_text("Failure")
     p.click("w-w-rule")
-    rule = {"nodes": {"ExecuteGenericDummyAction": {"result": {"if": "EquipmentUserSageType", "then": "Success",
-                                                                "else": "Failure"}}}}
+    rule = {"nodes": {"ExecuteGenericDummyAction": {"from": 3, "result": {"if": "EquipmentUserSageType",
+                                                                          "then": "Success", "else": "Failure"}}}}
     assert exported(p, downloads) == rule
     ruled = cli_trace(native, path, rule, tmp_path)
     assert p.text("ainb-trace") == ruled
     event, frame = first_difference(trace, ruled)
-    assert frame == 1
-    assert p.text("w-br-diff") == f"first difference from run 1: frame 1 event {event}"
-    name = "ExecuteGenericDummyAction: if EquipmentUserSageType then Success else Failure"
+    assert frame == 3
+    assert p.text("w-br-diff") == f"first difference from run 1: frame 3 event {event}"
+    name = "ExecuteGenericDummyAction: if EquipmentUserSageType then Success else Failure from frame 3"
     assert branch_names(browser) == ["run 1", name]
-    assert {e["result"] for e in map(json.loads, ruled.splitlines())
-            if e["event"] == "update" and e["node"] == 2} == {"Failure"}
+    assert {(e["frame"] >= 3, e["result"]) for e in map(json.loads, ruled.splitlines())
+            if e["event"] == "update" and e["node"] == 2} == {(False, "Success"), (True, "Failure")}
     # The entry set to 1 from frame 10 on that branch: the class succeeds again from there.
     to_frame(p, 10)
     p.set_value("w-w-name", "EquipmentUserSageType")
@@ -144,21 +143,22 @@ def test_a_result_read_from_the_blackboard_makes_a_branch_the_cli_replays_and_fo
     assert p.text("ainb-trace") == set_trace
     results = {e["frame"]: e["result"] for e in map(json.loads, set_trace.splitlines())
                if e["event"] == "update" and e["node"] == 2}
-    assert {f: r for f, r in results.items() if f < 10} == {f: "Failure" for f in results if f < 10}
+    assert {f: r for f, r in results.items() if 3 <= f < 10} == {f: "Failure" for f in results if 3 <= f < 10}
     assert {f: r for f, r in results.items() if f >= 10} == {f: "Success" for f in results if f >= 10}
     event, frame = first_difference(ruled, set_trace)
     assert frame == 10
     assert p.text("w-br-diff") == f"first difference from {name}: frame 10 event {event}"
-    # A node instead of its class: an `at` entry with the class the trace names.
+    # A node instead of its class, from the cursor's frame (10): an `at` entry with the class the trace
+    # names, a copy of the class's entry with the new rule.
     p.set_value("w-w-rule-of", "2")
     p.set_value("w-w-if", "EquipmentUserSageType")
     Select(browser.find_element(By.ID, "w-w-else")).select_by_visible_text("Running")
     p.click("w-w-rule")
-    node_rule = {**both, "at": [{"node": 2, "class": "ExecuteGenericDummyAction",
+    node_rule = {**both, "at": [{"node": 2, "class": "ExecuteGenericDummyAction", "from": 10,
                                  "result": {"if": "EquipmentUserSageType", "then": "Success", "else": "Running"}}]}
     assert exported(p, downloads) == node_rule
     assert p.text("ainb-trace") == cli_trace(native, path, node_rule, tmp_path)
-    assert branch_names(browser)[-1] == "#2: if EquipmentUserSageType then Success else Running"
+    assert branch_names(browser)[-1] == "#2: if EquipmentUserSageType then Success else Running from frame 10"
 
 
 def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, corpus, native, tmp_path, dump_dom):
@@ -189,7 +189,7 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     session = {key: p.text(key) for key in ("ainb-status", "w-br-diff", "ainb-trace", "w-b-list")}
     names = branch_names(browser)
     assert names == ["run 1", "#0 Bool = true from frame 4",
-                     "ExecuteASTryPlay: if EquipmentUserSageType then Success else Failure"]
+                     "ExecuteASTryPlay: if EquipmentUserSageType then Success else Failure from frame 6"]
     assert shown_branch(browser) == names[1]
     scenario = browser.find_element(By.ID, "w-scenario").get_attribute("value")
     browser.find_element(By.ID, "w-link").click()
@@ -200,7 +200,7 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     assert base == page.as_uri()
     event = int(session["ainb-status"].split()[-1])
     outputs = {"kind": "outputs", "node": 0, "class": "QueryEquipmentIsOwnerSage", "outputs": {"Bool": True},
-               "last": 30, "frame": 4}
+               "frame": 4}
     rule = {"kind": "result", "class": "ExecuteASTryPlay", "if": "EquipmentUserSageType", "then": "Success",
             "else": "Failure", "frame": 6}
     params = urllib.parse.parse_qsl(fragment, keep_blank_values=True)
@@ -222,8 +222,8 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[2].value;"
                            "s.dispatchEvent(new Event('change'))")
     third = json.loads(browser.find_element(By.ID, "w-scenario").get_attribute("value"))
-    assert third["nodes"] == {"ExecuteASTryPlay": {"result": {"if": "EquipmentUserSageType", "then": "Success",
-                                                               "else": "Failure"}}}
+    assert third["nodes"] == {"ExecuteASTryPlay": {"from": 6, "result": {"if": "EquipmentUserSageType",
+                                                                         "then": "Success", "else": "Failure"}}}
     assert again.text("ainb-trace") == cli_trace(native, path, third, tmp_path)
     # Before the load event too (the URL mode's rule), which `chromium --dump-dom` prints.
     dom = dump_dom(link)

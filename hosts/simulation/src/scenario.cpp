@@ -77,6 +77,7 @@ class Reader {
 NodeBehaviour parse_behaviour(const Reader& r, const nlohmann::json& spec,
                               const std::string& path) {
   NodeBehaviour b;
+  if (spec.contains("from")) b.from = r.count(spec["from"], path + "/from", kMaxFrames);
   if (spec.contains("child")) {
     // A plug name, or the enum value of a `__CHILD_ENUM` plug (SelectorBSA*Updater classes).
     if (spec["child"].is_number()) {
@@ -191,7 +192,7 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
     for (const auto& [cls, spec] : nodes.items()) {
       const auto path = "/nodes/" + cls;
       r.expect_object(spec, path);
-      r.only(spec, path, {"running", "result", "outputs", "frames", "child"});
+      r.only(spec, path, {"from", "running", "result", "outputs", "frames", "child"});
       s.nodes.emplace(cls, parse_behaviour(r, spec, path));
     }
   }
@@ -203,7 +204,7 @@ Scenario parse_scenario(const nlohmann::json& json, const std::string& name) {
       const auto& item = list[i];
       r.expect_object(item, path);
       r.only(item, path,
-             {"file", "node", "class", "running", "result", "outputs", "frames", "child"});
+             {"file", "node", "class", "from", "running", "result", "outputs", "frames", "child"});
       if (!item.contains("node")) r.fail(path, "missing key \"node\"");
       if (!item.contains("class")) r.fail(path, "missing key \"class\"");
       Scenario::NodeAt at;
@@ -274,6 +275,7 @@ nlohmann::ordered_json values_json(const std::map<std::string, nlohmann::json>& 
 
 nlohmann::ordered_json behaviour_json(const NodeBehaviour& b) {
   nlohmann::ordered_json spec = nlohmann::ordered_json::object();
+  if (b.from != 0) spec["from"] = b.from;
   if (b.child) spec["child"] = *b.child;
   if (b.child_enum) spec["child"] = *b.child_enum;
   if (b.child_plug) spec["child"] = {{"plug", *b.child_plug}};

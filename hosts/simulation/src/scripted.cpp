@@ -207,13 +207,21 @@ Result stub_update(NodeContext& c, bool stub_children) {
 }
 
 const PreparedBehaviour* ScriptedClass::behaviour_of(NodeContext& c) const {
+  const auto& instance = c.instance();
+  const auto applies = [&](const PreparedBehaviour& b) {
+    return instance.frame() >= b.source->from;
+  };
+  // Of a node's entries, the one that began last (a later one on a tie): interventions stack.
+  const PreparedBehaviour* chosen = nullptr;
   for (const auto& at : at_) {
-    if (at.node != c.node_index()) continue;
-    const auto& instance = c.instance();
-    if (at.file.empty() ? instance.parent() == nullptr : instance.graph().file_name() == at.file)
-      return &at.behaviour;
+    if (at.node != c.node_index() || !applies(at.behaviour)) continue;
+    if (at.file.empty() ? instance.parent() != nullptr : instance.graph().file_name() != at.file)
+      continue;
+    if (chosen == nullptr || at.behaviour.source->from >= chosen->source->from)
+      chosen = &at.behaviour;
   }
-  return behaviour_ ? &*behaviour_ : nullptr;
+  if (chosen != nullptr) return chosen;
+  return behaviour_ && applies(*behaviour_) ? &*behaviour_ : nullptr;
 }
 
 void ScriptedClass::on_enter(NodeContext& c, ScriptedState&) {

@@ -61,7 +61,10 @@ void warn_unreached(const Scenario& s, std::uint64_t frames, std::vector<std::st
     past(c.frame, frame_of(c.path));
   for (const auto& force : s.force)
     past(force.frame, force.path + "/frame");
+  for (const auto& at : s.at)
+    past(at.behaviour.from, at.path + "/from");
   for (const auto& [cls, behaviour] : s.nodes) {
+    past(behaviour.from, "/nodes/" + cls + "/from");
     for (std::size_t i = 0; i < behaviour.overrides.size(); ++i) {
       const auto path = fmt::format("/nodes/{}/frames/{}/frame", cls, i);
       if (behaviour.overrides[i].frame == 0) {

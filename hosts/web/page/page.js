@@ -352,8 +352,6 @@
       $("w-scenario").value = value === undefined ? "" : JSON.stringify(value, null, 2);
       scenarioState();
     },
-    // A run's frames: its scenario's, else the option's.
-    runFrames: (s) => Number(s?.frames ?? $("w-option-frames").value),
   });
   $("w-regress").onclick = () =>
     command("Regress", $("w-file").value, () =>

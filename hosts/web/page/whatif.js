@@ -2,8 +2,7 @@
 // cursor's frame is an edit of the shown branch's scenario; the run with it is a branch of that one,
 // compared with it line by line (the first event where the two traces differ). Part of the page's
 // debugger script, after debug.js; page.js calls whatIfPanel() once. `run(where, parent, name,
-// intervention)` runs the scenario in the editor as a branch; `setScenario(value)` fills the editor;
-// `runFrames(scenario)` is the number of frames a run of `scenario` has.
+// intervention)` runs the scenario in the editor as a branch; `setScenario(value)` fills the editor.
 
 // The scenario of a branch made by `intervention` on a branch whose scenario is `base` (a copy: the
 // base is left as it was). Pure, so that a link's branches are made again the same way.
@@ -18,20 +17,19 @@ function intervened(base, intervention) {
   } else if (kind === "set") {
     scenario.blackboard = [...(scenario.blackboard ?? []), { name: intervention.name, value: intervention.value, frame }];
   } else if (kind === "outputs") {
-    // The scenario writes a node's outputs at each update of a frame it lists: every frame from the
-    // cursor's (frame 0 has no updates) to the run's last, so that they hold "from now on".
-    const entry = nodeEntry(scenario, intervention);
-    entry.frames = entry.frames ?? [];
-    for (let f = Math.max(1, frame); f <= intervention.last; ++f) entry.frames.push({ frame: f, outputs: { ...intervention.outputs } });
+    // A node's entry from the cursor's frame on, the one it ran by until then with the outputs added.
+    const entry = nodeEntryFrom(scenario, intervention, frame);
+    entry.outputs = { ...(entry.outputs ?? {}), ...intervention.outputs };
   } else if (kind === "result") {
-    // A rule of the class (or of one node), read at each update of the whole run: the scenario's
-    // result rules have no first frame.
     const rule = { if: intervention.if, then: intervention.then, else: intervention.else };
-    if (intervention.node === undefined) {
-      scenario.nodes = scenario.nodes ?? {};
-      scenario.nodes[intervention.class] = { ...(scenario.nodes[intervention.class] ?? {}), result: rule };
+    if (intervention.node !== undefined) {
+      nodeEntryFrom(scenario, intervention, frame).result = rule;
+    } else if (classRuleForWholeRun(base, intervention)) {
+      scenario.nodes[intervention.class].result = rule;
     } else {
-      nodeEntry(scenario, intervention).result = rule;
+      // Before the cursor's frame, the class's nodes run as the stubs they were.
+      scenario.nodes = scenario.nodes ?? {};
+      scenario.nodes[intervention.class] = { ...(frame > 0 ? { from: frame } : {}), result: rule };
     }
   } else {
     throw new Error(`unknown intervention "${kind}"`);
@@ -39,15 +37,25 @@ function intervened(base, intervention) {
   return scenario;
 }
 
-// The scenario's `at` entry of one node, made if missing: from its class's `nodes` entry, as an
-// `at` entry replaces the class's for its node (docs/simulation.md).
-function nodeEntry(scenario, { file, node, class: cls }) {
+// A class's result rule on a class the scenario already scripts holds for that entry's whole span:
+// the scenario has one entry per class (docs/simulation.md), so it cannot begin at the cursor.
+function classRuleForWholeRun(base, intervention) {
+  return intervention.kind === "result" && intervention.node === undefined && base?.nodes?.[intervention.class] !== undefined;
+}
+
+// A new `at` entry of one node from `frame` on (docs/simulation.md: of a node's entries, the one
+// that began last applies): a copy of the entry the node ran by at that frame, its latest `at` entry
+// begun by then or its class's, so that only what the intervention changes differs.
+function nodeEntryFrom(scenario, { file, node, class: cls }, frame) {
   scenario.at = scenario.at ?? [];
-  let entry = scenario.at.find((e) => e.node === node && e.file === file);
-  if (!entry) {
-    entry = { ...(file === undefined ? {} : { file }), node, class: cls, ...structuredClone(scenario.nodes?.[cls] ?? {}) };
-    scenario.at.push(entry);
-  }
+  const began = (e) => (e.from ?? 0) <= frame;
+  const own = scenario.at.filter((e) => e.node === node && e.file === file && began(e));
+  const latest = own.reduce((best, e) => (best === undefined || (e.from ?? 0) >= (best.from ?? 0) ? e : best), undefined);
+  if (latest !== undefined && (latest.from ?? 0) === frame) return latest;
+  const classEntry = scenario.nodes?.[cls];
+  const { from: _f, file: _file, node: _n, class: _c, ...behaviour } = structuredClone(latest ?? (classEntry && began(classEntry) ? classEntry : {}));
+  const entry = { ...(file === undefined ? {} : { file }), node, class: cls, ...(frame > 0 ? { from: frame } : {}), ...behaviour };
+  scenario.at.push(entry);
   return entry;
 }
 
@@ -83,7 +91,7 @@ function typedValue(text) {
   }
 }
 
-function whatIfPanel({ $, debug, run, setScenario, showPage, runFrames }) {
+function whatIfPanel({ $, debug, run, setScenario, showPage }) {
   const branches = [];  // {id, name, file, top, options, scenario, trace, page, parent, difference, intervention}
   let shownBranch = null;
   let nextBranch = 1;
@@ -153,8 +161,8 @@ function whatIfPanel({ $, debug, run, setScenario, showPage, runFrames }) {
     }
     intervention.frame = at.frame;
     setScenario(intervened(shownBranch.scenario, intervention));
-    // A result rule holds for the whole run (intervened()), the others from the cursor's frame.
-    await run({}, shownBranch.id, intervention.kind === "result" ? name : `${name} from frame ${at.frame}`, intervention);
+    const from = classRuleForWholeRun(shownBranch.scenario, intervention) ? "" : ` from frame ${at.frame}`;
+    await run({}, shownBranch.id, name + from, intervention);
   }
   const nodeName = (n) => `${n.file ? `${n.file}#` : "#"}${n.node}`;
   $("w-w-force").onclick = () =>
@@ -175,8 +183,7 @@ function whatIfPanel({ $, debug, run, setScenario, showPage, runFrames }) {
       const node = userNodeAt($("w-w-out-node").value, at, shownBranch.top, shownBranch.trace, "outputs");
       const output = $("w-w-out-name").value.trim(), text = $("w-w-out-value").value.trim();
       if (!output) throw new Error("outputs: which output?");
-      const last = runFrames(shownBranch.scenario);
-      return [{ kind: "outputs", ...node, outputs: { [output]: typedValue(text) }, last }, `${nodeName(node)} ${output} = ${text}`];
+      return [{ kind: "outputs", ...node, outputs: { [output]: typedValue(text) } }, `${nodeName(node)} ${output} = ${text}`];
     });
   $("w-w-rule").onclick = () =>
     whatIf((at) => {

@@ -35,6 +35,10 @@ class ScenarioError : public std::runtime_error {
 // `__CHILD_ENUM` plug carrying that enum value, else the `__CHILD_ENUM_OTHER` plug (the default).
 // With `child_plug`, the child plug at that position (plugs may share a name).
 struct NodeBehaviour {
+  // The first frame the behaviour applies to (a debugger's intervention from a frame on); before
+  // it the node runs as it would without it: an `at` node as its class's entry says, a class as
+  // the stub it is. 0: from the start.
+  std::uint64_t from = 0;
   std::optional<std::string> child;
   std::optional<std::uint32_t> child_enum;
   std::optional<std::uint32_t> child_plug;
