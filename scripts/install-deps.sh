@@ -14,6 +14,7 @@ main=(
   ccache                   # compiler cache (docs/building.md)
   libfmt-dev               # formatting (error messages, output)
   libboost-container-dev   # formats/: Boost.Container (header-only use)
+  libboost-dev             # ainb-game --serve: Boost.Beast's WebSocket server (header-only)
   libspdlog-dev            # the command line's warning lines
   nlohmann-json3-dev       # JSON dumps
   libcli11-dev             # the `ainb` command line

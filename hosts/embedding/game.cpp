@@ -193,7 +193,10 @@ Game::Game(const GameOptions& options) : options_(options) {
     a.home = {4.0f * static_cast<float>(i % side), 0, 4.0f * static_cast<float>(i / side)};
     a.position = a.home;
     instances_.push_back(std::make_unique<runtime::Instance>(
-        graph_, runtime::InstanceOptions{.seed = i, .host = &a}));
+        graph_,
+        runtime::InstanceOptions{.seed = i,
+                                 .host = &a,
+                                 .observer = i == options.observed ? options.observer : nullptr}));
     if (!options_.command.empty()) instances_.back()->start(options_.command);
   }
   if (options.spread > 1) {
@@ -226,6 +229,7 @@ void Game::tick_range(std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     if (ahead && i + 2 < end) instances_[i + 2]->prefetch_object();
     if (ahead && i + 1 < end) instances_[i + 1]->prefetch();
+    if (i == held_) continue;
     Actor& a = actors_[i];
     runtime::Instance& instance = *instances_[i];
     // Perception: the host writes the blackboard when what the guard sees changes.

@@ -55,6 +55,10 @@ struct GameOptions {
   // (GraphOptions::log); null: nowhere. The actors' alerts are not logged: their ticks run on
   // several threads.
   const runtime::LogSink* log = nullptr;
+  // An observer of one actor (`observed`), attached before its command starts: the trace of the
+  // actor a page watches (ainb-game --serve, --trace). The others tick without one.
+  runtime::Observer* observer = nullptr;
+  std::size_t observed = 0;
 };
 
 struct FrameStats {
@@ -79,6 +83,9 @@ class Game {
   // it now, its blackboard kept and its command restarted. A file that fails to load changes
   // nothing; the result's error says why.
   runtime::Runtime::Reload reload();
+  // Between frames: whether `actor` skips its ticks (paused from the page) until released. One
+  // actor at most; the others tick on.
+  void hold(std::size_t actor, bool held) { held_ = held ? actor : kNone; }
 
   const World& world() const { return world_; }
   const std::vector<Actor>& actors() const { return actors_; }
@@ -99,6 +106,8 @@ class Game {
   std::optional<std::size_t> command_;
   std::vector<std::unique_ptr<runtime::Instance>> instances_;
   std::unique_ptr<Workers> workers_;
+  static constexpr std::size_t kNone = SIZE_MAX;
+  std::size_t held_ = kNone;
 };
 
 // The node classes above, registered by name (the example's registry; another host registers

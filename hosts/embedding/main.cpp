@@ -4,9 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -14,7 +19,9 @@
 #include <CLI/CLI.hpp>
 
 #include "ainb/load_error.hpp"
+#include "ainb/simulation/tracer.hpp"
 #include "game.hpp"
+#include "live.hpp"
 
 namespace {
 
@@ -149,12 +156,38 @@ int main(int argc, char** argv) {
   app.add_flag("--verbose", verbose,
                "Warn of each missing module (where it was searched) and user function on a line "
                "of its own");
+  std::optional<std::uint16_t> serve;
+  app.add_option(
+      "--serve", serve,
+      "Stream the watched actor's events to the page over a WebSocket on "
+      "127.0.0.1:PORT (0: a free port); its Pause pauses that actor (implies --realtime)");
+  std::size_t watched = 0;
+  app.add_option("--actor", watched, "The actor --serve and --trace watch")->capture_default_str();
+  std::string trace_path;
+  app.add_option("--trace", trace_path,
+                 "Write the watched actor's JSON-lines trace (the events --serve sends) to FILE");
   CLI11_PARSE(app, argc, argv);
+  if (serve) realtime = true;  // a live stream at the game's pace, not as fast as it can go
   for (const auto& m : modules)
     options.modules.emplace_back(m);
 
   Warnings warnings(verbose);
   options.log = warnings.sink();
+  // The watched actor's events, a frame's JSON lines at a time (`ainb run --trace`'s writer).
+  std::ostringstream frame_lines;
+  const auto writer = ainb::simulation::make_trace_writer(ainb::simulation::TraceFormat::Jsonl,
+                                                          frame_lines, UINT64_MAX);
+  ainb::simulation::Summary summary;
+  ainb::simulation::Tracer tracer(writer.get(), summary);
+  const bool watching = serve || !trace_path.empty();
+  if (watching) {
+    if (watched >= options.actors) {
+      std::cerr << fmt::format("error: --actor {}: there are {} actors\n", watched, options.actors);
+      return 2;
+    }
+    options.observer = &tracer;
+    options.observed = watched;
+  }
   try {
     // A missing module run as a stub and a user function the example lacks are said once, when
     // the graph is built, not per actor.
@@ -177,12 +210,52 @@ int main(int argc, char** argv) {
             reload.error);
       }
     };
+    std::ofstream trace_file;
+    if (!trace_path.empty()) {
+      trace_file.open(trace_path);
+      if (!trace_file) throw std::runtime_error("cannot write " + trace_path);
+    }
+    // The frame's events: to the trace file, and to the page if one is connected.
+    std::optional<ainb::game::LiveServer> server;
+    auto hand_over = [&](bool ticked) {
+      std::string lines = std::move(frame_lines).str();
+      frame_lines.str("");
+      if (trace_file) trace_file << lines << std::flush;
+      if (server && ticked) server->send(ainb::game::frame_message(tracer.frame, lines));
+    };
+    hand_over(false);  // the command's start, frame 0
+    if (serve) {
+      std::ifstream in(options.file, std::ios::binary);
+      const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+      server.emplace(*serve,
+                     ainb::game::hello_message(watched, options.file.filename().string(), bytes));
+      std::cout << fmt::format("serving actor {} on ws://127.0.0.1:{}/", watched, server->port())
+                << std::endl;
+    }
+    ainb::game::Remote remote;
+    // The page's messages, between frames: each answered, each change of state said.
+    auto take_controls = [&] {
+      if (!server) return;
+      for (const auto& message : server->received()) {
+        const bool was = remote.paused();
+        server->send(remote.apply(message, game.world().frame));
+        if (remote.paused() != was)
+          std::cout << fmt::format("frame {}: actor {} {} by the page", game.world().frame, watched,
+                                   remote.paused() ? "paused" : "resumed")
+                    << std::endl;
+      }
+    };
     ainb::game::FrameStats stats;
-    if (realtime || watch) {
+    if (realtime || watch || watching) {
       auto next = std::chrono::steady_clock::now();
       for (std::uint64_t f = 0; f < frames; ++f) {
         reload_if_changed(f);
+        take_controls();
+        const bool ticks = remote.ticks();
+        game.hold(watched, !ticks);
+        tracer.frame = game.world().frame + 1;
         auto one = game.run(1);
+        if (watching) hand_over(ticks);
         stats.frame_ms.push_back(one.frame_ms.front());
         if (!realtime) continue;
         next += std::chrono::microseconds(16'667);
