@@ -2,11 +2,11 @@
 // style, the module (base64), the option table, the engine (the module's JavaScript and the API,
 // one classic script that the page and its worker both run), the worker's script and the page's.
 // Build step of hosts/web.
-//   node bundle.mjs OUT TEMPLATE STYLE MODULE_JS WASM API_JS WORKER_JS DEBUGGER_MJS DEBUG_JS WHATIF_JS PAGE_JS
+//   node bundle.mjs OUT TEMPLATE STYLE MODULE_JS WASM API_JS WORKER_JS DEBUGGER_MJS DEBUG_JS WHATIF_JS PAGE_JS LIVE_JS
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const [out, template, style, moduleJs, wasm, apiJs, workerJs, debuggerMjs, debugJs, whatIfJs, pageJs] = process.argv.slice(2);
+const [out, template, style, moduleJs, wasm, apiJs, workerJs, debuggerMjs, debugJs, whatIfJs, pageJs, liveJs] = process.argv.slice(2);
 const text = (path) => readFileSync(path, 'utf8');
 
 // The module and the API as one classic script: no `import`/`export`, and no import.meta. Its
@@ -49,6 +49,7 @@ const parts = {
   ENGINE: engine,
   WORKER: text(workerJs),
   DEBUGGER: debuggerScript,
+  LIVE: text(liveJs),  // an engine's stream (page/live.js)
   PAGE: text(pageJs),
 };
 for (const [name, part] of Object.entries(parts)) {

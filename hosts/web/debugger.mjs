@@ -86,6 +86,17 @@ export class Session {
     this.cursor = 0;
   }
 
+  // More events at the end (a live stream's frame, page/live.js); returns how many. The
+  // checkpoints made so far stay valid: they only cover events before these.
+  append(trace) {
+    const lines = trace.split('\n').filter((line) => line !== '');
+    for (const line of lines) {
+      this.events.push(JSON.parse(line));
+      this.lines.push(line);
+    }
+    return lines.length;
+  }
+
   get size() {
     return this.events.length;
   }

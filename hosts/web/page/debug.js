@@ -198,6 +198,23 @@ function debugPanel({ $, rerun, follow, download }) {
     at() {
       return session && session.size > 0 ? { event: session.cursor, frame: session.frame, e: session.events[session.cursor] } : null;
     },
+    // A live stream's events (page/live.js) after the ones shown. A cursor at the end follows
+    // them, unless a breakpoint stops it in them: then it returns the hit (the page pauses the
+    // actor), else null.
+    append(trace, top) {
+      if (!session) session = new Session("", top);
+      const from = session.size - 1;
+      const following = timer === null && session.cursor >= from;
+      session.append(trace);
+      let hit = null;
+      if (following) {
+        hit = session.find(breakpoints, from);
+        session.go(hit ? hit.at : session.size - 1);
+        note = hit ? stoppedAt(hit) : "";
+      }
+      draw();
+      return hit;
+    },
     // A run of `top` and its trace (null: none): the cursor at `where.event` or the first event of
     // `where.frame` if given (a link's `at`, a run to a frame, a branch's first difference), else
     // at the first event a breakpoint stops at, else at the run's end.

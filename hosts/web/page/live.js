@@ -1,0 +1,94 @@
+// Live from an engine (docs/debugger.md): `#live=ws://127.0.0.1:PORT/` connects the page to
+// `ainb-game --serve PORT`, which streams one actor's events a frame at a time, as the JSON lines
+// of `ainb run --trace`. They go on the end of the debugger's run (its cursor following them) and
+// of the trace; Pause and Step are sent back and hold that actor in the game loop. A breakpoint
+// hit in the stream pauses the actor too. page.js calls AinbLive.connect once.
+"use strict";
+self.AinbLive = {
+  connect(url, { $, debug, openFiles, status }) {
+    let socket;
+    try {
+      socket = new WebSocket(url);
+    } catch (e) {
+      return status(`Live: cannot connect to "${url}": ${e.message}`, true);
+    }
+    let top = null;  // the file the actor runs, named as its events name it
+    let frames = 0, frame = null, paused = false, opened = false, closed = false;
+    let pending = [];  // frames' events not yet shown
+    let timer = null;
+    $("w-live").hidden = false;
+    // The link's breakpoints (page.js reads them only with `open`): a hit pauses the actor.
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (!params.has("open")) {
+      for (const spec of params.getAll("break")) {
+        try {
+          debug.add(spec);
+        } catch (e) {
+          status(`In the link: ${e.message}`, true);
+        }
+      }
+    }
+    const send = (message) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(message));
+    // The state beside the buttons; data-live-frames counts the frames shown (for tests).
+    const say = () => {
+      const state = closed ? "disconnected" : paused ? "paused" : "live";
+      $("w-live-state").textContent = `${state}: frame ${frame ?? "–"}, ${frames} frame(s) received`;
+      $("w-live-pause").textContent = paused ? "Resume" : "Pause";
+      for (const id of ["w-live-pause", "w-live-step"]) $(id).disabled = closed;
+    };
+    $("w-live-pause").onclick = () => send({ pause: !paused });
+    $("w-live-step").onclick = () => send({ step: 1 });
+
+    // Frames arrive at 60 a second: they are shown a batch at a time, not one redraw each.
+    function show() {
+      timer = null;
+      const trace = pending.join("");
+      pending = [];
+      $("ainb-trace").append(trace);
+      if (debug.append(trace, top) && !paused) send({ pause: true });
+      document.body.dataset.liveFrames = String(frames);
+      say();
+    }
+    const bytes = (base64) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+
+    socket.onopen = () => {
+      opened = true;
+      status(`Live: connected to ${url}, waiting for the engine…`);
+    };
+    socket.onmessage = ({ data }) => {
+      let m;
+      try {
+        m = JSON.parse(data);
+      } catch {
+        return status("Live: the engine sent a message that is not JSON", true);
+      }
+      if (m.hello) {
+        top = m.hello.file;
+        $("ainb-trace").textContent = "";
+        openFiles([[top, bytes(m.hello.bytes)]]);
+        status(`Live: actor ${m.hello.actor} running ${top}, from ${url}.`);
+      } else if (typeof m.trace === "string") {
+        ++frames;
+        frame = m.frame;
+        pending.push(m.trace);
+        timer ??= setTimeout(show, 50);
+      } else if (typeof m.paused === "boolean") {
+        paused = m.paused;
+        say();
+      } else if (m.error) {
+        status(`Live: the engine says: ${m.error}`, true);
+      }
+    };
+    socket.onerror = () => status(`Live: no engine at ${url} (is ainb-game --serve running?)`, true);
+    socket.onclose = () => {
+      closed = true;
+      if (timer !== null) {
+        clearTimeout(timer);
+        show();
+      }
+      say();
+      if (opened) status(`Live: the engine closed the connection after ${frames} frame(s).`);
+    };
+    say();
+  },
+};
