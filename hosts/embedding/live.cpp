@@ -184,6 +184,7 @@ struct LiveServer::State {
   net::io_context io;  // first: destroyed last, after the sockets and handlers that use it
   tcp::acceptor acceptor{io};
   std::string hello;
+  std::uint16_t port = 0;         // read once bound: the game's thread asks for it
   std::shared_ptr<Session> page;  // the server thread's
   std::atomic<bool> open = false;
   std::mutex mutex;  // guards the two below
@@ -233,6 +234,7 @@ LiveServer::LiveServer(std::uint16_t port, std::string hello) : state_(std::make
     state_->acceptor.set_option(net::socket_base::reuse_address(true));
     state_->acceptor.bind(endpoint);
     state_->acceptor.listen();
+    state_->port = state_->acceptor.local_endpoint().port();
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot serve on 127.0.0.1:" + std::to_string(port) + ": " +
                              e.code().message());
@@ -251,7 +253,7 @@ LiveServer::~LiveServer() {
 }
 
 std::uint16_t LiveServer::port() const {
-  return state_->acceptor.local_endpoint().port();
+  return state_->port;
 }
 
 bool LiveServer::connected() const {

@@ -221,7 +221,8 @@ int main(int argc, char** argv) {
       std::string lines = std::move(frame_lines).str();
       frame_lines.str("");
       if (trace_file) trace_file << lines << std::flush;
-      if (server && ticked) server->send(ainb::game::frame_message(tracer.frame, lines));
+      if (server && ticked && server->connected())
+        server->send(ainb::game::frame_message(tracer.frame, lines));
     };
     hand_over(false);  // the command's start, frame 0
     if (serve) {
