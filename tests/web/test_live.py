@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from ainb_pytest import required
 from page_driver import Page
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -48,7 +49,7 @@ class Game:
 @pytest.fixture
 def game_path():
     if not GAME.exists():
-        pytest.skip(f"{GAME} missing: build the release preset's ainb-game")
+        required(f"{GAME} missing: build the release preset's ainb-game")
     return GAME
 
 
