@@ -78,7 +78,7 @@ def open_live(browser, page, game, extra=""):
     return Page(browser, page, f"#live={game.url}{extra}")
 
 
-def drive(browser, page, game):
+def drive(browser, page, game, *run_flags):
     p = open_live(browser, page, game)
     p.wait_count("liveFrames", 30, timeout=30)
     assert not browser.find_element(By.ID, "w-live").get_attribute("hidden")
@@ -116,6 +116,28 @@ def drive(browser, page, game):
     said = game.line()
     assert said.endswith("actor 0 resumed by the page"), said
     assert state(p).startswith("live")
+
+    # A run of the file in the page (Run) is shown instead of the stream; Back to live shows every
+    # frame received.
+    browser.find_element(By.ID, "w-live-pause").click()
+    WebDriverWait(browser, 20).until(lambda _: state(p).startswith("paused"))
+    assert game.line().endswith("actor 0 paused by the page")
+    settled(p)
+    for flag in run_flags:
+        browser.find_element(By.ID, f"w-option-{flag}").click()
+    p.click("w-run")
+    ran = p.text("ainb-trace")
+    assert p.text("ainb-status").startswith("frame "), (p.text("w-status"), p.text("w-report")[:300])
+    # A frame of the actor (Step) arrives while the run is shown: kept aside, and the page says so.
+    browser.find_element(By.ID, "w-live-step").click()
+    WebDriverWait(browser, 20).until(lambda _: browser.find_element(By.ID, "w-live-back").is_displayed())
+    assert p.text("ainb-trace") == ran
+    browser.find_element(By.ID, "w-live-back").click()
+    shown = p.text("ainb-trace").splitlines()
+    own = [line for line in game.trace.read_text().splitlines() if json.loads(line)["frame"] >= first]
+    assert shown == own
+    assert p.text("ainb-status") == f"frame {json.loads(shown[-1])['frame']} event {len(shown) - 1}"
+    assert not browser.find_element(By.ID, "w-live-back").is_displayed()
     return p
 
 
@@ -147,7 +169,7 @@ def test_a_real_file_live(browser, page, corpus, game_path, tmp_path):
     game = Game(corpus / BUSY, tmp_path / "trace.jsonl", "--stub-missing-modules")
     game.trace = tmp_path / "trace.jsonl"
     try:
-        drive(browser, page, game)
+        drive(browser, page, game, "stub-missing-modules")
     finally:
         game.stop()
 

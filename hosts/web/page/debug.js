@@ -199,10 +199,11 @@ function debugPanel({ $, rerun, follow, download }) {
       return session && session.size > 0 ? { event: session.cursor, frame: session.frame, e: session.events[session.cursor] } : null;
     },
     // A live stream's events (page/live.js) after the ones shown. A cursor at the end follows
-    // them, unless a breakpoint stops it in them: then it returns the hit (the page pauses the
-    // actor), else null.
+    // them, unless a breakpoint stops it in them (`hit`: the page pauses the actor). While a
+    // computed run is shown (Run pressed), they are not added to it: `shown` is false.
     append(trace, top) {
-      if (!session) session = new Session("", top);
+      if (session && !session.live) return { shown: false, hit: null };
+      if (!session) session = Object.assign(new Session("", top), { live: true });
       const from = session.size - 1;
       const following = timer === null && session.cursor >= from;
       session.append(trace);
@@ -213,7 +214,15 @@ function debugPanel({ $, rerun, follow, download }) {
         note = hit ? stoppedAt(hit) : "";
       }
       draw();
-      return hit;
+      return { shown: true, hit };
+    },
+    // Back to the live stream's events so far, the cursor at the end.
+    showLive(trace, top) {
+      stop();
+      session = Object.assign(new Session(trace, top), { live: true });
+      session.go(session.size - 1);
+      note = "";
+      draw();
     },
     // A run of `top` and its trace (null: none): the cursor at `where.event` or the first event of
     // `where.frame` if given (a link's `at`, a run to a frame, a branch's first difference), else

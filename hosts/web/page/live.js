@@ -2,7 +2,8 @@
 // `ainb-game --serve PORT`, which streams one actor's events a frame at a time, as the JSON lines
 // of `ainb run --trace`. They go on the end of the debugger's run (its cursor following them) and
 // of the trace; Pause and Step are sent back and hold that actor in the game loop. A breakpoint
-// hit in the stream pauses the actor too. page.js calls AinbLive.connect once.
+// hit in the stream pauses the actor too. While a run computed in the page is shown (Run), frames
+// are kept aside until Back to live. page.js calls AinbLive.connect once.
 "use strict";
 self.AinbLive = {
   connect(url, { $, debug, openFiles, status }) {
@@ -15,6 +16,7 @@ self.AinbLive = {
     let top = null;  // the file the actor runs, named as its events name it
     let frames = 0, frame = null, paused = false, opened = false, closed = false;
     let pending = [];  // frames' events not yet shown
+    let whole = "";  // every frame's events received
     let timer = null;
     $("w-live").hidden = false;
     // The link's breakpoints (page.js reads them only with `open`): a hit pauses the actor.
@@ -38,14 +40,22 @@ self.AinbLive = {
     };
     $("w-live-pause").onclick = () => send({ pause: !paused });
     $("w-live-step").onclick = () => send({ step: 1 });
+    $("w-live-back").onclick = () => {
+      $("w-live-back").hidden = true;
+      $("ainb-trace").textContent = whole;
+      debug.showLive(whole, top);
+    };
 
     // Frames arrive at 60 a second: they are shown a batch at a time, not one redraw each.
     function show() {
       timer = null;
       const trace = pending.join("");
       pending = [];
-      $("ainb-trace").append(trace);
-      if (debug.append(trace, top) && !paused) send({ pause: true });
+      whole += trace;
+      const { shown, hit } = debug.append(trace, top);
+      if (shown) $("ainb-trace").append(trace);
+      else $("w-live-back").hidden = false;  // a computed run is shown: the stream waits
+      if (hit && !paused) send({ pause: true });
       document.body.dataset.liveFrames = String(frames);
       say();
     }
@@ -64,7 +74,7 @@ self.AinbLive = {
       }
       if (m.hello) {
         top = m.hello.file;
-        $("ainb-trace").textContent = "";
+        $("ainb-trace").textContent = whole = "";
         openFiles([[top, bytes(m.hello.bytes)]]);
         status(`Live: actor ${m.hello.actor} running ${top}, from ${url}.`);
       } else if (typeof m.trace === "string") {
