@@ -257,3 +257,36 @@ TEST_CASE("ainb regress: nodes paired by GUID, edits of the file, commands by na
               edited + " has no command \"Root\" (it has: \"Main\")\n");
   }
 }
+
+TEST_CASE(
+    "ainb regress --edited-scenario: one file under two scenarios, a what-if against its run") {
+  // The bundled example: the Sequential #3 forced to fail at frame 2 in the second scenario.
+  const auto plain = ainb::test::write_scratch(
+      "two_plain.json", std::string(R"({"frames": 6, "nodes": {"MoveTo": {"running": 2}}})"));
+  const auto forced = ainb::test::write_scratch(
+      "two_forced.json", std::string(R"({"frames": 6, "nodes": {"MoveTo": {"running": 2}},
+                      "force": [{"node": 3, "result": "Failure", "frame": 2, "frames": 1}]})"));
+  const std::string file = ainb::test::kPatrol;
+  const auto differ = ainb_cli(
+      {"regress", file, file, "--scenario", plain.string(), "--edited-scenario", forced.string()});
+  CHECK(differ.code == 1);
+  CHECK(differ.out.find("different: scenario " + plain.string() +
+                        ", event 9, frame 2\n  the run of " + plain.string() +
+                        " does \"frame 2 update #4 MoveTo -> Running "
+                        "[patrol.root.ainb]\" where the run of " +
+                        forced.string() +
+                        " does \"frame 2 update #3 Element_Sequential -> Failure "
+                        "[patrol.root.ainb]\"\n") == 0);
+  const auto same = ainb_cli(
+      {"regress", file, file, "--scenario", plain.string(), "--edited-scenario", plain.string()});
+  CHECK(same.code == 0);
+  CHECK(same.out.find("equal: ") == 0);
+  const auto two = ainb_cli({"regress", file, file, "--scenario", plain.string(), "--scenario",
+                             plain.string(), "--edited-scenario", forced.string()});
+  CHECK(two.code == 2);
+  CHECK(two.err == "error: --edited-scenario compares two runs: one --scenario at most\n");
+  const auto explore =
+      ainb_cli({"regress", file, file, "--explore", "5", "--edited-scenario", forced.string()});
+  CHECK(explore.code == 2);
+  CHECK(explore.err.find("error: --edited-scenario excludes --explore") == 0);
+}

@@ -103,9 +103,10 @@ struct RegressRequest {
   // ORIGINAL and EDITED; with --record or --check, the files and folders to run.
   std::vector<std::string> files;
   std::vector<std::string> scenarios;
-  std::string record, check;  // golden trace folders
-  RunRequest run;             // command, frames, modules, seed, stub policy
-  bool strict = false;        // an edit the runs could not see counts as a difference
+  std::string edited_scenario;  // the edited file's own (then one --scenario at most)
+  std::string record, check;    // golden trace folders
+  RunRequest run;               // command, frames, modules, seed, stub policy
+  bool strict = false;          // an edit the runs could not see counts as a difference
   std::uint64_t max_held_events = 1'000'000;  // simulation::RunOptions::max_held_events
   // --explore N: scenarios explore generates instead of --scenario (0: none); their folder, and
   // the threads that run them.

@@ -98,9 +98,21 @@ int run_regress(const RegressRequest& request, std::ostream& out, std::ostream& 
     for (const auto& path : request.scenarios)
       scenarios.push_back(simulation::load_scenario(path));
     simulation::RegressRuns runs;
-    const auto result = simulation::regress(request.files[0], request.files[1], scenarios,
-                                            regress_options(request, warnings),
-                                            request.run.html.empty() ? nullptr : &runs);
+    auto* kept = request.run.html.empty() ? nullptr : &runs;
+    simulation::RegressResult result;
+    if (request.edited_scenario.empty()) {
+      result = simulation::regress(request.files[0], request.files[1], scenarios,
+                                   regress_options(request, warnings), kept);
+    } else {
+      if (scenarios.size() > 1) {
+        err << "error: --edited-scenario compares two runs: one --scenario at most\n";
+        return kExitRegressError;
+      }
+      if (scenarios.empty()) scenarios.emplace_back().name = "(no scenario)";
+      result = simulation::regress_scenarios(request.files[0], request.files[1], scenarios[0],
+                                             simulation::load_scenario(request.edited_scenario),
+                                             regress_options(request, warnings), kept);
+    }
     simulation::print_regress(result, out);
     if (!request.run.html.empty() &&
         !write_page(request.run.html,
@@ -374,6 +386,10 @@ Command add_regress_command(CLI::App& app) {
                       "ORIGINAL EDITED; with --record, the files and folders to record; with "
                       "--check, where to find them (default: as recorded)");
   regress->add_option("--scenario", request->scenarios, "A scenario file (repeatable)");
+  auto* edited_scenario = regress->add_option(
+      "--edited-scenario", request->edited_scenario,
+      "ORIGINAL EDITED: the edited file runs this scenario, the original --scenario's (one at "
+      "most): two scenarios compared, on one file given twice (a what-if against its run)");
   auto* record = regress->add_option(
       "--record", request->record,
       "Record golden traces of every *.ainb under FILES (with the X*.scenario.json beside each) "
@@ -383,6 +399,7 @@ Command add_regress_command(CLI::App& app) {
           ->add_option("--check", request->check,
                        "Check the files against the golden traces recorded in this folder")
           ->excludes(record);
+  edited_scenario->excludes(record)->excludes(check);
   regress
       ->add_flag("--strict", request->strict,
                  "ORIGINAL EDITED: exit 1 also when the traces agree but an edited value went "
@@ -410,7 +427,8 @@ Command add_regress_command(CLI::App& app) {
                                    simulation::kExploreFrames))
           ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100'000'000}))
           ->excludes(record)
-          ->excludes(check);
+          ->excludes(check)
+          ->excludes(edited_scenario);
   regress
       ->add_option("--output,-o", request->output,
                    "With --explore: a folder for the scenario that shows the difference")

@@ -155,7 +155,7 @@ export class Ainb {
         args.push(row.flag, String(value));
       }
     }
-    const own = new Set(['scenario', 'scenarios', 'runs', 'maxTraceEvents', 'strict', 'against', 'html',
+    const own = new Set(['scenario', 'scenarios', 'editedScenario', 'names', 'runs', 'maxTraceEvents', 'strict', 'against', 'html',
       'progress']);
     for (const key of Object.keys(options)) {
       if (!this.options.has(key) && !own.has(key))
@@ -165,9 +165,10 @@ export class Ainb {
   }
 
   // A scenario: the name of an added file, or an object (written where the command line reads it).
-  scenarioFile(scenario, index = 0) {
+  // `name` (without "/") names the file, which a page's labels show.
+  scenarioFile(scenario, index = 0, name = undefined) {
     if (typeof scenario === 'string') return this.path(scenario);
-    const path = `${kScratch}/scenario${index === 0 ? '' : index + 1}.json`;
+    const path = `${kScratch}/${name ?? `scenario${index === 0 ? '' : index + 1}`}.json`;
     this.fs.writeFile(path, JSON.stringify(scenario));
     return path;
   }
@@ -219,13 +220,17 @@ export class Ainb {
   }
 
   // `ainb regress ORIGINAL EDITED`: `same` and the CLI's report (its first difference); with
-  // `html`, the page of the two runs side by side.
+  // `html`, the page of the two runs side by side. `editedScenario`: the edited file's own
+  // scenario; `names`: the two scenarios' file names (the page's labels).
   regress(original, edited, options = {}) {
     const args = ['regress', this.path(original), this.path(edited), ...this.flags(options, 'regress'),
       ...this.pageArgs(options)];
     [].concat(options.scenarios ?? options.scenario ?? []).forEach((scenario, k) => {
-      args.push('--scenario', this.scenarioFile(scenario, k));
+      args.push('--scenario', this.scenarioFile(scenario, k, options.names?.[0]));
     });
+    // The edited file's own scenario (`--edited-scenario`): two scenarios compared.
+    if (options.editedScenario !== undefined)
+      args.push('--edited-scenario', this.scenarioFile(options.editedScenario, 99, options.names?.[1]));
     if (options.strict) args.push('--strict');
     const result = this.check(args, [0, 1]);
     return { same: result.code === 0, report: result.out, page: this.page(options) };

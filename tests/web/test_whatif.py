@@ -1,7 +1,8 @@
 # The page's what-if controls and its Link (docs/web.md, "The debugger"), driven in headless Chromium
 # as a person would: a stub's outputs set from the cursor's frame and a class's result read from the
 # blackboard, each a branch whose trace is the native CLI's run of the exported scenario; and a link
-# made by the Link control that, opened fresh, shows the same session. On a real file:
+# made by the Link control that, opened fresh, shows the same session; a branch beside its parent
+# (regress of the two scenarios). On a real file:
 # SoulSageWeapon.root.ainb's BoolSelector #1 reads the output Bool of its query #0 (a stub), and its
 # ExecuteGenericDummyAction #2 runs below it; with --restart the command starts at every frame, so
 # both are updated at each.
@@ -287,3 +288,39 @@ def test_a_link_keeps_a_branch_whose_parent_was_discarded_and_a_run_with_other_o
     browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[1].value;"
                            "s.dispatchEvent(new Event('change'))")
     assert again.text("ainb-trace") == cli_trace(native, path, forced, tmp_path)
+
+
+def test_a_branch_beside_its_parent_is_regress_of_their_two_scenarios(browser, page, corpus, native, tmp_path,
+                                                                     downloads):
+    path = corpus / FILE
+    p = start_run(browser, page, path)
+    assert p.d.find_element(By.ID, "w-br-beside").get_attribute("disabled") == "true"  # no parent yet
+    to_frame(p, 4)
+    p.set_value("w-w-out-node", 0)
+    p.set_value("w-w-out-name", "Bool")
+    p.set_value("w-w-out-value", "true")
+    p.click("w-w-outputs")
+    name = "#0 Bool = true from frame 4"
+    assert branch_names(browser) == ["run 1", name]
+    scenario = exported(p, downloads)
+    trace, status = p.text("ainb-trace"), p.text("ainb-status")
+    p.click("w-br-beside")
+    assert p.text("w-status") == f"Compare: {name} beside run 1."
+    # The CLI's regress of the file under each branch's scenario, the files named as the page names them.
+    (tmp_path / "run 1.json").write_text("{}")
+    (tmp_path / f"{name}.json").write_text(json.dumps(scenario))
+    expected = native("regress", path, path, *FLAGS, "--scenario", "run 1.json", "--edited-scenario", f"{name}.json",
+                      cwd=tmp_path)
+    assert expected.returncode == 1, expected.stderr
+    assert p.text("w-report").replace("/scratch/", "") == expected.stdout
+    assert f"the run of run 1.json does" in expected.stdout
+    # Both graphs, labelled by their scenarios, the first difference marked on each and on the timeline.
+    assert p.view("return Array.from(d.querySelectorAll('#sides .side-label'), (e) => e.textContent)") == [
+        f"run 1.json: {path.name}", f"{name}.json: {path.name}"]
+    marked = p.view("return Array.from(d.querySelectorAll('#sides .side'), "
+                    "(s) => s.querySelectorAll('.first-difference').length)")
+    assert len(marked) == 2 and all(n >= 1 for n in marked)
+    assert p.view("return d.querySelectorAll('#timeline .first-difference').length") == 1
+    # The debugger stays on the branch.
+    assert p.text("ainb-trace") == trace
+    assert p.text("ainb-status") == status

@@ -3,47 +3,63 @@
 // --- Timeline -----------------------------------------------------------------------------------
 const timeline = $("timeline");
 let placeCursor = () => {};
+// Two layers: the run's (activity, commands, blackboard changes, alerts, the first difference),
+// drawn again only when the width changes, and the selected node's spans and results, drawn again
+// when the selection changes (a debugger stepping event by event changes it at nearly every step).
+let runLayerWidth = -1;
+const runLayer = svgElement("g");
+const nodeLayer = svgElement("g");
+const legend = svgElement("text");
+const cursor = svgElement("line", { y1: 0, class: "cursor" });
+timeline.append(runLayer, nodeLayer, legend, cursor);
 const drawTimeline = () => {
   if (!timed) return;
   const rowsPerSide = 24;
   const height = 14 + rowsPerSide * sides.length + 12;
   const width = timeline.clientWidth || 800;
   const x = (f) => 4 + (f / Math.max(frames, 1)) * (width - 8);
-  timeline.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  timeline.style.height = `${height}px`;
-  timeline.replaceChildren();
+  if (width !== runLayerWidth) {
+    runLayerWidth = width;
+    timeline.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    timeline.style.height = `${height}px`;
+    const parts = [];
+    sides.forEach((side, s) => {
+      const top = s * rowsPerSide;
+      const T = side.timeline;
+      const most = Math.max(1, ...T.activity);
+      T.activity.forEach((n, f) => {
+        if (n === 0) return;
+        const h = (n / most) * 10;
+        parts.push(svgElement("rect", { x: x(f) - 0.5, y: top + 11 - h, width: Math.max(1, x(1) - x(0)), height: h, class: "activity" }));
+      });
+      for (const [f, name] of T.commands) parts.push(svgElement("line", { x1: x(f), x2: x(f), y1: top, y2: top + 12, class: "command" }, `frame ${f}: command ${name}`));
+      for (const [name, file] of Object.entries(T.files)) {
+        for (const [entry, changes] of Object.entries(file.blackboard)) {
+          for (const [f, v] of changes) parts.push(svgElement("line", { x1: x(f), x2: x(f), y1: top + 13, y2: top + 17, class: "change" }, `frame ${f}: ${entry} = ${v} (${name})`));
+        }
+        for (const [f, node, message] of file.alerts) parts.push(svgElement("line", { x1: x(f), x2: x(f), y1: top + 13, y2: top + 17, class: "alert" }, `frame ${f}: alert of #${node}: ${message}`));
+      }
+    });
+    if (difference) parts.push(svgElement("line", { x1: x(difference.frame), x2: x(difference.frame), y1: 0, y2: height - 12, class: "first-difference" }, `frame ${difference.frame}: the first difference`));
+    runLayer.replaceChildren(...parts);
+    legend.setAttribute("x", 4);
+    legend.setAttribute("y", height - 2);
+    cursor.setAttribute("y2", height);
+  }
+  const spans = [];
   sides.forEach((side, s) => {
     const top = s * rowsPerSide;
-    const T = side.timeline;
-    const most = Math.max(1, ...T.activity);
-    T.activity.forEach((n, f) => {
-      if (n === 0) return;
-      const h = (n / most) * 10;
-      timeline.append(svgElement("rect", { x: x(f) - 0.5, y: top + 11 - h, width: Math.max(1, x(1) - x(0)), height: h, class: "activity" }));
-    });
-    for (const [f, name] of T.commands) timeline.append(svgElement("line", { x1: x(f), x2: x(f), y1: top, y2: top + 12, class: "command" }, `frame ${f}: command ${name}`));
-    for (const [name, file] of Object.entries(T.files)) {
-      for (const [entry, changes] of Object.entries(file.blackboard)) {
-        for (const [f, v] of changes) timeline.append(svgElement("line", { x1: x(f), x2: x(f), y1: top + 13, y2: top + 17, class: "change" }, `frame ${f}: ${entry} = ${v} (${name})`));
-      }
-      for (const [f, node, message] of file.alerts) timeline.append(svgElement("line", { x1: x(f), x2: x(f), y1: top + 13, y2: top + 17, class: "alert" }, `frame ${f}: alert of #${node}: ${message}`));
-    }
     const node = selectedOn(s);
     const track = node >= 0 ? trackOf(s, fileOn(s, state.file), node) : null;
-    if (track) {
-      for (let i = 0; i < track.spans.length; i += 2) {
-        const end = track.spans[i + 1] < 0 ? frames : track.spans[i + 1];
-        timeline.append(svgElement("rect", { x: x(track.spans[i]), y: top + 18, width: Math.max(1, x(end) - x(track.spans[i])), height: 2, class: "span" }));
-      }
-      for (const [first, count, result] of track.updates) timeline.append(svgElement("rect", { x: x(first), y: top + 20, width: Math.max(1, x(first + count) - x(first)), height: 3, class: result }));
+    if (!track) return;
+    for (let i = 0; i < track.spans.length; i += 2) {
+      const end = track.spans[i + 1] < 0 ? frames : track.spans[i + 1];
+      spans.push(svgElement("rect", { x: x(track.spans[i]), y: top + 18, width: Math.max(1, x(end) - x(track.spans[i])), height: 2, class: "span" }));
     }
+    for (const [first, count, result] of track.updates) spans.push(svgElement("rect", { x: x(first), y: top + 20, width: Math.max(1, x(first + count) - x(first)), height: 3, class: result }));
   });
-  if (difference) timeline.append(svgElement("line", { x1: x(difference.frame), x2: x(difference.frame), y1: 0, y2: height - 12, class: "first-difference" }, `frame ${difference.frame}: the first difference`));
-  const text = svgElement("text", { x: 4, y: height - 2 });
-  text.textContent = `${sides.length > 1 ? "each side: " : ""}updates per frame, commands (blue), blackboard changes, alerts${state.node >= 0 ? `; #${state.node}: spans and results` : ""}${difference ? "; the first difference (red)" : ""}`;
-  timeline.append(text);
-  const cursor = svgElement("line", { y1: 0, y2: height, class: "cursor" });
-  timeline.append(cursor);
+  nodeLayer.replaceChildren(...spans);
+  legend.textContent = `${sides.length > 1 ? "each side: " : ""}updates per frame, commands (blue), blackboard changes, alerts${state.node >= 0 ? `; #${state.node}: spans and results` : ""}${difference ? "; the first difference (red)" : ""}`;
   placeCursor = () => {
     cursor.setAttribute("x1", x(state.frame));
     cursor.setAttribute("x2", x(state.frame));

@@ -1,6 +1,7 @@
 // The page of a regression: two sides, the pairing of their nodes, the first difference and the
 // edits.
 
+#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -31,8 +32,15 @@ Page regress_page(const simulation::RegressResult& result, const simulation::Reg
                   const PageOptions& options) {
   if (!runs.original.graph) throw std::invalid_argument("regress_page: no original run");
   const auto dot = detail::dot_program(options);
+  // Two scenarios (a debugger's branches) name the sides by their files' names; one scenario, the
+  // files' roles.
+  const bool two_scenarios = runs.edited_scenario != runs.scenario;
+  const auto named = [](const std::string& scenario) {
+    return std::filesystem::path(scenario).filename().string();
+  };
   std::vector<detail::Side> sides;
-  sides.push_back(kept_side(runs.original, runs.original_events, dot, "a", "original"));
+  sides.push_back(kept_side(runs.original, runs.original_events, dot, "a",
+                            two_scenarios ? named(runs.scenario) : "original"));
   nlohmann::json regress{{"scenario", runs.scenario},
                          {"scenarios", result.scenarios},
                          {"events", result.events},
@@ -40,7 +48,8 @@ Page regress_page(const simulation::RegressResult& result, const simulation::Reg
                          {"pairing", nlohmann::json::object()},
                          {"edits", nlohmann::json::array()}};
   if (runs.edited.graph) {
-    sides.push_back(kept_side(runs.edited, runs.edited_events, dot, "b", "edited"));
+    sides.push_back(kept_side(runs.edited, runs.edited_events, dot, "b",
+                              two_scenarios ? named(runs.edited_scenario) : "edited"));
     const auto pairings = simulation::pair_files(*runs.original.graph, *runs.edited.graph);
     for (const auto& [file, pairing] : pairings) {
       regress["pairing"][file] = {{"edited_of", pairing.edited_of},

@@ -195,19 +195,22 @@ std::vector<Edit> actor_edits(const runtime::Graph& original, const runtime::Gra
   return edits;
 }
 
-RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
-                      const std::vector<Scenario>& scenarios, const RunOptions& options,
-                      RegressRuns* kept) {
+namespace {
+
+// Each pair: the scenario the original runs, the one the edited file runs.
+using ScenarioPairs = std::vector<std::pair<Scenario, Scenario>>;
+
+RegressResult regress_pairs(const std::filesystem::path& original,
+                            const std::filesystem::path& edited, const ScenarioPairs& runs,
+                            const RunOptions& options, RegressRuns* kept, const RunLabels& labels) {
   RegressResult result;
-  std::vector<Scenario> runs = scenarios;
-  if (runs.empty()) {
-    runs.emplace_back();
-    runs.back().name = "(no scenario)";
-  }
   Entered entered;
   std::shared_ptr<const runtime::Graph> original_graph, edited_graph;
   NodePairings pairings;
-  for (const auto& scenario : runs) {
+  for (const auto& run_pair : runs) {
+    // Named references, not structured bindings: clang 14's lambdas cannot capture those.
+    const Scenario& scenario = run_pair.first;
+    const Scenario& edited_scenario = run_pair.second;
     TraceCollector a(options.max_held_events), b(options.max_held_events);
     // Which side an error is of: both files often have the same internal name.
     auto with_side = [](const char* side, const std::filesystem::path& file, auto&& f) {
@@ -217,25 +220,28 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
         throw std::runtime_error(fmt::format("{} ({}): {}", side, file.string(), e.what()));
       }
     };
-    auto run = [&](const std::filesystem::path& file, const RunOptions& o, TraceCollector& trace) {
-      auto summary = simulate(file, scenario, o, &trace);
+    auto run = [](const std::filesystem::path& file, const Scenario& played, const RunOptions& o,
+                  TraceCollector& trace) {
+      auto summary = simulate(file, played, o, &trace);
       if (!summary.fault.empty())
         throw std::runtime_error("the run stopped on a fault: " + summary.fault);
       return summary;
     };
     Summary sa, sb;
-    with_side("original", original, [&] { sa = run(original, options, a); });
+    with_side("original", original, [&] { sa = run(original, scenario, options, a); });
     // The edited file runs the command the original started, by name: its first command may be
     // another one.
     auto edited_options = options;
     edited_options.command = sa.started;
     std::optional<std::string> does_not_fit;
-    with_side("edited", edited,
-              [&] { does_not_fit = misfit([&] { sb = run(edited, edited_options, b); }); });
+    with_side("edited", edited, [&] {
+      does_not_fit = misfit([&] { sb = run(edited, edited_scenario, edited_options, b); });
+    });
     // The runs a look at them shows: this scenario's, until a later one's replace them.
     const auto keep = [&] {
       if (kept == nullptr) return;
       *kept = {.scenario = scenario.name,
+               .edited_scenario = edited_scenario.name,
                .original = std::move(sa),
                .edited = std::move(sb),
                .original_events = std::move(a.events),
@@ -246,7 +252,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
       // What the scenario or the command names, which the original has, is gone: a difference.
       Difference d;
       d.scenario = scenario.name;
-      d.explanation = "the edited file does not fit this run: " + *does_not_fit;
+      d.explanation = labels.edited + " does not fit this run: " + *does_not_fit;
       result.difference = std::move(d);
       ++result.scenarios;
       return result;
@@ -256,7 +262,7 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
     result.not_honoured = sb.not_honoured;
     pairings = pair_files(*original_graph, *edited_graph);
     ++result.scenarios;
-    if (auto d = first_difference(a.events, b.events, sa.file, sb.file, &pairings)) {
+    if (auto d = first_difference(a.events, b.events, sa.file, sb.file, &pairings, labels)) {
       d->scenario = scenario.name;
       result.events += d->index;
       result.difference = std::move(d);
@@ -279,6 +285,31 @@ RegressResult regress(const std::filesystem::path& original, const std::filesyst
                                      edit.file != top));
   }
   return result;
+}
+
+}  // namespace
+
+RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
+                      const std::vector<Scenario>& scenarios, const RunOptions& options,
+                      RegressRuns* kept) {
+  ScenarioPairs runs;
+  for (const auto& s : scenarios)
+    runs.emplace_back(s, s);
+  if (runs.empty()) {
+    Scenario none;
+    none.name = "(no scenario)";
+    runs.emplace_back(none, none);
+  }
+  return regress_pairs(original, edited, runs, options, kept, {});
+}
+
+RegressResult regress_scenarios(const std::filesystem::path& original,
+                                const std::filesystem::path& edited, const Scenario& first,
+                                const Scenario& second, const RunOptions& options,
+                                RegressRuns* kept) {
+  return regress_pairs(
+      original, edited, {{first, second}}, options, kept,
+      {.original = "the run of " + first.name, .edited = "the run of " + second.name});
 }
 
 std::optional<Difference> first_difference(const std::vector<TraceEvent>& a,

@@ -348,6 +348,29 @@
     debug,
     run,
     showPage,
+    // Two branches side by side: `ainb regress FILE FILE --scenario A --edited-scenario B --html`,
+    // its page in the view; the trace and the cursor stay the branch's.
+    compare: async (parent, branch) => {
+      if (busy) return;
+      busy = true;
+      enable();
+      status("Compare…");
+      const fileName = (b) => b.name.replace(/[/\\]/g, "_");
+      try {
+        const result = await call("regress", [branch.file, branch.file, { ...branch.options, scenario: parent.scenario ?? {},
+          editedScenario: branch.scenario ?? {}, names: [fileName(parent), fileName(branch)], html: true }]);
+        $("w-report").classList.remove("failed");
+        $("w-report").textContent = result.report;
+        await showPage(result.page);
+        status(`Compare: ${branch.name} beside ${parent.name}.`);
+      } catch (e) {
+        status(`Compare: ${e.message}`, true);
+      } finally {
+        busy = false;
+        enable();
+        count("finished");
+      }
+    },
     setScenario: (value) => {
       $("w-scenario").value = value === undefined ? "" : JSON.stringify(value, null, 2);
       scenarioState();

@@ -91,7 +91,7 @@ function typedValue(text) {
   }
 }
 
-function whatIfPanel({ $, debug, run, setScenario, showPage }) {
+function whatIfPanel({ $, debug, run, setScenario, showPage, compare }) {
   const branches = [];  // {id, name, file, top, options, scenario, trace, page, parent, difference, intervention}
   let shownBranch = null;
   let nextBranch = 1;
@@ -123,6 +123,7 @@ function whatIfPanel({ $, debug, run, setScenario, showPage }) {
     const d = shownBranch && shownBranch.difference;
     $("w-br-diff").textContent = !parent ? "" : d ? `first difference from ${parent.name}: frame ${d.frame} event ${d.event}` : `the same trace as ${parent.name}`;
     $("w-br-discard").disabled = !shownBranch;
+    $("w-br-beside").disabled = !parent;
   }
   // Shows `branch` (null: none) with the cursor at `where` (default: the event the cursor is at).
   function show(branch, where = undefined) {
@@ -139,6 +140,12 @@ function whatIfPanel({ $, debug, run, setScenario, showPage }) {
   $("w-br-name").onchange = () => {
     if (shownBranch) shownBranch.name = $("w-br-name").value.trim() || shownBranch.name;
     draw();
+  };
+  // The shown branch beside the run it branched from: regress's page of the two runs (the file
+  // under each one's scenario), the first difference marked on both graphs and the timeline.
+  $("w-br-beside").onclick = async () => {
+    const parent = shownBranch && branches.find((b) => b.id === shownBranch.parent);
+    if (parent) await compare(parent, shownBranch);
   };
   $("w-br-discard").onclick = () => {
     const gone = shownBranch;

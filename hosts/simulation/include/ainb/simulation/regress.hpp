@@ -72,6 +72,7 @@ std::vector<Edit> actor_edits(const runtime::Graph& original, const runtime::Gra
 // has no graph and no events.
 struct RegressRuns {
   std::string scenario;
+  std::string edited_scenario;  // the edited file's, which regress_scenarios lets differ
   Summary original, edited;
   std::vector<TraceEvent> original_events, edited_events;
 };
@@ -81,6 +82,13 @@ struct RegressRuns {
 RegressResult regress(const std::filesystem::path& original, const std::filesystem::path& edited,
                       const std::vector<Scenario>& scenarios, const RunOptions& options,
                       RegressRuns* kept = nullptr);
+// The original under `first` and the edited file under `second` (a debugger's branch against the
+// run it branched from: the same file twice): one comparison, as regress makes it, whose
+// explanation names the runs by their scenarios.
+RegressResult regress_scenarios(const std::filesystem::path& original,
+                                const std::filesystem::path& edited, const Scenario& first,
+                                const Scenario& second, const RunOptions& options,
+                                RegressRuns* kept = nullptr);
 void print_regress(const RegressResult& result, std::ostream& out);
 
 }  // namespace ainb::simulation
