@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 import pytest
-from ainb_pytest import required
+from git_repo import git, new_repository
 
 NAME = "PlayerCamera.root.ainb"
 ADDED = "Accessory_Battery.root.ainb"
@@ -20,23 +20,11 @@ EDIT = [
 ]
 
 
-def git(repo, *args) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
-
-
 @pytest.fixture
 def repo(tmp_path, corpus, cli):
     """A repository with the driver set up and two commits: the real file, then its
     GameCameraType default 0 -> 3."""
-    if not shutil.which("git"):
-        required("git missing (scripts/install-deps.sh installs it)")
-    repo = tmp_path / "mod"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    for key, value in (("user.name", "Modder"), ("user.email", "modder@example.org"), ("commit.gpgsign", "false")):
-        git(repo, "config", key, value)
+    repo = new_repository(tmp_path / "mod")
     (repo / ".gitattributes").write_text("*.ainb diff=ainb\n")
     git(repo, "config", "diff.ainb.command", f"{shlex.quote(os.environ['AINB_CLI'])} diff --git")
     shutil.copy(corpus / "ainb" / NAME, repo / NAME)

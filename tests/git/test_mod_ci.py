@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 from ainb_pytest import required
+from git_repo import git, new_repository
 
 try:
     import yaml  # python3-yaml (scripts/install-deps.sh tests): the workflow's steps are read, then run
@@ -37,12 +38,6 @@ def differs(before: float, after: float) -> str:
     )
 
 NOT_FAILING = "ainb-review: AI files behave differently (reported, not failing: --fail-on-different makes it fail)"
-
-
-def git(repo, *args) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def set_threshold(cli, file: pathlib.Path, value: float, work: pathlib.Path):
@@ -75,13 +70,8 @@ def env(tmp_path):
 def repo(tmp_path, corpus, cli):
     """A mod with the example's files in place and two commits: the game's file, then its
     threshold edited 3 -> 20."""
-    if not shutil.which("git"):
-        required("git missing (scripts/install-deps.sh installs it)")
-    repo = tmp_path / "mod"
-    (repo / "AI").mkdir(parents=True)
-    git(repo, "init", "-q")
-    for key, value in (("user.name", "Modder"), ("user.email", "modder@example.org"), ("commit.gpgsign", "false")):
-        git(repo, "config", key, value)
+    repo = new_repository(tmp_path / "mod")
+    (repo / "AI").mkdir()
     for name in (WORKFLOW, HOOKS, SCRIPT):
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(EXAMPLE / name, repo / name)  # keeps the script's executable bit
@@ -228,11 +218,7 @@ def test_the_hook_reviews_the_staged_files_against_head(repo, env, cli, corpus, 
 
 def test_the_hook_on_a_first_commit(tmp_path, env, corpus):
     # No HEAD yet: every staged AI file is added (a difference, reported).
-    if not shutil.which("git"):
-        required("git missing (scripts/install-deps.sh installs it)")
-    repo = tmp_path / "new"
-    repo.mkdir()
-    git(repo, "init", "-q")
+    repo = new_repository(tmp_path / "new")
     shutil.copy2(EXAMPLE / HOOKS, repo / HOOKS)
     (repo / "scripts").mkdir()
     shutil.copy2(EXAMPLE / SCRIPT, repo / SCRIPT)

@@ -7,17 +7,11 @@ import shutil
 import subprocess
 
 import pytest
-from ainb_pytest import required
+from git_repo import git, new_repository
 
 EDITED = "PlayerCamera.root.ainb"
 REMOVED = "Accessory_Battery.root.ainb"
 ADDED = "EnemyBase_FrozenInIce.actionseq.root.ainb"
-
-
-def git(repo, *args) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def review(repo, *args):
@@ -29,13 +23,8 @@ def review(repo, *args):
 def repo(tmp_path, corpus, cli):
     """Two commits: the game's files, then one edited through the text form (GameCameraType
     0 -> 3), one removed and one added, in a subfolder as a mod keeps them."""
-    if not shutil.which("git"):
-        required("git missing (scripts/install-deps.sh installs it)")
-    repo = tmp_path / "mod"
-    (repo / "AI").mkdir(parents=True)
-    git(repo, "init", "-q")
-    for key, value in (("user.name", "Modder"), ("user.email", "modder@example.org"), ("commit.gpgsign", "false")):
-        git(repo, "config", key, value)
+    repo = new_repository(tmp_path / "mod")
+    (repo / "AI").mkdir()
     for name in (EDITED, REMOVED):
         shutil.copy(corpus / "ainb" / name, repo / "AI" / name)
     (repo / "README.md").write_text("a mod\n")

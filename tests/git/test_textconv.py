@@ -8,27 +8,15 @@ import shutil
 import subprocess
 
 import pytest
-from ainb_pytest import required
+from git_repo import git, new_repository
 
 NAME = "PlayerCamera.root.ainb"
-
-
-def git(repo, *args) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
-    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 @pytest.fixture
 def repo(tmp_path, corpus, cli):
     """A repository with two commits: the real file, then its GameCameraType default 0 -> 3."""
-    if not shutil.which("git"):
-        required("git missing (scripts/install-deps.sh installs it)")
-    repo = tmp_path / "mod"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    for key, value in (("user.name", "Modder"), ("user.email", "modder@example.org"), ("commit.gpgsign", "false")):
-        git(repo, "config", key, value)
+    repo = new_repository(tmp_path / "mod")
     shutil.copy(corpus / "ainb" / NAME, repo / NAME)
     git(repo, "add", NAME)
     git(repo, "commit", "-q", "-m", "the game's file")
