@@ -31,7 +31,7 @@ const debuggerScript = `(() => {
 ${classic(text(debuggerMjs), debuggerMjs)}
 ${text(debugJs)}
 ${text(whatIfJs)}
-self.AinbDebugger = { Session, parseBreakpoint, breakpointText, debugPanel, whatIfPanel, intervened };
+self.AinbDebugger = { Session, parseBreakpoint, breakpointText, breakpointLink, debugPanel, whatIfPanel, intervened };
 })();`;
 
 // The option table as the module itself reports it, each row with its name in the JavaScript

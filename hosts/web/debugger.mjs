@@ -34,13 +34,25 @@ function sameValue(traced, typed) {
 }
 
 // A breakpoint from its text in a link: `enter:N`, `leave:N`, `update:N[:RESULT]` (N, or FILE#N
-// for a module's node), `written:NAME`, `equal:NAME:VALUE`, `command[:NAME]`, `alert[:N]`.
-// Throws an Error that says what is wrong.
+// for a module's node), `written:NAME`, `equal:NAME:VALUE`, `command[:NAME]`, `alert[:N]`, after
+// which a link may put `off,` (switched off) and `frames=F-T,` (either end may be left out). They
+// come first because a value may hold any character. Throws an Error that says what is wrong.
 export function parseBreakpoint(text) {
-  const [kind, ...args] = text.split(':');
+  const b = {};
+  let rest = text;
+  for (let m; (m = /^(off|frames=(\d*)-(\d*)),/.exec(rest)); rest = rest.slice(m[0].length)) {
+    if (m[1] === 'off') b.enabled = false;
+    else if (m[2] === '' && m[3] === '') throw new Error(`breakpoint "${text}": "frames=-" names no frame (frames=F-T, F- or -T)`);
+    else {
+      if (m[2] !== '') b.from = Number(m[2]);
+      if (m[3] !== '') b.to = Number(m[3]);
+      if (b.from > b.to) throw new Error(`breakpoint "${text}": frames ${b.from}-${b.to} end before they begin`);
+    }
+  }
+  const [kind, ...args] = rest.split(':');
   const row = breakpointKinds[kind];
   if (!row) throw new Error(`breakpoint "${text}": unknown kind "${kind}" (expected one of: ${Object.keys(breakpointKinds).join(', ')})`);
-  const b = { kind };
+  b.kind = kind;
   const node = (spec) => {
     const hash = spec.lastIndexOf('#');
     const number = hash < 0 ? spec : spec.slice(hash + 1);
@@ -68,11 +80,18 @@ export function parseBreakpoint(text) {
   return b;
 }
 
-// A breakpoint as a person reads it (the list's lines) and as a link writes it.
+// A breakpoint as a person reads it (the list's lines, where its frames and switch are shown apart).
 export function breakpointText(b) {
   const node = b.node === undefined ? '' : `${b.file ? `${b.file}#` : ''}${b.node}`;
   const args = { enter: [node], leave: [node], update: [node, b.result], written: [b.name], equal: [b.name, b.value], command: [b.name], alert: [node] }[b.kind] ?? [];
   return [b.kind, ...args.filter((a) => a !== undefined && a !== '')].join(':');
+}
+
+// A breakpoint as a link writes it: its text after its switch and frames, which parseBreakpoint reads.
+export function breakpointLink(b) {
+  const off = b.enabled === false ? 'off,' : '';
+  const frames = b.from !== undefined || b.to !== undefined ? `frames=${b.from ?? ''}-${b.to ?? ''},` : '';
+  return off + frames + breakpointText(b);
 }
 
 // A run's trace and a cursor over it. The cursor is an event's position in the trace (its line,

@@ -89,6 +89,12 @@ def test_clicking_a_node_shows_its_properties_and_events(patrol, browse):
     at2, at3 = browse(page, "frame=2&node=4", ["snap", "key:ArrowRight", "snap"])
     assert "Output values at frame 2DistanceLeft3.5Events" in at2["panel"]
     assert "Output values at frame 3DistanceLeft0 (changed)Events" in at3["panel"]
+    # Its spans and results on the timeline: a bar for each Enter, the results its updates had.
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    mine = [e for e in events if e.get("node") == 4]
+    assert snap["bars"]["span"] == sum(e["event"] == "enter" for e in mine)
+    assert {k for k in snap["bars"] if k != "span"} == {e["result"][0] for e in mine if e["event"] == "update"}
+    assert snap["selected_in_pane"] == [True]
 
 
 def test_a_page_without_graphviz_lays_its_graphs_out_itself_and_says_how_to_get_dots(cli, patrol, browse, tmp_path):
@@ -148,3 +154,7 @@ def test_a_real_file_with_modules(cli, corpus, browse, tmp_path):
     assert before["file"] == "Toby.utility.root.ainb" and before["panel"].count(f"calls{module}") == 1
     assert after["file"] == module and after["hash"] == f"#file={index}&frame=300"
     check_frame(after, trace, module, 300)
+    # Selecting a node out of view scrolls its pane to it: the graph's last node, then its first.
+    last = len(data["sides"][0]["files"][0]["nodes"]) - 1
+    at_last, at_first = browse(page, "frame=300", [f"node:{last}", "snap", "node:0", "snap"])
+    assert at_last["selected_in_pane"] == [True] and at_first["selected_in_pane"] == [True]

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 import { corpus, corpusFolders, example, nativeAinb, webDir } from './support.mjs';
 
-const { Session, parseBreakpoint, breakpointText } = await import(pathToFileURL(path.join(webDir, 'debugger.mjs')).href);
+const { Session, parseBreakpoint, breakpointText, breakpointLink } = await import(pathToFileURL(path.join(webDir, 'debugger.mjs')).href);
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ainb-debugger-'));
 const native = (...args) => {
@@ -46,6 +46,8 @@ test('breakpoints stop at the events of the native trace: each kind', () => {
   // Frames limit them; a disabled one never stops; the first of several in trace order.
   assert.deepEqual(stops(s, [{ ...parseBreakpoint('update:4'), from: 2, to: 3 }]), [9, 13]);
   assert.deepEqual(stops(s, [{ ...parseBreakpoint('enter:4'), enabled: false }]), []);
+  assert.deepEqual(at('frames=2-3,update:4'), [9, 13]);
+  assert.deepEqual(at('off,enter:4'), []);
   const hit = s.find([parseBreakpoint('update:2'), parseBreakpoint('enter:2')], -1);
   assert.deepEqual(hit, { at: 36, breakpoint: parseBreakpoint('enter:2') });
 });
@@ -92,6 +94,14 @@ test('breakpoints as text: read, written back, and what is wrong with a bad one'
   for (const text of ['enter:4', 'leave:Mod.module.ainb#3', 'update:1:Failure', 'written:IsEnemyNear', 'equal:Name:a:b', 'command', 'command:Alert', 'alert', 'alert:7'])
     assert.equal(breakpointText(parseBreakpoint(text)), text);
   assert.deepEqual(parseBreakpoint('equal:Speed:2.5'), { kind: 'equal', name: 'Speed', value: '2.5' });
+  // A link's form keeps the frames and the switch, which the list shows apart from the text.
+  for (const text of ['off,enter:4', 'frames=2-3,update:4', 'off,frames=5-,equal:Name:off,frames=1-2', 'frames=-9,command'])
+    assert.equal(breakpointLink(parseBreakpoint(text)), text);
+  assert.deepEqual(parseBreakpoint('off,frames=2-3,update:4:Success'), { kind: 'update', node: 4, result: 'Success', enabled: false, from: 2, to: 3 });
+  assert.equal(breakpointText(parseBreakpoint('off,frames=2-3,enter:4')), 'enter:4');
+  assert.throws(() => parseBreakpoint('frames=-,enter:4'), { message: 'breakpoint "frames=-,enter:4": "frames=-" names no frame (frames=F-T, F- or -T)' });
+  assert.throws(() => parseBreakpoint('frames=9-3,enter:4'), { message: 'breakpoint "frames=9-3,enter:4": frames 9-3 end before they begin' });
+  assert.throws(() => parseBreakpoint('on,enter:4'), { message: 'breakpoint "on,enter:4": unknown kind "on,enter" (expected one of: enter, leave, update, written, equal, command, alert)' });
   assert.throws(() => parseBreakpoint('stop:3'), { message: 'breakpoint "stop:3": unknown kind "stop" (expected one of: enter, leave, update, written, equal, command, alert)' });
   assert.throws(() => parseBreakpoint('enter:x'), { message: 'breakpoint "enter:x": "x" is not a node number (N or FILE#N)' });
   assert.throws(() => parseBreakpoint('enter'), { message: 'breakpoint "enter": expected enter:N' });

@@ -181,6 +181,12 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     browser.execute_script("document.getElementById('w-break-box').open = true")
     p.set_value("w-b-text", "update:3")
     browser.find_element(By.ID, "w-b-add").click()
+    # A second, limited to frames and switched off: the link keeps both.
+    p.set_value("w-b-text", "command")
+    p.set_value("w-b-from", 2)
+    p.set_value("w-b-to", 9)
+    browser.find_element(By.ID, "w-b-add").click()
+    browser.find_elements(By.CSS_SELECTOR, "#w-b-list input[type=checkbox]")[1].click()
     # The first branch shown, the cursor moved by keys to an event inside a frame.
     browser.execute_script("const s = document.getElementById('w-br-list'); s.value = s.options[1].value;"
                            "s.dispatchEvent(new Event('change'))")
@@ -207,6 +213,7 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     params = urllib.parse.parse_qsl(fragment, keep_blank_values=True)
     assert [(k, json.loads(v) if k == "branch" else v) for k, v in params] == [
         ("open", path.as_uri()), ("frames", "30"), ("restart", ""), ("break", "update:3"),
+        ("break", "off,frames=2-9,command"),
         ("branch", {"name": "run 1"}),
         ("branch", {"name": names[1], "from": 1, "intervention": outputs}),
         ("branch", {"name": names[2], "from": 2, "intervention": rule}),
@@ -215,6 +222,9 @@ def test_a_link_made_by_the_link_control_opens_the_same_session(browser, page, c
     browser.get("about:blank")
     again = Page(browser, page, f"#{fragment}")
     assert {key: again.text(key) for key in session} == session
+    assert session["w-b-list"] == " update:3 × command (frames 2–9) ×"
+    assert [c.is_selected() for c in browser.find_elements(By.CSS_SELECTOR, "#w-b-list input[type=checkbox]")] == [
+        True, False]
     assert branch_names(browser) == names
     assert shown_branch(browser) == names[1]
     assert browser.find_element(By.ID, "w-scenario").get_attribute("value") == scenario

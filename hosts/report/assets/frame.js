@@ -105,12 +105,13 @@ const go = (change) => {
   drawFrame();
   if (fileChanged) firstView();
   if (fileChanged || nodeChanged) {
+    drawTimeline();
+    // Last: scrolling lays the page out, which each change made after it would make again.
     sides.forEach((_, s) => {
       const n = selectedOn(s);
       const g = n >= 0 ? graphElement(s, fileOn(s, state.file), `n${n}`) : null;
-      if (g) g.scrollIntoView({ block: "nearest", inline: "nearest" });
+      if (g) reveal(g);
     });
-    drawTimeline();
   }
   writeHash();
 };

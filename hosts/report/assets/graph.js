@@ -44,6 +44,16 @@ const firstView = () => {
   const target = selectedOn(0) >= 0 ? graphElement(0, fileOn(0, state.file), `n${selectedOn(0)}`) : graphElement(0, state.file, "c0");
   if (target) target.scrollIntoView({ block: "center", inline: "center" });
 };
+// Scrolls a side's pane to show a node. Not scrollIntoView, which scrolls the pages around this
+// one too and so lays them out (the WebAssembly page's holds the whole trace).
+const reveal = (g) => {
+  const pane = g.closest(".side");
+  if (!pane) return;
+  const r = g.getBoundingClientRect(), p = pane.getBoundingClientRect();
+  const by = (lo, hi, plo, phi) => (lo < plo ? lo - plo : hi > phi ? Math.min(hi - phi, lo - plo) : 0);
+  pane.scrollLeft += by(r.left, r.right, p.left, p.left + pane.clientWidth);
+  pane.scrollTop += by(r.top, r.bottom, p.top, p.top + pane.clientHeight);
+};
 const zoomBy = (factor) => {
   zoom = Math.min(4, Math.max(0.05, zoom * factor));
   applyZoom();

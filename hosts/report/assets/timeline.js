@@ -7,6 +7,7 @@ let placeCursor = () => {};
 // drawn again only when the width changes, and the selected node's spans and results, drawn again
 // when the selection changes (a debugger stepping event by event changes it at nearly every step).
 let runLayerWidth = -1;
+let timelineWidth = null;
 const runLayer = svgElement("g");
 const nodeLayer = svgElement("g");
 const legend = svgElement("text");
@@ -16,7 +17,9 @@ const drawTimeline = () => {
   if (!timed) return;
   const rowsPerSide = 24;
   const height = 14 + rowsPerSide * sides.length + 12;
-  const width = timeline.clientWidth || 800;
+  // Its width as last observed: reading clientWidth here would lay out the page at every step.
+  timelineWidth ??= timeline.clientWidth;
+  const width = timelineWidth || 800;
   const x = (f) => 4 + (f / Math.max(frames, 1)) * (width - 8);
   if (width !== runLayerWidth) {
     runLayerWidth = width;
@@ -46,19 +49,22 @@ const drawTimeline = () => {
     legend.setAttribute("y", height - 2);
     cursor.setAttribute("y2", height);
   }
-  const spans = [];
+  // The node's bars as one path per class: a node busy all run has thousands of them, and one
+  // element each made a debugger's step cost more than its whole redraw.
+  const bars = {};
+  const bar = (cls, from, to, y, h) => {
+    const w = Math.max(1, x(to) - x(from));
+    (bars[cls] ||= []).push(`M${x(from).toFixed(1)} ${y}h${w.toFixed(1)}v${h}h${(-w).toFixed(1)}z`);
+  };
   sides.forEach((side, s) => {
     const top = s * rowsPerSide;
     const node = selectedOn(s);
     const track = node >= 0 ? trackOf(s, fileOn(s, state.file), node) : null;
     if (!track) return;
-    for (let i = 0; i < track.spans.length; i += 2) {
-      const end = track.spans[i + 1] < 0 ? frames : track.spans[i + 1];
-      spans.push(svgElement("rect", { x: x(track.spans[i]), y: top + 18, width: Math.max(1, x(end) - x(track.spans[i])), height: 2, class: "span" }));
-    }
-    for (const [first, count, result] of track.updates) spans.push(svgElement("rect", { x: x(first), y: top + 20, width: Math.max(1, x(first + count) - x(first)), height: 3, class: result }));
+    for (let i = 0; i < track.spans.length; i += 2) bar("span", track.spans[i], track.spans[i + 1] < 0 ? frames : track.spans[i + 1], top + 18, 2);
+    for (const [first, count, result] of track.updates) bar(result, first, first + count, top + 20, 3);
   });
-  nodeLayer.replaceChildren(...spans);
+  nodeLayer.replaceChildren(...Object.entries(bars).map(([cls, d]) => svgElement("path", { d: d.join(""), class: cls })));
   legend.textContent = `${sides.length > 1 ? "each side: " : ""}updates per frame, commands (blue), blackboard changes, alerts${state.node >= 0 ? `; #${state.node}: spans and results` : ""}${difference ? "; the first difference (red)" : ""}`;
   placeCursor = () => {
     cursor.setAttribute("x1", x(state.frame));
@@ -75,4 +81,9 @@ let dragging = false;
 timeline.addEventListener("pointerdown", (e) => { dragging = true; go({ frame: frameAt(e) }); });
 timeline.addEventListener("pointermove", (e) => { if (dragging) go({ frame: frameAt(e) }); });
 window.addEventListener("pointerup", () => { dragging = false; });
-window.addEventListener("resize", () => drawTimeline());
+new ResizeObserver(([entry]) => {
+  const width = Math.round(entry.contentRect.width);
+  if (width === timelineWidth) return;
+  timelineWidth = width;
+  drawTimeline();
+}).observe(timeline);

@@ -500,7 +500,7 @@
       if (value === row.default) continue;
       parts.push(row.kind === "flag" ? [row.flag.slice(2), value ? "" : "false"] : [row.flag.slice(2), String(value)]);
     }
-    for (const b of debug.breakpoints()) parts.push(["break", AinbDebugger.breakpointText(b)]);
+    for (const b of debug.breakpoints()) parts.push(["break", AinbDebugger.breakpointLink(b)]);
     const all = whatIf.all();
     const position = new Map(all.map((b, i) => [b.id, i + 1]));
     const linkOptions = JSON.stringify(options("run"));
