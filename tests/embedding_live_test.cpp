@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "build_paths.hpp"
+#include "corpus.hpp"
 #include "game.hpp"
 #include "live.hpp"
 
@@ -71,9 +72,18 @@ TEST_CASE("live: the server's messages") {
   CHECK(game::base64("fo") == "Zm8=");
   CHECK(game::base64("foo") == "Zm9v");
   CHECK(game::base64(std::string("\0\xff\x10", 3)) == "AP8Q");
-  const auto hello = nlohmann::json::parse(game::hello_message(3, "a.root.ainb", "AINB"));
-  CHECK(hello ==
-        nlohmann::json{{"hello", {{"actor", 3}, {"file", "a.root.ainb"}, {"bytes", "QUlOQg=="}}}});
+  const std::vector<game::LiveFile> modules{{"b.module.ainb", "fo"}, {"c.module.ainb", ""}};
+  const auto hello =
+      nlohmann::json::parse(game::hello_message(3, {"a.root.ainb", "AINB"}, modules));
+  CHECK(hello == nlohmann::json{{"hello",
+                                 {{"actor", 3},
+                                  {"file", "a.root.ainb"},
+                                  {"bytes", "QUlOQg=="},
+                                  {"modules",
+                                   {{{"file", "b.module.ainb"}, {"bytes", "Zm8="}},
+                                    {{"file", "c.module.ainb"}, {"bytes", ""}}}}}}});
+  CHECK(nlohmann::json::parse(game::hello_message(
+            0, {"a.root.ainb", ""}, {}))["hello"]["modules"] == nlohmann::json::array());
   const std::string lines = "{\"frame\":5,\"event\":\"enter\"}\n";
   const auto frame = nlohmann::json::parse(game::frame_message(5, lines));
   CHECK(frame == nlohmann::json{{"frame", 5}, {"trace", lines}});
@@ -94,4 +104,27 @@ TEST_CASE("live: a held actor skips its ticks while the others tick on") {
   world.hold(1, false);
   world.frame();
   CHECK(world.actors()[1].walked > walked);
+}
+
+TEST_CASE("live: the hello carries the module files the actor's graph loaded") {
+  // The bundled example calls no module.
+  game::Game patrol({.file = test::examples_dir() / "patrol.root.ainb", .actors = 1});
+  CHECK(game::module_files(patrol.graph()).empty());
+
+  // A real file calling a module found beside it: the module is sent named as its trace events
+  // name it, with the bytes of the file on disk.
+  const auto corpus = test::corpus_dir();
+  if (corpus.empty()) return;
+  const auto folder = corpus / "wide/ainb";
+  game::Game sandworm({.file = folder / "Sandworm_Eat.actionseq.root.ainb", .actors = 1});
+  const auto modules = game::module_files(sandworm.graph());
+  REQUIRE(modules.size() == 1);
+  CHECK(modules[0].name == "BossCommon.ChanceTimeUpdate.module.ainb");
+  const auto disk = test::read_file(folder / "BossCommon.ChanceTimeUpdate.module.ainb");
+  CHECK(modules[0].bytes == std::string(disk.begin(), disk.end()));
+  const auto hello = nlohmann::json::parse(
+      game::hello_message(0, {"Sandworm_Eat.actionseq.root.ainb", "x"}, modules));
+  CHECK(hello["hello"]["modules"] ==
+        nlohmann::json::array({{{"file", "BossCommon.ChanceTimeUpdate.module.ainb"},
+                                {"bytes", game::base64(modules[0].bytes)}}}));
 }

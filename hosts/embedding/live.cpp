@@ -1,5 +1,6 @@
 #include "live.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <functional>
@@ -12,6 +13,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
+
+#include "ainb/runtime/graph.hpp"
 
 namespace ainb::game {
 
@@ -99,8 +102,35 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
-std::string hello_message(std::size_t actor, std::string_view file_name, std::string_view bytes) {
-  return dump({{"hello", {{"actor", actor}, {"file", file_name}, {"bytes", base64(bytes)}}}});
+std::vector<LiveFile> module_files(const runtime::Graph& graph) {
+  std::vector<LiveFile> files;
+  // Depth first, as simulation::actor_graphs walks them (the example depends on the runtime only);
+  // once each by name, as the page holds them.
+  const auto walk = [&](const auto& self, const runtime::Graph& caller) -> void {
+    for (const auto* module : caller.module_graphs()) {
+      const auto same = [&](const LiveFile& f) { return f.name == module->file_name(); };
+      if (!module || module->file_name() == graph.file_name() ||
+          std::any_of(files.begin(), files.end(), same))
+        continue;
+      const auto& bytes = module->model().bytes;
+      files.push_back({module->file_name(), std::string(bytes.begin(), bytes.end())});
+      self(self, *module);
+    }
+  };
+  walk(walk, graph);
+  return files;
+}
+
+std::string hello_message(std::size_t actor, const LiveFile& file,
+                          std::span<const LiveFile> modules) {
+  auto listed = nlohmann::json::array();
+  for (const auto& module : modules)
+    listed.push_back({{"file", module.name}, {"bytes", base64(module.bytes)}});
+  return dump({{"hello",
+                {{"actor", actor},
+                 {"file", file.name},
+                 {"bytes", base64(file.bytes)},
+                 {"modules", std::move(listed)}}}});
 }
 
 std::string frame_message(std::uint64_t frame, std::string_view trace) {
@@ -254,6 +284,13 @@ LiveServer::~LiveServer() {
 
 std::uint16_t LiveServer::port() const {
   return state_->port;
+}
+
+void LiveServer::set_hello(std::string hello) {
+  // `hello` is read on the server's thread, when a page connects: changed there too.
+  net::post(state_->io, [state = state_.get(), hello = std::move(hello)]() mutable {
+    state->hello = std::move(hello);
+  });
 }
 
 bool LiveServer::connected() const {

@@ -8,9 +8,14 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace ainb::runtime {
+class Graph;
+}
 
 namespace ainb::game {
 
@@ -38,11 +43,23 @@ class Remote {
   std::uint32_t steps_ = 0;
 };
 
+// A file the page opens: its name as the trace's events name it, and its bytes.
+struct LiveFile {
+  std::string name;
+  std::string bytes;
+};
+// The module files `graph` loaded (modules' modules too), once each, in the order first called:
+// named as the trace names them (Graph::file_name), with the bytes they were loaded from. The
+// page needs them to draw a module-calling file's report page.
+std::vector<LiveFile> module_files(const runtime::Graph& graph);
+
 // The server's messages to the page, JSON objects:
-//   {"hello": {"actor": N, "file": NAME, "bytes": BASE64, "frame": F}}  on connecting
+//   {"hello": {"actor": N, "file": NAME, "bytes": BASE64,
+//              "modules": [{"file": NAME, "bytes": BASE64}, ...]}}  on connecting
 //   {"frame": F, "trace": JSON-LINES}  each frame the actor ticked (its events, maybe none)
 //   {"paused": B, "frame": F}, {"error": TEXT}  replies to the page's messages
-std::string hello_message(std::size_t actor, std::string_view file_name, std::string_view bytes);
+std::string hello_message(std::size_t actor, const LiveFile& file,
+                          std::span<const LiveFile> modules);
 std::string frame_message(std::uint64_t frame, std::string_view trace);
 std::string base64(std::string_view bytes);
 
@@ -58,6 +75,9 @@ class LiveServer {
   LiveServer& operator=(const LiveServer&) = delete;
 
   std::uint16_t port() const;
+  // What pages that connect from now on are sent first (after a hot reload: the files the actor
+  // runs now). A page already connected keeps what it was sent.
+  void set_hello(std::string hello);
   // Whether a page is connected now (frames sent without one are dropped).
   bool connected() const;
   // Queues a message to the page, sent on the server's thread; dropped when no page is connected.

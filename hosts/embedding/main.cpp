@@ -199,11 +199,21 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> folders = options.modules;
     if (folders.empty()) folders.push_back(options.file.parent_path());
     FileWatch files(options.file, folders);
+    std::optional<ainb::game::LiveServer> server;
+    // What a page is sent first: the file the watched actor runs and the modules its graph loaded.
+    auto hello = [&] {
+      std::ifstream in(options.file, std::ios::binary);
+      const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+      return ainb::game::hello_message(watched, {options.file.filename().string(), bytes},
+                                       ainb::game::module_files(game.graph()));
+    };
     auto reload_if_changed = [&](std::uint64_t frame) {
       if (!watch || frame % 60 != 0 || !files.changed()) return;
       if (const auto reload = game.reload()) {
         std::cerr << fmt::format("frame {}: reloaded {}: {} actors run it now\n", frame,
                                  options.file.string(), game.actors().size());
+        // Pages that connect from now on open the files as reloaded.
+        if (server) server->set_hello(hello());
       } else {
         std::cerr << fmt::format(
             "warning: frame {}: the reload failed, the actors keep the graph they run: {}\n", frame,
@@ -216,7 +226,6 @@ int main(int argc, char** argv) {
       if (!trace_file) throw std::runtime_error("cannot write " + trace_path);
     }
     // The frame's events: to the trace file, and to the page if one is connected.
-    std::optional<ainb::game::LiveServer> server;
     auto hand_over = [&](bool ticked) {
       std::string lines = std::move(frame_lines).str();
       frame_lines.str("");
@@ -226,10 +235,7 @@ int main(int argc, char** argv) {
     };
     hand_over(false);  // the command's start, frame 0
     if (serve) {
-      std::ifstream in(options.file, std::ios::binary);
-      const std::string bytes{std::istreambuf_iterator<char>(in), {}};
-      server.emplace(*serve,
-                     ainb::game::hello_message(watched, options.file.filename().string(), bytes));
+      server.emplace(*serve, hello());
       std::cout << fmt::format("serving actor {} on ws://127.0.0.1:{}/", watched, server->port())
                 << std::endl;
     }
