@@ -207,6 +207,22 @@ export class Ainb {
     return { trace, summary: result.out, warnings: result.err, page: this.page(options) };
   }
 
+  // `ainb report TRACE --file NAME`: the run's page (as `run --html` draws it) from a JSON-lines
+  // trace given as text (a live stream's, say), the file and its modules loaded as a run loads
+  // them. Returns the page, the CLI's line and its warnings.
+  report(trace, name, options = {}) {
+    const tracePath = `${kScratch}/report.jsonl`;
+    const pagePath = `${kScratch}/page.html`;
+    this.fs.writeFile(tracePath, trace);
+    try {
+      const result = this.check(['report', tracePath, '--file', this.path(name), '-o', pagePath,
+        ...this.flags(options, 'report')]);
+      return { page: this.page({ html: true }), report: result.out, warnings: result.err };
+    } finally {
+      this.fs.unlink(tracePath);
+    }
+  }
+
   // `ainb run --coverage`: what a run reached, as the CLI's JSON report (an object).
   coverage(name, options = {}) {
     const args = ['run', this.path(name), ...this.flags(options, 'run')];

@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import queue
+import re
 import subprocess
 import threading
 import time
@@ -19,12 +20,16 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GAME = pathlib.Path(os.environ.get("AINB_GAME", ROOT / "build/release/hosts/embedding/ainb-game"))
 BUSY = "wide/ainb/Lynel_EscapeSmoke.actionseq.root.ainb"  # ~40 events a frame, no modules
+# Calls BossCommon.ChanceTimeUpdate.module.ainb, beside it, whose nodes have events every frame.
+CALLING = "wide/ainb/Sandworm_Eat.actionseq.root.ainb"
+MODULE = "BossCommon.ChanceTimeUpdate.module.ainb"
 
 
 class Game:
     """ainb-game --serve 0 in the background, its stdout read line by line."""
 
     def __init__(self, file, trace, *flags):
+        self.trace, self.folder, self.name = trace, file.parent, file.name
         self.p = subprocess.Popen([str(GAME), str(file), "--serve", "0", "--actor", "0", "--actors", "50",
                                    "--frames", "1000000", "--trace", str(trace), *flags],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -72,13 +77,58 @@ def settled(p, seconds=0.6):
         before = now
 
 
+def reports(p):
+    return p.count("liveReports")
+
+
+def report_data(p):
+    """The report page in the view: its embedded data (the page data JSON) and its frame slider's
+    maximum, once it has loaded."""
+    WebDriverWait(p.d, 30).until(lambda _: p.view("return d.body && d.body.dataset.ready !== undefined"))
+    data = json.loads(p.view("return d.getElementById('data').textContent"))
+    return data, int(p.view("return d.getElementById('slider').max"))
+
+
+def wait_report(p, made, frame):
+    """Waits for report number `made`, which must go to `frame`; returns its page data."""
+    p.wait_count("liveReports", made, timeout=60)
+    assert reports(p) == made
+    assert p.d.execute_script("return document.body.dataset.liveReportFrame") == str(frame)
+    assert state(p).endswith(f", report to frame {frame}"), state(p)
+    view = p.d.find_element(By.ID, "w-view")
+    assert view.is_displayed()
+    data, slider = report_data(p)
+    assert slider == frame
+    assert data["sides"][0]["timeline"]["frames"] == frame
+    return data
+
+
+def native_report(native, tmp_path, folder, name, trace_lines, last):
+    """`ainb report` of the lines up to frame `last`, run natively beside the file as the page runs
+    it (its own layout, not dot's: the page has no dot), and the page data it embeds."""
+    cut = tmp_path / f"cut{last}.jsonl"
+    cut.write_text("".join(f"{line}\n" for line in trace_lines if json.loads(line)["frame"] <= last))
+    out = tmp_path / f"native{last}.html"
+    done = native("report", cut, "--file", name, "-o", out, "--stub-missing-modules", "--dot",
+                  tmp_path / "no-dot", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    html = out.read_text()
+    return json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S).group(1))
+
+
+def drawn(data):
+    """A page's data but its note on the graphs' layout, which says why dot was not used: the page
+    cannot run it, the native run was told of none."""
+    return {key: value for key, value in data.items() if key != "graphviz"}
+
+
 def open_live(browser, page, game, extra=""):
     # A link that differs from the last one in its fragment only would not load the page again.
     browser.get("about:blank")
     return Page(browser, page, f"#live={game.url}{extra}")
 
 
-def drive(browser, page, game, *run_flags):
+def drive(browser, page, game, native, tmp_path, *run_flags):
     p = open_live(browser, page, game)
     p.wait_count("liveFrames", 30, timeout=30)
     assert not browser.find_element(By.ID, "w-live").get_attribute("hidden")
@@ -104,11 +154,22 @@ def drive(browser, page, game, *run_flags):
     # The debugger's cursor followed the stream to its last event.
     assert p.text("ainb-status") == f"frame {json.loads(shown[-1])['frame']} event {len(shown) - 1}"
 
-    # Step: one frame of the actor, then paused again.
+    # The pause made the report page of the frames received, to the frame the game paused at; its
+    # data is `ainb report`'s, run natively on the game's own trace cut to the same frames.
+    paused_at = int(re.match(r"frame (\d+): ", said).group(1))
+    assert json.loads(shown[-1])["frame"] == paused_at
+    data = wait_report(p, 1, paused_at)
+    assert drawn(data) == drawn(native_report(native, tmp_path, game.folder, game.name, own, paused_at))
+
+    # Step: one frame of the actor, then paused again, and the report page to that frame (the
+    # game's frame: the world went on while the actor was held).
     browser.find_element(By.ID, "w-live-step").click()
     WebDriverWait(browser, 20).until(lambda _: frames_shown(p) == held + 1)
     assert settled(p) == held + 1
     assert state(p).startswith("paused")
+    stepped = json.loads(p.text("ainb-trace").splitlines()[-1])["frame"]
+    assert stepped > paused_at
+    wait_report(p, 2, stepped)
 
     # Resume: frames arrive again.
     browser.find_element(By.ID, "w-live-pause").click()
@@ -118,35 +179,47 @@ def drive(browser, page, game, *run_flags):
     assert state(p).startswith("live")
 
     # A run of the file in the page (Run) is shown instead of the stream; Back to live shows every
-    # frame received.
+    # frame received, and the live report page again.
     browser.find_element(By.ID, "w-live-pause").click()
     WebDriverWait(browser, 20).until(lambda _: state(p).startswith("paused"))
-    assert game.line().endswith("actor 0 paused by the page")
+    said = game.line()
+    assert said.endswith("actor 0 paused by the page")
+    paused_at = int(re.match(r"frame (\d+): ", said).group(1))
     settled(p)
+    wait_report(p, 3, paused_at)
     for flag in run_flags:
         browser.find_element(By.ID, f"w-option-{flag}").click()
     p.click("w-run")
     ran = p.text("ainb-trace")
     assert p.text("ainb-status").startswith("frame "), (p.text("w-status"), p.text("w-report")[:300])
+    computed = report_data(p)
     # A frame of the actor (Step) arrives while the run is shown: kept aside, and the page says so.
     browser.find_element(By.ID, "w-live-step").click()
     WebDriverWait(browser, 20).until(lambda _: browser.find_element(By.ID, "w-live-back").is_displayed())
     assert p.text("ainb-trace") == ran
+    # Its report page is made, but the computed run's page stays in the view.
+    p.wait_count("liveReports", 4, timeout=60)
+    assert report_data(p) == computed
     browser.find_element(By.ID, "w-live-back").click()
     shown = p.text("ainb-trace").splitlines()
     own = [line for line in game.trace.read_text().splitlines() if json.loads(line)["frame"] >= first]
     assert shown == own
     assert p.text("ainb-status") == f"frame {json.loads(shown[-1])['frame']} event {len(shown) - 1}"
     assert not browser.find_element(By.ID, "w-live-back").is_displayed()
+    stepped = json.loads(shown[-1])["frame"]
+    assert stepped > paused_at
+    assert state(p).endswith(f", report to frame {stepped}")
+    WebDriverWait(browser, 20).until(lambda _: report_data(p)[1] == stepped)
+    native_data = native_report(native, tmp_path, game.folder, game.name, own, stepped)
+    assert drawn(report_data(p)[0]) == drawn(native_data)
     return p
 
 
 def test_the_page_shows_an_engines_actor_live_and_pauses_it(browser, page, game_path, native, tmp_path):
     assert native("convert", "examples/patrol.root.json", tmp_path / "patrol.root.ainb").returncode == 0
     game = Game(tmp_path / "patrol.root.ainb", tmp_path / "trace.jsonl")
-    game.trace = tmp_path / "trace.jsonl"
     try:
-        p = drive(browser, page, game)
+        p = drive(browser, page, game, native, tmp_path)
         # A bad message from a page is answered with what was expected, and the server goes on. A
         # second page replaces the first (one at a time), which says it was disconnected.
         answer = browser.execute_async_script("""
@@ -165,11 +238,10 @@ def test_the_page_shows_an_engines_actor_live_and_pauses_it(browser, page, game_
         game.stop()
 
 
-def test_a_real_file_live(browser, page, corpus, game_path, tmp_path):
+def test_a_real_file_live(browser, page, corpus, game_path, native, tmp_path):
     game = Game(corpus / BUSY, tmp_path / "trace.jsonl", "--stub-missing-modules")
-    game.trace = tmp_path / "trace.jsonl"
     try:
-        drive(browser, page, game, "stub-missing-modules")
+        drive(browser, page, game, native, tmp_path, "stub-missing-modules")
     finally:
         game.stop()
 
@@ -184,5 +256,66 @@ def test_a_breakpoint_in_the_stream_pauses_the_actor(browser, page, game_path, n
         assert said.endswith("actor 0 paused by the page"), said
         assert p.text("w-d-note") == "stopped at update:4"
         assert json.loads(p.text("w-d-event"))["node"] == 4
+    finally:
+        game.stop()
+
+
+def test_a_module_calling_file_live_and_its_report_page(browser, page, corpus, game_path, native, tmp_path):
+    game = Game(corpus / CALLING, tmp_path / "trace.jsonl")
+    top = game.name
+    try:
+        p = open_live(browser, page, game)
+        p.wait_count("liveFrames", 30, timeout=30)
+        # The hello carried the module the actor's graph loaded: open beside the file, not refused.
+        assert p.messages() == {top: "", MODULE: ""}
+        first = json.loads(p.text("ainb-trace").splitlines()[0])["frame"]
+
+        # Report, while the actor runs: the frames received so far.
+        p.d.find_element(By.ID, "w-live-report").click()
+        p.wait_count("liveReports", 1, timeout=60)
+        made = int(p.d.execute_script("return document.body.dataset.liveReportFrame"))
+        assert made >= first + 29
+        assert report_data(p)[1] == made
+
+        # Paused: the report page to the frame the game paused at, the module's graph and timeline
+        # in it, equal to `ainb report` of the game's own trace (the module read from disk there).
+        p.d.find_element(By.ID, "w-live-pause").click()
+        said = game.line()
+        assert said.endswith("actor 0 paused by the page"), said
+        paused_at = int(re.match(r"frame (\d+): ", said).group(1))
+        data = wait_report(p, 2, paused_at)
+        own = [line for line in game.trace.read_text().splitlines() if json.loads(line)["frame"] >= first]
+        assert p.text("ainb-trace").splitlines() == own
+        assert drawn(data) == drawn(native_report(native, tmp_path, game.folder, top, own, paused_at))
+        files = data["sides"][0]["files"]
+        assert [f["name"] for f in files] == [top, MODULE]
+        assert files[0]["nodes"][19]["calls"] == 1  # the root's node 19 calls the module
+        assert data["sides"][0]["timeline"]["files"][MODULE]["nodes"]
+        # The module's graph, drawn: its file button shows its layout with a shape for each node.
+        p.view("d.querySelector('#files button[data-file=\"1\"]').click()")
+        layout = "d.querySelector('#sides .layout[data-file=\"1\"]')"
+        assert p.view(f"return {layout}.hidden") is False
+        ids = [f"{files[1]['ids']}n{n}" for n in range(len(files[1]["nodes"]))]
+        assert len(ids) == 24
+        assert p.view(f"return {json.dumps(ids)}.filter((id) => {layout}.querySelector(`g.node[id='${{id}}']`)).length") == 24
+
+        # The stream ends: the report page of every frame received.
+        p.d.find_element(By.ID, "w-live-pause").click()
+        p.wait_count("liveFrames", frames_shown(p) + 10, timeout=30)
+        game.stop()
+        WebDriverWait(p.d, 20).until(lambda _: state(p).startswith("disconnected"))
+        last = json.loads(p.text("ainb-trace").splitlines()[-1])["frame"]
+        wait_report(p, 3, last)
+
+        # A report that fails (the file closed in the page) says the command's error, as a command's.
+        p.d.execute_script(
+            "Array.from(document.querySelectorAll('#w-files li')).find(l => l.dataset.name === arguments[0])"
+            ".querySelector('button').click()", top)
+        p.d.find_element(By.ID, "w-live-report").click()
+        p.wait_count("liveReports", 4, timeout=60)
+        assert "failed" in p.d.find_element(By.ID, "w-report").get_attribute("class")
+        assert p.text("w-report").startswith("error: ")
+        assert p.text("w-status") == f"Report: {p.text('w-report').splitlines()[0]}"
+        assert not p.d.find_element(By.ID, "w-view").is_displayed()
     finally:
         game.stop()

@@ -216,6 +216,8 @@ function debugPanel({ $, rerun, follow, download }) {
       draw();
       return { shown: true, hit };
     },
+    // Whether the live stream's events are shown (not a run computed in the page).
+    live: () => session?.live === true,
     // Back to the live stream's events so far, the cursor at the end.
     showLive(trace, top) {
       stop();

@@ -617,6 +617,6 @@
   });
   // Live from an engine (page/live.js): #live=ws://127.0.0.1:PORT/ streams an actor's events.
   const liveUrl = new URLSearchParams(location.hash.slice(1)).get("live");
-  if (liveUrl) AinbLive.connect(liveUrl, { $, debug, openFiles, status });
+  if (liveUrl) AinbLive.connect(liveUrl, { $, debug, openFiles, status, call, showPage, count });
   document.body.dataset.ready = "1";
 })();

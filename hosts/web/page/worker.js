@@ -22,6 +22,7 @@ const ops = {
   add: (ainb, name, bytes) => ({ name, error: (ainb.addFile(name, bytes), refusal(ainb, name)) }),
   remove: (ainb, name) => ainb.removeFile(name),
   run: (ainb, name, options) => ainb.run(name, options),
+  report: (ainb, trace, name, options) => ainb.report(trace, name, options),
   regress: (ainb, original, edited, options) => ainb.regress(original, edited, options),
   explore: (ainb, name, options, id) =>
     ainb.explore(name, { ...options, progress: (done, total, label) => postMessage({ id, progress: { done, total, label } }) }),
