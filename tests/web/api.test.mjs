@@ -63,6 +63,25 @@ test('run options: camelCase names of the run option table, flags as the CLI\'s'
   assert.throws(() => ainb.explore('patrol.root.ainb', { restart: true }), /explore does not take the option restart/);
 });
 
+test('report: the page of a trace given as text, the native CLI\'s', () => {
+  const { trace } = ainb.run('patrol.root.ainb', { frames: 40 });
+  const made = ainb.report(trace, 'patrol.root.ainb');
+  fs.writeFileSync(path.join(folder, 'report.jsonl'), trace);
+  const expected = native('report', 'report.jsonl', '--file', 'patrol.root.ainb', '-o', 'report.html',
+                          '--dot', 'no-dot');
+  assert.equal(expected.status, 0, expected.stderr);
+  assert.equal(made.report, expected.stdout.replace('report.html', '/scratch/page.html'));
+  assert.match(made.report, /: 40 frames, \d+ events\n$/);
+  // The page's data (but its note on why dot did not lay the graphs out) is the native page's.
+  const data = (html) => {
+    const { graphviz: _, ...rest } = JSON.parse(/<script type="application\/json" id="data">(.*?)<\/script>/s.exec(html)[1]);
+    return rest;
+  };
+  assert.deepEqual(data(made.page), data(fs.readFileSync(path.join(folder, 'report.html'), 'utf8')));
+  assert.throws(() => ainb.report('{"frame": 0\n', 'patrol.root.ainb'),
+                { name: 'AinbError', message: /: line 1: not a JSON trace event/ });
+});
+
 test('regress: same or not, with the CLI\'s report', () => {
   const result = ainb.regress('patrol.root.ainb', 'patrol.edited.root.ainb', { scenario: 'patrol.scenario.json' });
   assert.equal(result.same, false);

@@ -2,6 +2,7 @@
 # actor's events to the page (#live=ws://…), driven in headless Chromium. What the page shows is
 # checked against the game's own trace of that actor (--trace), and its Pause, Resume and Step
 # against the frames that arrive and what the game says on its stdout.
+import base64
 import json
 import os
 import pathlib
@@ -246,6 +247,34 @@ def test_a_real_file_live(browser, page, corpus, game_path, native, tmp_path):
         game.stop()
 
 
+def test_a_page_connecting_after_a_hot_reload_opens_the_file_reloaded(browser, page, game_path, native, tmp_path):
+    file = tmp_path / "patrol.root.ainb"
+    assert native("convert", "examples/patrol.root.json", file).returncode == 0
+    game = Game(file, tmp_path / "trace.jsonl", "--watch")
+    hello = """
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(arguments[0]);
+        ws.onmessage = ({data}) => { done(JSON.parse(data).hello); ws.close(); };
+        ws.onerror = () => done(null);"""
+    try:
+        Page(browser, page)  # a page of a file:// origin opens the sockets (about:blank's may not)
+        first = browser.execute_async_script(hello, game.url)
+        assert first == {"actor": 0, "file": file.name, "bytes": base64.b64encode(file.read_bytes()).decode(),
+                         "modules": []}
+        edited = tmp_path / "edited.ainb"
+        assert native("convert", "examples/patrol.edited.root.json", edited).returncode == 0
+        assert edited.read_bytes() != file.read_bytes()
+        file.write_bytes(edited.read_bytes())
+        # Checked every 60 frames (a second): the page connecting after it is sent the new bytes.
+        deadline = time.time() + 20
+        while (now := browser.execute_async_script(hello, game.url))["bytes"] == first["bytes"]:
+            assert time.time() < deadline, "the hello still holds the file as it was"
+            time.sleep(0.3)
+        assert now == {**first, "bytes": base64.b64encode(edited.read_bytes()).decode()}
+    finally:
+        game.stop()
+
+
 def test_a_breakpoint_in_the_stream_pauses_the_actor(browser, page, game_path, native, tmp_path):
     assert native("convert", "examples/patrol.root.json", tmp_path / "patrol.root.ainb").returncode == 0
     game = Game(tmp_path / "patrol.root.ainb", tmp_path / "trace.jsonl")
@@ -255,7 +284,13 @@ def test_a_breakpoint_in_the_stream_pauses_the_actor(browser, page, game_path, n
         said = game.line()
         assert said.endswith("actor 0 paused by the page"), said
         assert p.text("w-d-note") == "stopped at update:4"
-        assert json.loads(p.text("w-d-event"))["node"] == 4
+        hit = json.loads(p.text("w-d-event"))
+        assert hit["node"] == 4
+        # The pause made the report page of every frame received, which shows the cursor's frame.
+        settled(p)
+        last = json.loads(p.text("ainb-trace").splitlines()[-1])["frame"]
+        wait_report(p, 1, last)
+        WebDriverWait(browser, 20).until(lambda _: p.view("return d.getElementById('slider').value") == str(hit["frame"]))
     finally:
         game.stop()
 

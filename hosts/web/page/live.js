@@ -147,6 +147,7 @@ self.AinbLive = {
       } else if (typeof m.paused === "boolean") {
         paused = m.paused;
         if (paused) reportSoon();
+        else clearTimeout(reportTimer);  // resumed at once: the stream goes on, no report yet
         say();
       } else if (m.error) {
         status(`Live: the engine says: ${m.error}`, true);
