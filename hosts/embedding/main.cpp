@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -200,12 +199,13 @@ int main(int argc, char** argv) {
     if (folders.empty()) folders.push_back(options.file.parent_path());
     FileWatch files(options.file, folders);
     std::optional<ainb::game::LiveServer> server;
-    // What a page is sent first: the file the watched actor runs and the modules its graph loaded.
+    // What a page is sent first: the file the watched actor runs and the modules its graph loaded,
+    // the bytes they were loaded from (not read again: after a reload, the file may be mid-save).
     auto hello = [&] {
-      std::ifstream in(options.file, std::ios::binary);
-      const std::string bytes{std::istreambuf_iterator<char>(in), {}};
-      return ainb::game::hello_message(watched, {options.file.filename().string(), bytes},
-                                       ainb::game::module_files(game.graph()));
+      const auto& bytes = game.graph().model().bytes;
+      return ainb::game::hello_message(
+          watched, {options.file.filename().string(), std::string(bytes.begin(), bytes.end())},
+          ainb::game::module_files(game.graph()));
     };
     auto reload_if_changed = [&](std::uint64_t frame) {
       if (!watch || frame % 60 != 0 || !files.changed()) return;
