@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Writes the screenshots of the WebAssembly page in docs/images/ (docs/web.md): a real file and its
-module run by URL, an exploration with its progress bar, and the debugger stopped at a link's
-breakpoint, photographed by headless Chromium
+module run by URL, an exploration with its progress bar, the debugger stopped at a link's
+breakpoint, and a what-if branch beside its parent run, photographed by headless Chromium
 through WebDriver. Needs the wasm preset built.
     scripts/web-screenshots.py [CORPUS]   (default ../shared/corpus)"""
+import json
 import pathlib
 import sys
+import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -39,6 +41,20 @@ try:
     WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.drawnAt"))
     driver.execute_script("document.getElementById('w-break-box').open = true")
     driver.save_screenshot(str(ROOT / "docs/images/web-debugger.png"))
+    # What-if: a link's branch (a stub's output set from frame 4) shown beside its parent run.
+    weapon = corpus / "wide/ainb/SoulSageWeapon.root.ainb"
+    branch = json.dumps({"name": "#0 Bool = true from frame 4", "from": 1, "intervention": {
+        "kind": "outputs", "node": 0, "class": "QueryEquipmentIsOwnerSage", "outputs": {"Bool": True}, "frame": 4}})
+    driver.get("about:blank")
+    driver.get(f"{page.as_uri()}#open={weapon.as_uri()}&frames=30&restart&branch=" + urllib.parse.quote('{"name": "run 1"}')
+               + f"&branch={urllib.parse.quote(branch)}&shown=2&at=4&run")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.body.dataset.drawnAt"))
+    finished = count("finished")
+    driver.find_element(By.ID, "w-br-beside").click()
+    WebDriverWait(driver, 60).until(lambda d: count("finished") > finished)
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "const v = document.getElementById('w-view'); return v && v.contentDocument.body.dataset.ready"))
+    driver.save_screenshot(str(ROOT / "docs/images/web-whatif.png"))
 finally:
     driver.quit()
-print("docs/images/web-page.png, docs/images/web-explore.png, docs/images/web-debugger.png")
+print("docs/images/web-page.png, docs/images/web-explore.png, docs/images/web-debugger.png, docs/images/web-whatif.png")
