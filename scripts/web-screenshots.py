@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Writes the screenshots of the WebAssembly page in docs/images/ (docs/web.md): a real file and its
 module run by URL, an exploration with its progress bar, the debugger stopped at a link's
-breakpoint, and a what-if branch beside its parent run, photographed by headless Chromium
-through WebDriver. Needs the wasm preset built.
+breakpoint, a what-if branch beside its parent run, and a live actor of ainb-game paused with its report
+page, photographed by headless Chromium through WebDriver. Needs the wasm preset and the release preset's
+ainb-game built.
     scripts/web-screenshots.py [CORPUS]   (default ../shared/corpus)"""
 import json
 import pathlib
+import subprocess
 import sys
 import urllib.parse
 
@@ -55,6 +57,21 @@ try:
     WebDriverWait(driver, 60).until(lambda d: d.execute_script(
         "const v = document.getElementById('w-view'); return v && v.contentDocument.body.dataset.ready"))
     driver.save_screenshot(str(ROOT / "docs/images/web-whatif.png"))
+    # Live: ainb-game's actor 0 (a real file calling a module), paused in the page, its report page made.
+    game = subprocess.Popen([ROOT / "build/release/hosts/embedding/ainb-game",
+                             corpus / "wide/ainb/Sandworm_Eat.actionseq.root.ainb", "--serve", "0", "--actor", "0",
+                             "--actors", "50", "--frames", "1000000"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = game.stdout.readline().split(" on ")[1].strip()
+        driver.get("about:blank")
+        driver.get(f"{page.as_uri()}#live={url}")
+        WebDriverWait(driver, 60).until(lambda d: count("liveFrames") >= 120)
+        driver.find_element(By.ID, "w-live-pause").click()
+        WebDriverWait(driver, 60).until(lambda d: count("liveReports") >= 1)
+        driver.save_screenshot(str(ROOT / "docs/images/web-live.png"))
+    finally:
+        game.terminate()
+        game.wait()
 finally:
     driver.quit()
-print("docs/images/web-page.png, docs/images/web-explore.png, docs/images/web-debugger.png, docs/images/web-whatif.png")
+print("docs/images/web-page.png, docs/images/web-explore.png, docs/images/web-debugger.png, docs/images/web-whatif.png, docs/images/web-live.png")
