@@ -37,10 +37,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include <benchmark/benchmark.h>
@@ -107,10 +109,10 @@ struct Actors {
   // runtime takes it by default.
   std::unique_ptr<boost::container::pmr::monotonic_buffer_resource> arena;
   struct Destroy {
-    ainb::runtime::MemoryResource* objects;
+    ainb::runtime::MemoryResource* objects;  // null: the arena's, freed with it
     void operator()(Instance* actor) const {
       actor->~Instance();
-      objects->deallocate(actor, sizeof(Instance), alignof(Instance));
+      if (objects != nullptr) objects->deallocate(actor, sizeof(Instance), alignof(Instance));
     }
   };
   std::vector<std::unique_ptr<Instance, Destroy>> instances;
@@ -120,15 +122,25 @@ struct Actors {
       : next_command(count, 0) {
     if (in_arena) {
       arena = std::make_unique<boost::container::pmr::monotonic_buffer_resource>(
-          count * (sizeof(Instance) + Instance::block_size(*graph) + 64));
+          count * (sizeof(Instance) + alignof(Instance) + Instance::block_size(*graph) + 64));
     }
-    ainb::runtime::MemoryResource* objects =
-        in_arena ? arena.get() : boost::container::pmr::new_delete_resource();
     instances.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
       const InstanceOptions options{.seed = i, .observer = observer, .memory = arena.get()};
-      void* place = objects->allocate(sizeof(Instance), alignof(Instance));
-      instances.emplace_back(new (place) Instance(graph, options), Destroy{objects});
+      void* place = nullptr;
+      if (in_arena) {
+        // Boost's monotonic resource refuses an alignment over max_align_t's (bad_alloc), and an
+        // Instance is aligned to a cache line: its room is padded and aligned here.
+        std::size_t room = sizeof(Instance) + alignof(Instance);
+        place = arena->allocate(room, alignof(std::max_align_t));
+        place = std::align(alignof(Instance), sizeof(Instance), place, room);
+      } else {
+        place = boost::container::pmr::new_delete_resource()->allocate(sizeof(Instance),
+                                                                       alignof(Instance));
+      }
+      instances.emplace_back(
+          new (place) Instance(graph, options),
+          Destroy{in_arena ? nullptr : boost::container::pmr::new_delete_resource()});
     }
   }
   // With `prefetch`, each actor's memory is asked for before its turn, as Instance::prefetch
