@@ -13,11 +13,16 @@ const parameterRows = (groups) => {
   }
   return out;
 };
+// Built once per node (its properties and its events over the run: a long table), the parts that
+// depend on the frame filled in again at each frame: rebuilding it all made a frame's step or a
+// scrub lay out that table each time.
 let panelShows = null;
+let panelFrame = () => {};
 const drawPanel = () => {
-  const shows = state.node < 0 ? "" : `${state.file}:${state.side}:${state.node}:${timed ? state.frame : 0}`;
-  if (shows === panelShows) return;
+  const shows = state.node < 0 ? "" : `${state.file}:${state.side}:${state.node}`;
+  if (shows === panelShows) return panelFrame();
   panelShows = shows;
+  panelFrame = () => {};
   const panel = $("panel");
   panel.replaceChildren();
   if (state.node < 0) {
@@ -29,7 +34,7 @@ const drawPanel = () => {
   const track = trackOf(s, f, state.node);
   panel.append(element("h3", {}, sides.length > 1 ? `${node.label} (${sides[s].label.split(":")[0]})` : node.label));
   const facts = [["GUID", node.guid || ""]];
-  if (timed) facts.push([`frame ${state.frame}`, stateWords(nodeAt(track, state.frame), track)]);
+  if (timed) facts.push(["", ""]);  // the frame's state, below
   if (sides.length > 1) {
     const other = partner(s, state.file, state.node);
     const otherSide = 1 - s;
@@ -37,7 +42,8 @@ const drawPanel = () => {
   }
   if (coverage) facts.push(["coverage", coverageOf(state.file, state.node).words]);
   if (node.calls !== undefined) facts.push(["calls", fileData(s, node.calls).name]);
-  panel.append(table(facts));
+  const factTable = table(facts);
+  panel.append(factTable);
   const m = marksOf(s, f, state.node);
   if (m && m.lines.length) {
     const list = element("ul");
@@ -54,27 +60,42 @@ const drawPanel = () => {
     if (r.length) panel.append(element("h3", {}, title), table(r));
   }
   if (!timed) return;
-  const outputs = Object.entries((track && track.outputs) || {});
-  if (outputs.length) {
-    panel.append(element("h3", {}, `Output values at frame ${state.frame}`));
-    panel.append(table(outputs.map(([name, changes]) => {
-      const k = lastAtOrBelow(changes.map(([frame]) => frame), state.frame);
-      return [name, k < 0 ? "not written yet" : `${changes[k][1]}${changes[k][0] === state.frame ? " (changed)" : ""}`];
-    })));
-  }
+  const outputs = Object.entries((track && track.outputs) || {}).map(([name, changes]) => ({ name, changes, frames: changes.map(([frame]) => frame) }));
+  const outputsTitle = element("h3");
+  const outputsTable = table(outputs.map(({ name }) => [name, ""]));
+  if (outputs.length) panel.append(outputsTitle, outputsTable);
   panel.append(element("h3", {}, "Events over the run"));
+  const lastResult = element("p");
   if (!track) {
     panel.append(element("p", { class: "hint" }, "Never entered in this run."));
-    return;
+  } else {
+    const events = eventRows(track);
+    const shown = 200;
+    panel.append(table(events.slice(0, shown)));
+    if (events.length > shown) panel.append(element("p", { class: "hint" }, `\u2026 and ${events.length - shown} more`));
+    panel.append(lastResult);
   }
-  const events = eventRows(track);
-  const shown = 200;
-  panel.append(table(events.slice(0, shown)));
-  if (events.length > shown) panel.append(element("p", { class: "hint" }, `\u2026 and ${events.length - shown} more`));
-  let last = null;
-  for (const [first, count, result] of track.updates) {
-    if (first > state.frame) break;
-    last = [Math.min(state.frame, first + count - 1), result];
-  }
-  if (last) panel.append(element("p", {}, `Last result by frame ${state.frame}: ${RESULT[last[1]]} (frame ${last[0]})`));
+  const setText = (e, text) => {
+    if (e.textContent !== text) e.textContent = text;
+  };
+  panelFrame = () => {
+    const frame = state.frame;
+    const cells = factTable.rows[1].cells;
+    setText(cells[0], `frame ${frame}`);
+    setText(cells[1], stateWords(nodeAt(track, frame), track));
+    setText(outputsTitle, `Output values at frame ${frame}`);
+    outputs.forEach(({ changes, frames: at }, i) => {
+      const k = lastAtOrBelow(at, frame);
+      setText(outputsTable.rows[i].cells[1], k < 0 ? "not written yet" : `${changes[k][1]}${changes[k][0] === frame ? " (changed)" : ""}`);
+    });
+    if (!track) return;
+    let last = null;
+    for (const [first, count, result] of track.updates) {
+      if (first > frame) break;
+      last = [Math.min(frame, first + count - 1), result];
+    }
+    lastResult.hidden = !last;
+    setText(lastResult, last ? `Last result by frame ${frame}: ${RESULT[last[1]]} (frame ${last[0]})` : "");
+  };
+  panelFrame();
 };
