@@ -34,9 +34,9 @@ function sameValue(traced, typed) {
 }
 
 // A breakpoint from its text in a link: `enter:N`, `leave:N`, `update:N[:RESULT]` (N, or FILE#N
-// for a module's node), `written:NAME`, `equal:NAME:VALUE`, `command[:NAME]`, `alert[:N]`, after
-// which a link may put `off,` (switched off) and `frames=F-T,` (either end may be left out). They
-// come first because a value may hold any character. Throws an Error that says what is wrong.
+// for a module's node), `written:NAME`, `equal:NAME:VALUE`, `command[:NAME]`, `alert[:N]`; before
+// it a link may put `off,` (switched off) and `frames=F-T,` (either end may be left out), first
+// because a value may hold any character. Throws an Error that says what is wrong.
 export function parseBreakpoint(text) {
   const b = {};
   let rest = text;
