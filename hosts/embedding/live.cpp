@@ -108,9 +108,9 @@ std::vector<LiveFile> module_files(const runtime::Graph& graph) {
   // once each by name, as the page holds them.
   const auto walk = [&](const auto& self, const runtime::Graph& caller) -> void {
     for (const auto* module : caller.module_graphs()) {
-      const auto same = [&](const LiveFile& f) { return f.name == module->file_name(); };
       if (!module || module->file_name() == graph.file_name() ||
-          std::any_of(files.begin(), files.end(), same))
+          std::any_of(files.begin(), files.end(),
+                      [&](const LiveFile& f) { return f.name == module->file_name(); }))
         continue;
       const auto& bytes = module->model().bytes;
       files.push_back({module->file_name(), std::string(bytes.begin(), bytes.end())});

@@ -246,7 +246,7 @@ export class Ainb {
     });
     // The edited file's own scenario (`--edited-scenario`): two scenarios compared.
     if (options.editedScenario !== undefined)
-      args.push('--edited-scenario', this.scenarioFile(options.editedScenario, 99, options.names?.[1]));
+      args.push('--edited-scenario', this.scenarioFile(options.editedScenario, 1, options.names?.[1]));
     if (options.strict) args.push('--strict');
     const result = this.check(args, [0, 1]);
     return { same: result.code === 0, report: result.out, page: this.page(options) };
